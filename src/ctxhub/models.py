@@ -1,0 +1,194 @@
+"""The shared vocabulary: what flows between ingestion, the store, retrieval and the tools.
+
+Everything that crosses a module boundary is one of these pydantic models. Ingestion
+produces `Chunk`s, the store keeps them, the retriever answers a `SearchRequest` with a
+`SearchResponse` of `Hit`s.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ChunkKind = Literal["doc", "api", "example"]
+HitKind = Literal["doc", "api", "example", "memory"]
+CHUNK_KINDS: tuple[ChunkKind, ...] = ("doc", "api", "example")
+
+#: Retrieval paths that can find a hit; `Hit.signals` is keyed by these.
+RetrievalPath = Literal["bm25", "dense", "symbol"]
+
+
+def content_hash(text: str) -> str:
+    """sha256 of text, hex. Used for chunk content and embedding-cache keys."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def chunk_id(source: str, path: str, anchor: str | None, ordinal: int = 0) -> str:
+    """Deterministic chunk id from (source, path, symbol or heading path, ordinal).
+
+    Never includes a commit or a version, so unchanged content keeps its id across
+    refreshes and releases.
+    """
+    key = "\x1f".join((source, path, anchor or "", str(ordinal)))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+class ChunkMeta(BaseModel):
+    """Kind-specific structure. Fields used by filters are typed (and become indexed
+    columns in the store); anything else goes into `extra`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # module | class | method | function | section | example_file | example_readme ...
+    chunk_type: str | None = None
+    module: str | None = None  # dotted module of an api chunk
+    class_name: str | None = None  # qualified class (without module) for methods/classes
+    signature: str | None = None
+    return_type: str | None = None
+    bases: list[str] = Field(default_factory=list)
+    decorators: list[str] = Field(default_factory=list)
+    is_dataclass: bool | None = None
+    is_abstract: bool | None = None
+    is_async: bool | None = None
+    calls: list[str] = Field(default_factory=list)
+    yields: list[str] = Field(default_factory=list)
+    imports: list[str] = Field(default_factory=list)
+    deprecated: bool = False
+    tags: list[str] = Field(default_factory=list)
+    language: str | None = None
+    execution_mode: str | None = None  # local | cloud | ...
+    example: str | None = None  # example name (folder or file) an example chunk belongs to
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class Chunk(BaseModel):
+    """One retrievable unit: a doc section window, an API definition, an example block."""
+
+    id: str
+    source: str
+    kind: ChunkKind
+    path: str  # relative to the source root (docs dump: page path from its Source URL)
+    symbol: str | None = None  # qualified name, e.g. pkg.mod.Class.method
+    title: str = ""
+    section: str | None = None  # heading breadcrumb, "A > B > C"
+    line_start: int | None = None  # 1-based, inclusive
+    line_end: int | None = None
+    url: str | None = None
+    version: str | None = None
+    content: str
+    embed_text: str  # what the embedder sees: compact header + start of body
+    content_hash: str = ""
+    metadata: ChunkMeta = Field(default_factory=ChunkMeta)
+
+    @field_validator("path")
+    @classmethod
+    def _relative_posix(cls, v: str) -> str:
+        if v.startswith("/") or "\\" in v or ".." in v.split("/"):
+            raise ValueError(f"chunk path must be relative POSIX inside its source: {v!r}")
+        return v
+
+    def model_post_init(self, __context: Any) -> None:
+        if not self.content_hash:
+            self.content_hash = content_hash(self.content)
+
+
+class Deprecation(BaseModel):
+    """One deprecated name, found in code, docstrings or a changelog."""
+
+    source: str
+    symbol: str  # qualified name (or a bare name when a changelog gives only that)
+    replacement: str | None = None
+    since: str | None = None
+    note: str | None = None
+    path: str | None = None
+    line: int | None = None
+    origin: str = "code"  # warn | decorator | docstring | alias | changelog
+
+
+class SearchFilters(BaseModel):
+    """Structural filters, applied before ranking on typed indexed columns.
+
+    List-valued filters (`tags`) require every value; `calls`/`yields`/`base_class`
+    match one name exactly (the last dotted part of what the code says).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: list[str] | None = None
+    kind: list[HitKind] | None = None
+    path_prefix: str | None = None
+    symbol_prefix: str | None = None
+    module_prefix: str | None = None
+    class_prefix: str | None = None
+    chunk_type: list[str] | None = None
+    calls: str | None = None
+    yields: str | None = None
+    base_class: str | None = None
+    is_dataclass: bool | None = None
+    tags: list[str] | None = None
+    language: str | None = None
+    execution_mode: str | None = None
+    version: str | None = None
+
+    def is_structural(self) -> bool:
+        """True when a filter narrows by code structure (enough to list without a query)."""
+        return any(
+            v is not None
+            for v in (
+                self.calls,
+                self.yields,
+                self.base_class,
+                self.is_dataclass,
+                self.symbol_prefix,
+                self.module_prefix,
+                self.class_prefix,
+                self.chunk_type,
+            )
+        )
+
+
+class SearchRequest(BaseModel):
+    query: str
+    kinds: list[HitKind] | None = None
+    filters: SearchFilters = Field(default_factory=SearchFilters)
+    limit: int = Field(default=10, ge=1, le=200)
+    max_tokens: int = Field(default=8000, ge=200, le=25000)
+
+
+class Signal(BaseModel):
+    """Where one retrieval path ranked a hit (1-based) and its raw score."""
+
+    rank: int
+    score: float
+
+
+class Hit(BaseModel):
+    """A search result: the Hit contract of DESIGN.md."""
+
+    id: str
+    kind: HitKind
+    source: str
+    path: str
+    symbol: str | None = None
+    title: str = ""
+    section: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    url: str | None = None
+    version: str | None = None
+    snippet: str = ""
+    score: float = 0.0  # 0-1
+    signals: dict[str, Signal] = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class SearchResponse(BaseModel):
+    query: str
+    hits: list[Hit]
+    confidence: float  # 0-1
+    low_confidence: bool
+    next_queries: list[str] = Field(default_factory=list)
+    total: int | None = None  # size of the whole filtered set, when it was listed
+    truncated: bool = False  # snippets trimmed to fit max_tokens
