@@ -191,4 +191,5 @@ class SearchResponse(BaseModel):
     low_confidence: bool
     next_queries: list[str] = Field(default_factory=list)
     total: int | None = None  # size of the whole filtered set, when it was listed
+    next_cursor: str | None = None  # pass back to get the next page of a listed set
     truncated: bool = False  # snippets trimmed to fit max_tokens

@@ -1,0 +1,78 @@
+"""Sources: resolve a manifest entry to a Snapshot of files on disk."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ctxhub.sources import git, pypi, url
+from ctxhub.sources.base import (
+    CONTENT_KINDS,
+    ContentKind,
+    Snapshot,
+    SourceError,
+    SourceSpec,
+)
+from ctxhub.sources.local import snapshot_dir, walk
+
+__all__ = [
+    "CONTENT_KINDS",
+    "ContentKind",
+    "Snapshot",
+    "SourceError",
+    "SourceSpec",
+    "materialize",
+    "spec_from_argument",
+]
+
+_GIT = re.compile(
+    r"^(git@|git://|ssh://)|\.git$|^https://(github\.com|gitlab\.com|bitbucket\.org)/[^/]+/[^/]+/?$"
+)
+
+
+def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
+    """Fetch what must be fetched and list the files to index."""
+    if spec.path:
+        snap = snapshot_dir(spec.path, spec.include, spec.exclude)
+    elif spec.package:
+        snap = pypi.snapshot_distribution(spec.package)
+        if spec.include or spec.exclude:
+            files, _ = walk(snap.root, spec.include, spec.exclude)
+            keep = set(files)
+            snap = Snapshot(
+                snap.root, [f for f in snap.files if f in keep], snap.origin, snap.version
+            )
+    elif spec.git:
+        dest = sources_dir / spec.name
+        commit = git.sync(spec.git, dest, spec.ref)
+        snap = snapshot_dir(dest, spec.include, spec.exclude)
+        snap.origin, snap.commit = spec.git, commit
+    elif spec.url:
+        dest_dir = sources_dir / spec.name
+        url.fetch(spec.url, dest_dir)
+        snap = snapshot_dir(dest_dir)
+        snap.origin = spec.url
+    else:  # the model validator makes this unreachable
+        raise SourceError(f"source {spec.name!r} has no origin")
+    return snap
+
+
+def spec_from_argument(
+    argument: str, *, name: str | None = None, kind: list[ContentKind] | None = None
+) -> SourceSpec:
+    """`ctxhub add ARG`: pypi:NAME, a git URL, an http(s) URL, or a local path."""
+    kinds = list(kind or [])
+    if argument.startswith("pypi:"):
+        package = argument[len("pypi:") :]
+        return SourceSpec(name=name or package, kind=kinds or ["python"], package=package)
+    if _GIT.search(argument):
+        stem = argument.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+        return SourceSpec(name=name or stem, kind=kinds, git=argument)
+    if argument.startswith(("http://", "https://")):
+        host = re.sub(r"[^A-Za-z0-9.-]", "-", argument.split("/")[2])
+        return SourceSpec(name=name or host, kind=kinds or ["docs"], url=argument)
+    path = Path(argument).expanduser()
+    if not path.exists():
+        raise SourceError(f"{argument!r} is not pypi:NAME, a URL, or an existing path")
+    stem = path.resolve().name or "source"
+    return SourceSpec(name=name or stem, kind=kinds, path=str(path.resolve()))

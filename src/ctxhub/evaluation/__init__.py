@@ -1,0 +1,1 @@
+"""The eval harness: labelled queries -> the same tools agents call -> metrics."""

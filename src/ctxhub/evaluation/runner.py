@@ -1,0 +1,205 @@
+"""Run labelled queries through the knowledge tools and score what comes back.
+
+Each category goes through the tool an agent would call for it (see CATEGORY_TOOL), so
+the eval measures the MCP tools' own code path, not a private shortcut.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from ctxhub.evaluation import metrics
+from ctxhub.evaluation.matching import RankedHit, credit
+from ctxhub.evaluation.queries import EvalQuery
+from ctxhub.hub import Hub
+from ctxhub.models import Hit
+from ctxhub.search.analyzer import analyze
+from ctxhub.search.retriever import SearchOptions
+from ctxhub.tools import code_tools, search_tools
+from ctxhub.tools.errors import NotFoundError
+
+CATEGORY_TOOL = {
+    "symbol": "get_code_snippet + search_api",
+    "api": "search_api",
+    "yields": "search_api(yields=...)",
+    "calls": "search_api(calls=...)",
+    "docs": "search_docs",
+    "examples": "search_examples",
+    "error": "search",
+}
+DEPTH = 10
+
+
+class QueryResult(BaseModel):
+    id: str
+    category: str
+    query: str
+    recall5: float
+    mrr10: float
+    ndcg10: float
+    set_precision: float | None = None
+    set_recall: float | None = None
+    set_size: int | None = None
+    top: list[str] = Field(default_factory=list)  # what came back (source:path:symbol)
+    missed: list[str] = Field(default_factory=list)  # gold items not in the top 5
+    ms: float = 0.0
+
+
+class CategoryScore(BaseModel):
+    category: str
+    n: int
+    recall5: float
+    mrr10: float
+    ndcg10: float
+    set_precision: float | None = None
+    set_recall: float | None = None
+
+
+class EvalReport(BaseModel):
+    variant: str
+    overall: CategoryScore
+    categories: list[CategoryScore]
+    queries: list[QueryResult]
+
+
+def _ranked(hit: Hit) -> RankedHit:
+    return RankedHit(source=hit.source, path=hit.path, symbol=hit.symbol,
+                     line_start=hit.line_start, line_end=hit.line_end)
+
+
+def _label(h: RankedHit) -> str:
+    where = f"{h.source}:{h.path}"
+    return f"{where}:{h.symbol}" if h.symbol else where
+
+
+def symbol_argument(query: str) -> str | None:
+    """The name an agent would pass as `symbol`: dotted first, then CamelCase, then snake."""
+    names = analyze(query).identifiers
+    for pick in (lambda n: "." in n, lambda n: n[:1].isupper(), lambda n: True):
+        found = [n for n in names if pick(n)]
+        if found:
+            return found[0]
+    return None
+
+
+def _dedupe(hits: Sequence[RankedHit]) -> list[RankedHit]:
+    seen: set[tuple[str, str, str | None, int | None]] = set()
+    out = []
+    for h in hits:
+        key = (h.source, h.path, h.symbol, h.line_start)
+        if key not in seen:
+            seen.add(key)
+            out.append(h)
+    return out
+
+
+def _run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] | None]:
+    """(ranked hits, full filtered set or None) for one query."""
+    if q.category == "symbol":
+        hits: list[RankedHit] = []
+        name = symbol_argument(q.query)
+        try:
+            snippet = code_tools.get_code_snippet(hub, symbol=name, intent=q.query)
+            hits.append(RankedHit(source=snippet.source, path=snippet.path,
+                                  symbol=snippet.symbol, line_start=snippet.full_line_start,
+                                  line_end=snippet.full_line_end))
+        except NotFoundError:
+            pass
+        hits += [_ranked(h) for h in search_tools.search_api(hub, q.query, limit=DEPTH).hits]
+        return _dedupe(hits), None
+    if q.category in ("yields", "calls"):
+        filters = {k: v for k, v in q.filters.items() if k in ("yields", "calls")}
+        first = search_tools.search_api(hub, q.query, limit=DEPTH, **filters)  # type: ignore[arg-type]
+        full = [_ranked(h) for h in first.hits]
+        cursor = first.next_cursor
+        while cursor:
+            page = search_tools.search_api(hub, q.query, limit=100, cursor=cursor,
+                                           **filters)  # type: ignore[arg-type]
+            full += [_ranked(h) for h in page.hits]
+            cursor = page.next_cursor
+        return [_ranked(h) for h in first.hits], full
+    if q.category == "api":
+        return [_ranked(h) for h in search_tools.search_api(hub, q.query, limit=DEPTH).hits], None
+    if q.category == "docs":
+        return [_ranked(h) for h in search_tools.search_docs(hub, q.query, limit=DEPTH).hits], None
+    if q.category == "examples":
+        found = search_tools.search_examples(hub, q.query, limit=DEPTH).hits
+        return [_ranked(h) for h in found], None
+    return [_ranked(h) for h in search_tools.search(hub, q.query, limit=DEPTH).hits], None
+
+
+def score_query(hub: Hub, q: EvalQuery) -> QueryResult:
+    started = time.perf_counter()
+    hits, full = _run_tool(hub, q)
+    ms = (time.perf_counter() - started) * 1000
+    credits = credit(hits[:5], q.gold)
+    found = {c for c in credits if c is not None}
+    result = QueryResult(
+        id=q.id, category=q.category, query=q.query,
+        recall5=metrics.recall_at(hits, q.gold, 5),
+        mrr10=metrics.mrr_at(hits, q.gold, DEPTH),
+        ndcg10=metrics.ndcg_at(hits, q.gold, DEPTH),
+        top=[_label(h) for h in hits[:5]],
+        missed=[f"{g.repo}:{g.path}" + (f":{g.symbol}" if g.symbol else "")
+                for i, g in enumerate(q.gold) if i not in found],
+        ms=round(ms, 1),
+    )
+    if full is not None:
+        result.set_precision, result.set_recall = metrics.set_precision_recall(full, q.gold)
+        result.set_size = len(full)
+    return result
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(sum(values) / len(values), 4) if values else 0.0
+
+
+def aggregate(category: str, results: Sequence[QueryResult]) -> CategoryScore:
+    precisions = [r.set_precision for r in results if r.set_precision is not None]
+    recalls = [r.set_recall for r in results if r.set_recall is not None]
+    return CategoryScore(
+        category=category, n=len(results),
+        recall5=_mean([r.recall5 for r in results]), mrr10=_mean([r.mrr10 for r in results]),
+        ndcg10=_mean([r.ndcg10 for r in results]),
+        set_precision=_mean(precisions) if precisions else None,
+        set_recall=_mean(recalls) if recalls else None,
+    )
+
+
+@dataclass
+class Variant:
+    name: str
+    options: SearchOptions | None  # None: the retriever's defaults
+
+
+def ablation_variants() -> list[Variant]:
+    return [
+        Variant("bm25 only", SearchOptions(paths=("bm25",), scorers=())),
+        Variant("dense only", SearchOptions(paths=("dense",), scorers=())),
+        Variant("symbol only", SearchOptions(paths=("symbol",), scorers=())),
+        Variant("hybrid, no re-rank", SearchOptions(scorers=())),
+        Variant("hybrid + symbol boost", SearchOptions(scorers=("symbol",))),
+        Variant("hybrid + kind preference", SearchOptions(scorers=("kind",))),
+    ]
+
+
+def run(hub: Hub, queries: Sequence[EvalQuery], variant: Variant | None = None) -> EvalReport:
+    hub.retriever.ablation = variant.options if variant else None
+    try:
+        results = [score_query(hub, q) for q in queries]
+    finally:
+        hub.retriever.ablation = None
+    by_cat: dict[str, list[QueryResult]] = defaultdict(list)
+    for r in results:
+        by_cat[r.category].append(r)
+    return EvalReport(
+        variant=variant.name if variant else "full",
+        overall=aggregate("overall", results),
+        categories=[aggregate(c, rs) for c, rs in by_cat.items()],
+        queries=results,
+    )

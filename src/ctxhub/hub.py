@@ -1,0 +1,71 @@
+"""Wiring: settings -> one store connection, the process-wide embedder, a retriever.
+
+Commands and tool calls build a Hub for their work; the embedder (an ONNX session,
+thread-safe) is loaded once per process and shared, while each Hub owns its own SQLite
+connection, so threads never share one.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from ctxhub.config import Settings
+from ctxhub.embed.base import Embedder
+from ctxhub.search.retriever import Retriever
+from ctxhub.store.sqlite import SQLiteStore
+
+_EMBEDDER: Embedder | None = None
+_EMBEDDER_LOCK = threading.Lock()
+
+
+def default_embedder(home: Path) -> Embedder:
+    """The process-wide default embedder (loaded on first use; raises EmbedderError)."""
+    global _EMBEDDER
+    with _EMBEDDER_LOCK:
+        if _EMBEDDER is None:
+            from ctxhub.embed import load_default_embedder
+
+            _EMBEDDER = load_default_embedder(home)
+        return _EMBEDDER
+
+
+def set_embedder(embedder: Embedder | None) -> None:
+    """Replace the process-wide embedder (tests use a hashing embedder)."""
+    global _EMBEDDER
+    with _EMBEDDER_LOCK:
+        _EMBEDDER = embedder
+
+
+class Hub:
+    def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
+        self.settings = settings
+        self._embedder = embedder
+        self.store = SQLiteStore(settings.db_path)
+        self._retriever: Retriever | None = None
+        self._bound = False
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder, bound to the store on first use (a model mismatch raises here)."""
+        if self._embedder is None:
+            self._embedder = default_embedder(self.settings.home)
+        if not self._bound:
+            self.store.bind_model(self._embedder.id, self._embedder.dim)
+            self._bound = True
+        return self._embedder
+
+    @property
+    def retriever(self) -> Retriever:
+        if self._retriever is None:
+            self._retriever = Retriever(self.store, self.embedder)
+        return self._retriever
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Hub:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

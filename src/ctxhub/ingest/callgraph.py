@@ -1,0 +1,333 @@
+"""What a function's own body calls, yields and imports.
+
+"Own body" is the executable statements only: decorators, defaults and annotations are
+evaluated elsewhere, and nested functions, lambdas and classes are scopes of their own
+(their facts belong to them). Comprehensions run inline, so they count.
+
+Calls are kept when their target is knowable from the text: `self.x()` / `cls.x()`,
+`super().x()`, a plain `x()` (not a builtin), `mod.x()` through an imported module, and
+`Cls.x()` through a class-like (capitalised) name bound in the module. Calls on other
+receivers (`self.client.send()`, `logger.info()`) name objects whose type is unknown
+here, so they are left out rather than guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ctxhub.ingest.modules import resolve_relative
+
+#: Nodes that open a scope of their own; their insides are not the outer body.
+NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_BUILTINS = frozenset(dir(builtins))
+_SELF_NAMES = ("self", "cls")
+
+
+def own_nodes(body: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    """Every node of `body`, in no particular order, without entering nested scopes.
+
+    A nested def/class/lambda node itself is yielded (its name is bound here) but none
+    of its parts, not even its decorators or defaults. `AnnAssign` annotations are
+    skipped too.
+    """
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, NESTED_SCOPES):
+            continue
+        if isinstance(node, ast.AnnAssign):
+            stack.append(node.target)
+            if node.value is not None:
+                stack.append(node.value)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def dotted_chain(node: ast.expr) -> list[str] | None:
+    """`a.b.c` as ["a", "b", "c"]; None when the root is not a plain name."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return parts[::-1]
+
+
+def _is_super_call(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+    )
+
+
+def _class_like(name: str) -> bool:
+    stripped = name.lstrip("_")
+    return bool(stripped) and stripped[0].isupper()
+
+
+@dataclass
+class ImportTable:
+    """Names bound by import statements, mapped to absolute dotted targets."""
+
+    module: str
+    is_package: bool
+    #: Dotted names of the tree's modules, when the caller knows them: tells
+    #: `from pkg import submodule` apart from `from pkg import some_object`.
+    known_modules: frozenset[str] = frozenset()
+    bindings: dict[str, str] = field(default_factory=dict)
+    modules: set[str] = field(default_factory=set)  # bound names that are modules
+    submodules: dict[str, list[str]] = field(default_factory=dict)  # `import a.b` binds a
+    relative: set[str] = field(default_factory=set)  # bound by a relative import
+    star_modules: list[str] = field(default_factory=list)  # `from x import *`
+
+    def add(self, node: ast.Import | ast.ImportFrom) -> list[str]:
+        """Bind the names of one import statement; returns its absolute targets."""
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.bindings[alias.asname] = alias.name
+                    self.modules.add(alias.asname)
+                else:
+                    top = alias.name.split(".", 1)[0]
+                    self.bindings[top] = top
+                    self.modules.add(top)
+                    if "." in alias.name:
+                        self.submodules.setdefault(top, []).append(alias.name)
+                targets.append(alias.name)
+            return targets
+        base = resolve_relative(self.module, self.is_package, node.level, node.module)
+        if base is None:
+            return targets
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_modules.append(base)
+                targets.append(base)
+                continue
+            bound = alias.asname or alias.name
+            target = f"{base}.{alias.name}"
+            self.bindings[bound] = target
+            if node.level:
+                self.relative.add(bound)
+            # `from . import x` can only name a submodule (or a package attribute, rarely).
+            if target in self.known_modules or (node.level and node.module is None):
+                self.modules.add(bound)
+            targets.append(target)
+        return targets
+
+    def resolve(self, chain: list[str]) -> str | None:
+        """Absolute target of a name chain's imported root, or None if not imported."""
+        root = chain[0]
+        if root not in self.bindings:
+            return None
+        dotted = ".".join(chain)
+        subs = [
+            s for s in self.submodules.get(root, []) if dotted == s or dotted.startswith(s + ".")
+        ]
+        return max(subs, key=len) if subs else self.bindings[root]
+
+    def qualify(self, dotted: str) -> str:
+        """`dotted` with its root replaced by what the root is imported as."""
+        chain = dotted.split(".")
+        root = chain[0]
+        if root not in self.bindings or root in self.submodules:
+            return dotted  # unbound, or `import a.b`, which already spells the full path
+        return ".".join([self.bindings[root], *chain[1:]])
+
+    def overlay(self) -> ImportTable:
+        """A copy to which a function's local imports can be added."""
+        return ImportTable(
+            self.module,
+            self.is_package,
+            self.known_modules,
+            dict(self.bindings),
+            set(self.modules),
+            {k: list(v) for k, v in self.submodules.items()},
+            set(self.relative),
+            list(self.star_modules),
+        )
+
+
+def scope_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements of one scope, entering if/try/with/for/while/match blocks but no defs."""
+    stack = list(body)[::-1]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, NESTED_SCOPES):
+            continue
+        subs: list[ast.stmt] = []
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                subs.extend(s for s in block if isinstance(s, ast.stmt))
+        for handler in getattr(node, "handlers", None) or []:
+            subs.extend(handler.body)
+        for case in getattr(node, "cases", None) or []:
+            subs.extend(case.body)
+        subs.sort(key=lambda s: (s.lineno, s.col_offset))
+        stack.extend(subs[::-1])
+
+
+def build_import_table(
+    tree: ast.Module, module: str, is_package: bool, known_modules: Iterable[str] = ()
+) -> ImportTable:
+    """Module-level imports, including those under `if TYPE_CHECKING:` and `try:`."""
+    table = ImportTable(module, is_package, frozenset(known_modules))
+    for stmt in scope_statements(tree.body):
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            table.add(stmt)
+    return table
+
+
+def module_level_names(tree: ast.Module) -> frozenset[str]:
+    """Names a module binds by def, class or assignment (imports are in ImportTable)."""
+    names: set[str] = set()
+    for stmt in scope_statements(tree.body):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            names.add(stmt.target.id)
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class ScopeContext:
+    """What a body's names can refer to at module level."""
+
+    imports: ImportTable
+    module_names: frozenset[str]
+    internal_packages: frozenset[str]
+
+    def is_internal(self, target: str, bound: str | None = None) -> bool:
+        if bound is not None and bound in self.imports.relative:
+            return True
+        return target.split(".", 1)[0] in self.internal_packages
+
+
+@dataclass
+class BodyFacts:
+    calls: list[str] = field(default_factory=list)
+    calls_qualified: list[str] = field(default_factory=list)
+    yields: list[str] = field(default_factory=list)
+    imports: list[str] = field(default_factory=list)
+    extends_super: bool = False  # calls super().<its own name>()
+
+
+def _unique(items: Iterable[tuple[tuple[int, int], str]]) -> list[str]:
+    """Values in source order, first occurrence kept."""
+    seen: dict[str, None] = {}
+    for _, value in sorted(items, key=lambda it: it[0]):
+        seen.setdefault(value, None)
+    return list(seen)
+
+
+def _pos(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def analyze_body(
+    body: Iterable[ast.AST],
+    ctx: ScopeContext,
+    self_names: Iterable[str] = (),
+    own_name: str | None = None,
+) -> BodyFacts:
+    """Calls, yields and framework-internal imports of one function's own body.
+
+    `super().<own_name>()` (an override extending the method it overrides) is kept in
+    `calls_qualified` and flagged `extends_super` but left out of `calls`: otherwise
+    every override of `process_frame` would be listed as a caller of `process_frame`.
+    """
+    nodes = list(own_nodes(body))
+    receivers = {*_SELF_NAMES, *self_names}
+    table = ctx.imports
+    local_imports: list[tuple[tuple[int, int], str]] = []
+    local_defs: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            if table is ctx.imports:
+                table = table.overlay()
+            relative = isinstance(node, ast.ImportFrom) and node.level > 0
+            for target in table.add(node):
+                if relative or ctx.is_internal(target):
+                    local_imports.append((_pos(node), target))
+        elif isinstance(node, NESTED_SCOPES) and not isinstance(node, ast.Lambda):
+            local_defs.add(node.name)
+    known = ctx.module_names | table.bindings.keys() | local_defs
+
+    calls: list[tuple[tuple[int, int], str]] = []
+    qualified: list[tuple[tuple[int, int], str]] = []
+    yields: list[tuple[tuple[int, int], str]] = []
+    used: list[tuple[tuple[int, int], str]] = list(local_imports)
+    extends_super = False
+    chain_roots: set[int] = set()  # Name/Attribute nodes inside a longer chain
+    for node in nodes:
+        if isinstance(node, ast.Attribute):
+            chain_roots.add(id(node.value))
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            name = _call_name(node.func, receivers, table, known)
+            if name is None:
+                continue
+            qualified.append((_pos(node), ast.unparse(node.func)))
+            func = node.func
+            if name == own_name and isinstance(func, ast.Attribute) and _is_super_call(func.value):
+                extends_super = True
+            else:
+                calls.append((_pos(node), name))
+        elif isinstance(node, ast.Yield) and isinstance(node.value, ast.Call):
+            built = _constructed_name(node.value.func, receivers)
+            if built is not None:
+                yields.append((_pos(node), built))
+        if isinstance(node, ast.Name | ast.Attribute) and id(node) not in chain_roots:
+            chain = dotted_chain(node)
+            if chain and chain[0] not in local_defs:
+                resolved = table.resolve(chain)
+                if resolved is not None and ctx.is_internal(resolved, chain[0]):
+                    used.append((_pos(node), resolved))
+    return BodyFacts(
+        _unique(calls), _unique(qualified), _unique(yields), _unique(used), extends_super
+    )
+
+
+def _call_name(
+    func: ast.expr, receivers: set[str], table: ImportTable, known: frozenset[str] | set[str]
+) -> str | None:
+    """The called name when the call target is knowable (see module docstring)."""
+    if isinstance(func, ast.Name):
+        if func.id == "super" or (func.id in _BUILTINS and func.id not in known):
+            return None
+        return func.id
+    if not isinstance(func, ast.Attribute):
+        return None
+    if _is_super_call(func.value):
+        return func.attr
+    chain = dotted_chain(func)
+    if chain is None:
+        return None
+    root = chain[0]
+    if root in receivers:
+        return func.attr if len(chain) == 2 else None
+    if root in table.modules:
+        return func.attr
+    if root in known and all(_class_like(p) for p in chain[:-1]):
+        return func.attr
+    return None
+
+
+def _constructed_name(func: ast.expr, receivers: set[str]) -> str | None:
+    """`X` in `yield X(...)` / `yield mod.X(...)`; None for `yield self.make(...)`."""
+    if isinstance(func, ast.Name):
+        return func.id
+    chain = dotted_chain(func)
+    if chain is None or chain[0] in receivers:
+        return None
+    return chain[-1]

@@ -1,0 +1,214 @@
+"""Deprecations and removals announced in a changelog.
+
+Two layouts: a Keep-a-Changelog style file (`CHANGELOG.md`, `CHANGES.rst`, ...) whose
+version headings hold `Deprecated` / `Removed` sections of bullet entries, and
+towncrier fragments (`changelog/1234.deprecated.md`) that are entries of the next,
+unreleased version. Each entry names what it deprecates in backticks; the names that
+open it (`Deprecated `a`, `b` and `c`. Use `d` instead.`) become one record each.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ctxhub.ingest.deprecation_text import clean_name, find_replacement
+from ctxhub.models import Deprecation
+
+_CHANGELOG_STEMS = frozenset(
+    {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"}
+)
+_CHANGELOG_EXTS = frozenset({"", "md", "markdown", "rst", "txt"})
+_FRAGMENT_DIRS = frozenset({"changelog", "changes", "newsfragments", "changelog.d", "news"})
+_FRAGMENT = re.compile(r"^[^/]+?\.(?P<type>[a-z_]+)(?:\.\d+)?\.(?:md|markdown|rst|txt)$")
+_FRAGMENT_TYPES = {
+    "deprecated": "deprecated",
+    "deprecation": "deprecated",
+    "removed": "removed",
+    "removal": "removed",
+}
+
+_ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
+_VERSION = re.compile(r"\bv?(\d+(?:\.\d+)+(?:[-.+]?[A-Za-z0-9]+)*)")
+_SECTION = re.compile(r"^\W*(?P<kind>deprecat|remov)", re.IGNORECASE)
+_BULLET = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_BACKTICKED = re.compile(r"`{1,2}([^`\n]+?)`{1,2}")
+_FIRST_SENTENCE = re.compile(r"[.:;](?:\s|$)")
+_KIND = (
+    r"(?:settings?|methods?|functions?|class(?:es)?|parameters?|arguments?|attributes?"
+    r"|propert(?:y|ies)|fields?|modules?|options?|frames?|services?|aliases?)"
+)
+_SEPARATOR = re.compile(rf"^\s*(?:{_KIND}\s*)?(?:,|/|&)?\s*(?:(?:and|or)\s+)?(?:the\s+)?$", re.I)
+# "`Cls` methods `a()`, `b()`" and "`Cls`'s `a`": what follows are members of Cls.
+_MEMBERS_OF = re.compile(
+    r"^(?:\s+(?:methods?|attributes?|propert(?:y|ies)|fields?)|['’]s)\s+$", re.I
+)
+_LABEL = re.compile(r"^[A-Za-z][\w ]{0,20}:\s+(?=\S)")  # "Breaking: Removed ..."
+_NOISE = re.compile(r"^[^\w`]+")  # leading emoji / markers such as "⚠️"
+
+
+def is_changelog(relpath: str) -> bool:
+    """A changelog file, or a towncrier fragment in a changelog folder."""
+    parts = relpath.split("/")
+    name = parts[-1].lower()
+    stem, _, ext = name.partition(".")
+    if stem in _CHANGELOG_STEMS and ext in _CHANGELOG_EXTS:
+        return True
+    return len(parts) > 1 and parts[-2].lower() in _FRAGMENT_DIRS and bool(_FRAGMENT.match(name))
+
+
+@dataclass
+class _Entry:
+    kind: str  # deprecated | removed
+    version: str | None
+    line: int
+    text: str
+
+
+def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list[Deprecation]:
+    """One record per name an entry deprecates or removes (since = its version)."""
+    parts = relpath.split("/")
+    in_fragment_dir = len(parts) > 1 and parts[-2].lower() in _FRAGMENT_DIRS
+    fragment = _FRAGMENT.match(parts[-1].lower()) if in_fragment_dir else None
+    if fragment:
+        kind = _FRAGMENT_TYPES.get(fragment.group("type"))
+        entries = _entries(text.splitlines(), 0, kind, None) if kind else []
+    else:
+        entries = _changelog_entries(text.splitlines())
+    out: list[Deprecation] = []
+    for entry in entries:
+        out.extend(_records(entry, source, relpath))
+    return out
+
+
+def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line index, level, text) of ATX and underlined (RST/setext) headings, outside fences."""
+    found: list[tuple[int, int, str]] = []
+    underline_levels: list[str] = []
+    fenced = False
+    for i, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        atx = _ATX.match(line)
+        if atx:
+            found.append((i, len(atx.group(1)), atx.group(2)))
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        under = _RST_UNDERLINE.match(nxt)
+        if (
+            under
+            and line.strip()
+            and not _BULLET.match(line)
+            and len(nxt.strip()) >= len(line.strip())
+        ):
+            char = under.group(1)
+            if char not in underline_levels:
+                underline_levels.append(char)
+            found.append((i, underline_levels.index(char) + 1, line.strip()))
+    return found
+
+
+def _changelog_entries(lines: list[str]) -> list[_Entry]:
+    heads = _headings(lines)
+    entries: list[_Entry] = []
+    version: str | None = None
+    for n, (i, level, text) in enumerate(heads):
+        section = _SECTION.match(text)
+        if not section:
+            match = _VERSION.search(text)
+            if match or "unreleased" in text.lower():
+                version = match.group(1) if match else None
+            continue
+        # The section runs to the next heading of its level or above.
+        end = next((j for j, lvl, _ in heads[n + 1 :] if lvl <= level), len(lines))
+        body_end = next((j for j, _, _ in heads[n + 1 :]), len(lines))
+        kind = "deprecated" if section.group("kind").lower() == "deprecat" else "removed"
+        entries.extend(_entries(lines[i + 1 : min(end, body_end)], i + 1, kind, version))
+    return entries
+
+
+def _entries(lines: list[str], offset: int, kind: str, version: str | None) -> list[_Entry]:
+    """Bullets (with their continuation lines) or, without bullets, paragraphs."""
+    entries: list[_Entry] = []
+    current: list[str] = []
+    start = 0
+    fenced = False
+    indents = [len(line) - len(line.lstrip()) for line in lines if _BULLET.match(line)]
+    has_bullets = bool(indents)
+    base = min(indents) if indents else 0  # deeper bullets continue their parent entry
+
+    def flush() -> None:
+        text = " ".join(s.strip() for s in current if s.strip())
+        if text:
+            entries.append(_Entry(kind, version, offset + start + 1, text))
+        current.clear()
+
+    for i, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue  # code samples belong to the entry's story, not its names
+        if has_bullets:
+            starts = bool(_BULLET.match(line)) and len(line) - len(line.lstrip()) == base
+        else:
+            starts = not line.strip()
+        if starts or (not has_bullets and not current):
+            flush()
+            start = i
+        if line.strip():
+            current.append(_BULLET.sub("", line, count=1) if has_bullets else line)
+    flush()
+    return entries
+
+
+def _subjects(text: str) -> tuple[list[str], int]:
+    """The names an entry opens with, and where the text after them starts."""
+    end_first = _FIRST_SENTENCE.search(text)
+    limit = end_first.start() if end_first else len(text)
+    names: list[str] = []
+    container: str | None = None
+    last_end = -1  # end of the previous backticked token; -1 before the first
+    for match in _BACKTICKED.finditer(text):
+        if match.start() > limit:
+            break
+        name = clean_name(match.group(1))
+        if last_end >= 0:
+            between = text[last_end : match.start()]
+            if len(names) == 1 and container is None and _MEMBERS_OF.match(between):
+                container = names.pop()  # "`Cls` methods `a()`, `b()`": members of Cls
+            elif not _SEPARATOR.match(between):
+                break  # the opening enumeration has ended
+        last_end = match.end()
+        # A non-name token (`pkg-extra`, `model:v2`) still holds a place in the list.
+        if name is not None:
+            inside = container and not name.startswith(container + ".")
+            names.append(f"{container}.{name}" if inside else name)
+    return names, max(last_end, 0)
+
+
+def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
+    text = _NOISE.sub("", entry.text.replace("**", ""))
+    names, after = _subjects(_LABEL.sub("", text, count=1))
+    after += len(text) - len(_LABEL.sub("", text, count=1))
+    replacement = find_replacement(text[after:])
+    removal_said = "remov" in text[:40].lower()
+    note = text if entry.kind == "deprecated" or removal_said else f"Removed: {text}"
+    return [
+        Deprecation(
+            source=source,
+            symbol=name,
+            replacement=replacement if replacement != name else None,
+            since=entry.version,
+            note=note,
+            path=relpath,
+            line=entry.line,
+            origin="changelog",
+        )
+        for name in dict.fromkeys(names)
+    ]

@@ -1,0 +1,312 @@
+"""Deprecations stated in code: warnings, decorators, docstrings and alias proxies.
+
+A record names the deprecated symbol. Only some records deprecate the whole symbol (its
+chunk gets `deprecated=True`): a `@deprecated` decorator, a top-level `.. deprecated::`
+directive, a warning whose message names the function (or whose function warns
+unconditionally), an alias. A conditional warning about one parameter, or a directive
+under an `Args:` entry, is recorded against its function but leaves the function itself
+current.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ctxhub.ingest.callgraph import ScopeContext
+from ctxhub.ingest.changelog import extract_changelog_deprecations, is_changelog
+from ctxhub.ingest.deprecation_text import (
+    deprecation_message,
+    docstring_directives,
+    find_replacement,
+    find_since,
+    find_subject,
+    message_text,
+    says_self_deprecated,
+    warn_sites,
+)
+from ctxhub.ingest.pyaliases import find_aliases
+from ctxhub.ingest.pydefs import Definition, class_fields, decorator_name, docstring
+from ctxhub.models import Deprecation
+
+__all__ = [
+    "CodeDeprecations",
+    "extract_changelog_deprecations",
+    "find_code_deprecations",
+    "is_changelog",
+    "link_deprecations",
+]
+
+_INIT_LIKE = frozenset({"__init__", "__new__", "__post_init__"})
+# When two records deprecate one symbol, the first origin here supplies note and line.
+_ORIGIN_RANK = {"decorator": 0, "alias": 1, "warn": 2, "docstring": 3}
+
+
+@dataclass
+class CodeDeprecations:
+    records: list[Deprecation] = field(default_factory=list)
+    symbols: set[str] = field(default_factory=set)  # deprecated as a whole
+
+
+class _Finder:
+    def __init__(
+        self,
+        source: str,
+        relpath: str,
+        module: str,
+        ctx: ScopeContext,
+        members: dict[str, set[str]],
+    ) -> None:
+        self.source, self.relpath, self.module, self.ctx = source, relpath, module, ctx
+        self.members = members  # class qualname -> names defined in its body
+        self.full: dict[str, list[Deprecation]] = {}
+        self.partial: list[Deprecation] = []
+        self.thin: dict[str, str | None] = {}  # thin warning subclass -> its first base
+
+    def resolve(self, name: str | None, class_qual: str | None = None) -> str | None:
+        """A replacement as an absolute dotted name where this module can tell."""
+        if not name:
+            return None
+        root = name.split(".", 1)[0]
+        if root in self.ctx.imports.bindings:
+            return self.ctx.imports.qualify(name)
+        if class_qual and root in self.members.get(class_qual, set()):
+            return f"{self.module}.{class_qual}.{name}"
+        if root in self.ctx.module_names:
+            return f"{self.module}.{name}"
+        return name
+
+    def add(
+        self,
+        symbol: str,
+        text: str,
+        origin: str,
+        line: int | None,
+        *,
+        whole: bool,
+        since: str | None = None,
+        replacement: str | None = None,
+        class_qual: str | None = None,
+    ) -> None:
+        record = Deprecation(
+            source=self.source,
+            symbol=symbol,
+            replacement=replacement or self.resolve(find_replacement(text), class_qual),
+            since=since or find_since(text),
+            note=text.strip() or None,
+            path=self.relpath,
+            line=line,
+            origin=origin,
+        )
+        if whole:
+            self.full.setdefault(symbol, []).append(record)
+        elif all(r.symbol != symbol or r.note != record.note for r in self.partial):
+            self.partial.append(record)
+
+    def docstring_notes(
+        self, node: ast.AST, symbol: str, class_qual: str | None, first_line: int
+    ) -> None:
+        if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            return
+        doc = docstring(node)
+        if not doc:
+            return
+        for d in docstring_directives(doc):
+            text = d.text if not d.parameter else f"parameter `{d.parameter}`: {d.text}"
+            line = first_line + d.line_offset
+            self.add(
+                symbol,
+                text,
+                "docstring",
+                line,
+                whole=not d.nested,
+                since=d.version,
+                class_qual=class_qual,
+            )
+
+    def warnings_in(self, body: list[ast.stmt], d: Definition | None) -> None:
+        """Warnings of a def's own body (or of the module's, when d is None)."""
+        own = self.module if d is None else f"{self.module}.{d.qualname}"
+        cls = d.parent_class if d is not None and d.in_class else None
+        if d is not None and isinstance(d.node, ast.ClassDef):
+            cls = d.qualname
+        for call, message, conditional in warn_sites(body):
+            if not message:
+                continue  # a computed message (e.g. in a helper that emits warnings)
+            subject = find_subject(message)
+            last = subject.rsplit(".", 1)[-1] if subject else None
+            itself = says_self_deprecated(message)
+            symbol, whole = own, False
+            if d is None:
+                # A warning at module level fires on import: the module is what is
+                # deprecated, unless the message names one of its members.
+                if subject and subject.split(".")[0] in self.ctx.module_names:
+                    symbol, whole = f"{self.module}.{subject}", True
+                else:
+                    whole = itself or subject == self.module or not conditional
+            elif d.name in _INIT_LIKE and cls is not None and d.in_class:
+                # Constructing the class warns about the class (or the class exists
+                # only to warn): the class is deprecated.
+                cls_name = cls.rsplit(".", 1)[-1]
+                if last == cls_name or itself or f"{self.module}.{cls}" in self.thin:
+                    symbol, whole = f"{self.module}.{cls}", True
+            else:
+                whole = last == d.name or itself
+            origin = "alias" if symbol in self.thin else "warn"
+            replacement = self.thin.get(symbol) if origin == "alias" else None
+            self.add(
+                symbol,
+                message,
+                origin,
+                call.lineno,
+                whole=whole,
+                class_qual=cls,
+                replacement=self.resolve(find_replacement(message), cls) or replacement,
+            )
+
+    def decorators(self, d: Definition) -> None:
+        symbol = f"{self.module}.{d.qualname}"
+        for dec in d.node.decorator_list:
+            if "deprecat" not in decorator_name(dec).split(".")[-1].lower():
+                continue
+            text = ""
+            if isinstance(dec, ast.Call):
+                text = message_text(dec.args[0] if dec.args else None) or ""
+            cls = d.parent_class if d.in_class else None
+            self.add(symbol, text, "decorator", dec.lineno, whole=True, class_qual=cls)
+
+    def result(self) -> CodeDeprecations:
+        out = CodeDeprecations()
+        for symbol, records in self.full.items():
+            out.records.append(_merge(records))
+            out.symbols.add(symbol)
+        out.records.extend(self.partial)
+        out.records.sort(key=lambda r: (r.line or 0, r.symbol))
+        return out
+
+
+def _merge(records: list[Deprecation]) -> Deprecation:
+    """One record per symbol: the strongest origin's note, the most qualified replacement."""
+    ranked = sorted(
+        records, key=lambda r: (_ORIGIN_RANK.get(r.origin, 9), r.since is None, -len(r.note or ""))
+    )
+    best = ranked[0]
+    replacements = [r.replacement for r in ranked if r.replacement]
+    since = next((r.since for r in ranked if r.since), None)
+    replacement = max(replacements, key=lambda r: r.count(".")) if replacements else None
+    return best.model_copy(update={"replacement": replacement, "since": since})
+
+
+def _is_thin_warning_subclass(node: ast.ClassDef) -> bool:
+    """`class Old(New)` whose only content is an `__init__` that warns and calls super."""
+    stmts = [s for s in node.body if not _is_doc_or_pass(s)]
+    if len(stmts) != 1 or not isinstance(stmts[0], ast.FunctionDef) or stmts[0].name != "__init__":
+        return False
+    init = stmts[0]
+    if not node.bases or not any(not c for _, _, c in warn_sites(init.body)):
+        return False
+    for stmt in init.body:
+        if _is_doc_or_pass(stmt) or isinstance(stmt, ast.With):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+                continue  # super().__init__(...)
+            if deprecation_message(stmt.value) is not None:
+                continue
+        return False
+    return True
+
+
+def _is_doc_or_pass(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Pass) or (
+        isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+    )
+
+
+def find_code_deprecations(
+    tree: ast.Module,
+    defs: list[Definition],
+    *,
+    source: str,
+    relpath: str,
+    module: str,
+    ctx: ScopeContext,
+    lines: list[str],
+) -> CodeDeprecations:
+    """All code-level deprecations of one module (`lines` for comments above aliases)."""
+    members: dict[str, set[str]] = {}
+    for d in defs:
+        if d.in_class and d.parent_class:
+            members.setdefault(d.parent_class, set()).add(d.name)
+        if isinstance(d.node, ast.ClassDef):
+            names = members.setdefault(d.qualname, set())
+            for stmt in class_fields(d.node):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
+    finder = _Finder(source, relpath, module, ctx, members)
+    finder.thin = {
+        f"{module}.{d.qualname}": finder.resolve(ast.unparse(d.node.bases[0]))
+        for d in defs
+        if isinstance(d.node, ast.ClassDef) and _is_thin_warning_subclass(d.node)
+    }
+    finder.docstring_notes(tree, module, None, _doc_line(tree))
+    # Walking every body for warnings is the costly part; most files never warn.
+    may_warn = any("warn" in line for line in lines)
+    if may_warn:
+        finder.warnings_in(tree.body, None)
+    for d in defs:
+        finder.decorators(d)
+        cls = d.qualname if isinstance(d.node, ast.ClassDef) else d.parent_class
+        finder.docstring_notes(d.node, f"{module}.{d.qualname}", cls, _doc_line(d.node))
+        if may_warn:
+            finder.warnings_in(d.node.body, d)
+    module_deprecated = module in finder.full
+    aliases = find_aliases(tree, module, ctx, lines, module_deprecated, set(finder.full))
+    for alias in aliases:
+        finder.add(
+            alias.symbol, alias.note, "alias", alias.line, whole=True, replacement=alias.replacement
+        )
+    # The warning a `__getattr__` proxy emits is already told by its alias records.
+    proxy, notes = f"{module}.__getattr__", {a.note for a in aliases}
+    finder.partial = [r for r in finder.partial if r.symbol != proxy or r.note not in notes]
+    return finder.result()
+
+
+def _doc_line(node: ast.AST) -> int:
+    """Line of the first line of the cleaned docstring (cleaning drops leading blanks)."""
+    body = getattr(node, "body", [])
+    if not body:
+        return getattr(node, "lineno", 1)
+    first = body[0]
+    raw = (
+        first.value.value
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+        else ""
+    )
+    blank = 0
+    for line in str(raw).split("\n"):
+        if line.strip():
+            break
+        blank += 1
+    return int(first.lineno) + blank
+
+
+def link_deprecations(records: list[Deprecation], whole: set[str]) -> list[Deprecation]:
+    """Follow replacement chains across files: an alias of a deprecated alias points to
+    the final name (`pkg.task.Task` -> `pkg.worker.Task` -> `pkg.worker.Worker`).
+
+    `whole` is the union of the files' `deprecated_symbols`; partial records (about a
+    parameter) are never followed through.
+    """
+    target = {r.symbol: r.replacement for r in records if r.symbol in whole and r.replacement}
+    out = []
+    for r in records:
+        replacement, seen = r.replacement, {r.symbol}
+        while replacement in target and replacement not in seen:
+            seen.add(replacement)
+            replacement = target[replacement]
+        out.append(
+            r if replacement == r.replacement else r.model_copy(update={"replacement": replacement})
+        )
+    return out

@@ -1,0 +1,296 @@
+"""Docs ingestion: a page (a markdown/MDX/reST file, or a page of an llms-full.txt dump)
+to `doc` chunks of at most 512 model tokens, each with its page title, heading
+breadcrumb and exact original line range.
+
+Plain functions on plain data: no store, no I/O beyond the text passed in.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from ctxhub.embed.tokenizer import count_tokens
+from ctxhub.ingest.cleaned import CleanedText, plain_lines, rst_lines
+from ctxhub.ingest.doc_paths import doc_url, is_aggregate_doc, normalize_doc_path
+from ctxhub.ingest.doc_signals import code_stats, is_worked_example
+from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.llms_full import DocPage, dump_pages_without_file, split_llms_full
+from ctxhub.ingest.markdown_split import Section, find_headings, merge_tiny, split_sections
+from ctxhub.ingest.mdx import clean_mdx
+from ctxhub.ingest.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
+from ctxhub.models import Chunk, ChunkMeta, chunk_id
+
+__all__ = [
+    "DOC_SUFFIXES",
+    "DocPage",
+    "DocParseError",
+    "DocResult",
+    "chunk_doc_file",
+    "chunk_doc_page",
+    "doc_format",
+    "dump_pages_without_file",
+    "is_aggregate_doc",
+    "normalize_doc_path",
+    "parse_doc_file",
+    "parse_doc_page",
+    "split_llms_full",
+]
+
+log = logging.getLogger(__name__)
+
+WORKED_EXAMPLE_TAG = "worked-example"
+#: Suffix -> format; anything else is read as plain markdown-ish text.
+DOC_SUFFIXES = {".mdx": "mdx", ".md": "markdown", ".markdown": "markdown", ".rst": "rst"}
+_SLUG = re.compile(r"[^\w]+")
+
+
+class DocParseError(ValueError):
+    """A page that could not be turned into chunks (binary content, a bad path, ...)."""
+
+
+@dataclass
+class DocResult:
+    chunks: list[Chunk] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+def doc_format(relpath: str) -> str:
+    """mdx | markdown | rst | text, from the file suffix."""
+    return DOC_SUFFIXES.get(PurePosixPath(relpath).suffix.lower(), "text")
+
+
+def decode_doc(data: str | bytes) -> tuple[str, list[str]]:
+    """Text of a page; invalid UTF-8 is replaced (with a warning), never fatal."""
+    warnings: list[str] = []
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+            warnings.append(f"invalid UTF-8 (first at byte {e.start}): replaced with U+FFFD")
+    else:
+        text = data.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n"), warnings
+
+
+def _clean_path(relpath: str) -> str:
+    path = relpath.replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    if not path or path.startswith("/") or ".." in path.split("/"):
+        raise DocParseError(f"doc path must be relative inside its source: {relpath!r}")
+    return path
+
+
+def _slug(text: str) -> str:
+    return _SLUG.sub("-", text.lower()).strip("-_")
+
+
+@dataclass(frozen=True)
+class _Page:
+    source: str
+    path: str
+    title: str
+    description: str | None
+    url: str | None
+    version: str | None
+    syntax: str  # markdown | rst
+    extra: dict[str, Any]
+
+
+def _chunk(
+    page: _Page, doc: CleanedText, sec: Section, win: Window, ordinal: int, extra: dict[str, Any]
+) -> Chunk:
+    breadcrumb = sec.breadcrumb or page.title
+    start, end = doc.orig_range(win.first, win.last)
+    stats = code_stats(doc, win.first, win.last)
+    extra = {
+        **extra,
+        "tokens": win.tokens,
+        "code_lines": stats.code_lines,
+        "code_languages": stats.languages,
+    }
+    if sec.level > 0 and len(sec.crumbs) > 1:
+        extra["anchor"] = _slug(sec.crumbs[-1])
+    # the embedder sees title, the breadcrumb below it, and the summary once per page
+    sub = " > ".join(sec.crumbs[1:]) if sec.crumbs[:1] == (page.title,) else breadcrumb
+    first = extra["chunk_index"] == 0
+    header = [page.title, sub, page.description if first else None]
+    return Chunk(
+        id=chunk_id(page.source, page.path, breadcrumb, ordinal),
+        source=page.source,
+        kind="doc",
+        path=page.path,
+        title=page.title,
+        section=breadcrumb or None,
+        line_start=start,
+        line_end=end,
+        url=page.url,
+        version=page.version,
+        content=win.text,
+        embed_text=build_embed_text(header, win.text),
+        metadata=ChunkMeta(
+            chunk_type="section",
+            language=stats.primary_language,
+            tags=[WORKED_EXAMPLE_TAG] if extra["worked_example"] else [],
+            extra=extra,
+        ),
+    )
+
+
+def _chunks(page: _Page, doc: CleanedText, max_tokens: int) -> list[Chunk]:
+    sections = merge_tiny(doc, split_sections(doc, page.title, page.syntax), count_tokens)
+    windows = pack_sections(
+        doc, [(s.first, s.end) for s in sections], count_tokens, max_tokens, OVERLAP_TOKENS
+    )
+    page_stats = code_stats(doc)
+    base: dict[str, Any] = {
+        **page.extra,
+        "page_code_lines": page_stats.code_lines,
+        "worked_example": is_worked_example(page_stats),
+    }
+    if page.description:
+        base["description"] = page.description
+    seen: defaultdict[str, int] = defaultdict(int)  # ordinal of each window per breadcrumb
+    out: list[Chunk] = []
+    for sec, wins in zip(sections, windows, strict=True):
+        key = sec.breadcrumb or page.title
+        for win in wins:
+            extra = {**base, "chunk_index": len(out)}
+            out.append(_chunk(page, doc, sec, win, seen[key], extra))
+            seen[key] += 1
+    return out
+
+
+def _extra(fmt: str, frontmatter: dict[str, str]) -> dict[str, Any]:
+    extra: dict[str, Any] = {"format": fmt}
+    others = {k: v for k, v in frontmatter.items() if k not in ("title", "description")}
+    if others:
+        extra["frontmatter"] = others
+    return extra
+
+
+def _frontmatter_page(doc: CleanedText, title: str) -> CleanedText:
+    """A page that is all frontmatter (an API endpoint stub, an external link) still
+    says what it is: title, description and its other short values become its text."""
+    lines = [f"# {title}"]
+    for key, value in doc.frontmatter.items():
+        if key == "title" or not value or "\n" in value or len(value) > 300:
+            continue
+        lines += ["", value if key == "description" else f"{key}: {value}"]
+    span = (1, max(1, doc.frontmatter_lines))
+    n = len(lines)
+    return CleanedText(lines, [span] * n, [-1] * n, [False] * n, {}, doc.frontmatter, [])
+
+
+def _first_h1(doc: CleanedText, syntax: str) -> str | None:
+    for _, _, level, text in find_headings(doc, syntax):
+        if level == 1:
+            return text
+    return None
+
+
+def parse_doc_file(
+    source: str,
+    relpath: str,
+    text: str | bytes,
+    *,
+    version: str | None = None,
+    base_url: str | None = None,
+    max_tokens: int = MAX_TOKENS,
+) -> DocResult:
+    """Chunks of one docs file plus what went wrong on the way; never raises."""
+    result = DocResult()
+    try:
+        path = _clean_path(relpath)
+        body, result.warnings = decode_doc(text)
+        if "\x00" in body[:8192]:
+            raise DocParseError("binary content (NUL bytes)")
+        fmt = doc_format(path)
+        syntax = "rst" if fmt == "rst" else "markdown"
+        if fmt in ("mdx", "markdown"):
+            doc = clean_mdx(body)
+        else:
+            doc = rst_lines(body) if fmt == "rst" else plain_lines(body)
+        result.warnings.extend(doc.warnings)
+        title = doc.title or _first_h1(doc, syntax) or PurePosixPath(path).stem
+        if doc.frontmatter and not any(line.strip() for line in doc.lines):
+            doc = _frontmatter_page(doc, title)
+        page = _Page(
+            source=source,
+            path=path,
+            title=title,
+            description=doc.description,
+            url=doc_url(base_url, path) if base_url else None,
+            version=version,
+            syntax=syntax,
+            extra=_extra(fmt, doc.frontmatter),
+        )
+        result.chunks = _chunks(page, doc, max_tokens)
+        if not result.chunks:
+            result.warnings.append("no text content")
+    except Exception as e:  # one bad page must not stop an ingest run; the caller counts
+        result.error = f"{relpath}: {type(e).__name__}: {e}"
+    return result
+
+
+def parse_doc_page(
+    source: str, page: DocPage, *, version: str | None = None, max_tokens: int = MAX_TOKENS
+) -> DocResult:
+    """Chunks of one page split from an llms-full.txt dump; never raises. Lines are
+    page lines (the `# Title` line is 1); `extra["dump_line_offset"]` maps them back."""
+    result = DocResult()
+    try:
+        lines = page.text.split("\n")
+        src_line = page.source_line
+        if src_line:
+            lines[src_line - 1] = ""  # the Source: line is metadata, not content
+        doc = clean_mdx("\n".join(lines))
+        result.warnings = list(doc.warnings)
+        extra: dict[str, Any] = {"format": "llms-full", "dump_line_offset": page.line_offset}
+        if page.origin:
+            extra["dump_path"] = page.origin
+        meta = _Page(source, page.path, page.title, None, page.url, version, "markdown", extra)
+        result.chunks = _chunks(meta, doc, max_tokens)
+    except Exception as e:  # see parse_doc_file
+        result.error = f"{page.path}: {type(e).__name__}: {e}"
+    return result
+
+
+def _raise_or_return(result: DocResult, what: str) -> list[Chunk]:
+    for warning in result.warnings:
+        log.warning("%s: %s", what, warning)
+    if result.error is not None:
+        raise DocParseError(result.error)
+    return result.chunks
+
+
+def chunk_doc_file(
+    source: str,
+    relpath: str,
+    text: str | bytes,
+    *,
+    version: str | None = None,
+    base_url: str | None = None,
+    max_tokens: int = MAX_TOKENS,
+) -> list[Chunk]:
+    """Chunks of one docs file. Warnings are logged; an unparsable page raises
+    `DocParseError` (use `parse_doc_file` to get both as data)."""
+    result = parse_doc_file(
+        source, relpath, text, version=version, base_url=base_url, max_tokens=max_tokens
+    )
+    return _raise_or_return(result, relpath)
+
+
+def chunk_doc_page(
+    source: str, page: DocPage, *, version: str | None = None, max_tokens: int = MAX_TOKENS
+) -> list[Chunk]:
+    """Chunks of one dump page; see `chunk_doc_file` for warnings and errors."""
+    result = parse_doc_page(source, page, version=version, max_tokens=max_tokens)
+    return _raise_or_return(result, page.path)

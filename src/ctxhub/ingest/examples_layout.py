@@ -1,0 +1,414 @@
+"""Where the examples of a source tree are: which files make up which example.
+
+Three layouts, tried in order:
+
+1. an examples folder (`examples/`, `samples/`, `demos/`, ...; the shallowest one wins):
+   a script directly in it is one example, a sub-folder that looks like a project
+   (README, pyproject/requirements/package.json, Dockerfile, a main-ish script) is one
+   example, any other sub-folder is a topic whose children are examples (recursively);
+2. a repo of example projects: at least two top-level folders (or folders one level below
+   a top-level grouping folder) that look like projects;
+3. the whole tree as one example.
+
+Files that support examples without being one (a helper module the scripts import, an
+`assets/` folder, the examples README) are returned as `role="support"` entries, so their
+text is still indexed but they are never offered as "an example of X".
+Everything works on relative paths plus a `read` callable, so the caller decides what is
+readable (a directory, a git tree, an sdist).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+#: Files longer than this (characters) are skipped: generated data, not examples.
+MAX_FILE_CHARS = 200_000
+
+Reader = Callable[[str], str]
+
+JUNK_DIRS = frozenset(
+    {
+        "node_modules", "__pycache__", "venv", "site-packages", "dist", "build", "htmlcov",
+        "coverage", "target", "bower_components",
+    }
+)  # fmt: skip
+LOCK_NAMES = frozenset(
+    {
+        "uv.lock", "poetry.lock", "pipfile.lock", "package-lock.json", "yarn.lock",
+        "pnpm-lock.yaml", "bun.lockb", "cargo.lock", "composer.lock", "gemfile.lock",
+        "npm-shrinkwrap.json",
+    }
+)  # fmt: skip
+BINARY_EXTS = frozenset(
+    """png jpg jpeg gif bmp ico icns webp tiff psd svg wav mp3 ogg flac m4a aac opus mp4 mov
+    avi webm mkv pdf zip gz tgz bz2 xz 7z tar rar jar whl egg so dll dylib exe bin o a pyc
+    pyo class woff woff2 ttf otf eot onnx pt pth ckpt safetensors h5 pkl npy npz parquet db
+    sqlite sqlite3 lockb map""".split()
+)
+TEXT_EXTS = frozenset(
+    """py pyi ts tsx js jsx mjs cjs json yaml yml toml ini cfg conf sh bash zsh ps1 bat md
+    mdx rst txt html css scss sql graphql proto go rs java kt swift rb php vue svelte xml
+    env example sample template""".split()
+)
+TEXT_NAMES = frozenset(
+    {"dockerfile", "makefile", "procfile", "justfile", "caddyfile", "gemfile", "containerfile"}
+)
+SCRIPT_EXTS = frozenset({"py", "ts", "tsx", "js", "mjs", "cjs"})
+README_RE = re.compile(r"^readme(\.[a-z]+)?$", re.IGNORECASE)
+#: Files whose presence makes a folder a project of its own.
+STRONG_MARKERS = re.compile(
+    r"^(pyproject\.toml|setup\.py|setup\.cfg|package\.json|pipfile|requirements[\w.-]*\.txt|"
+    r"(docker|container)file[\w.-]*|environment\.ya?ml)$",
+    re.IGNORECASE,
+)
+#: Packaging metadata: a folder with one of these is one project however many scripts it has.
+PACKAGE_MARKERS = re.compile(r"^(pyproject\.toml|setup\.py|setup\.cfg|package\.json)$", re.I)
+MAIN_STEMS = frozenset({"main", "app", "bot", "server", "run", "__main__", "agent", "cli", "index"})
+EXAMPLES_DIR_NAMES = frozenset({"examples", "example", "samples", "sample", "demos", "demo"})
+#: Folders inside an examples tree that hold shared material, not examples.
+SUPPORT_DIR_NAMES = frozenset(
+    {"assets", "static", "images", "img", "media", "data", "resources", "shared", "common",
+     "utils", "helpers", "lib", "fixtures", "tests", "test", "docs", "scripts"}
+)  # fmt: skip
+MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*['\"]__main__['\"]\s*:", re.MULTILINE)
+IMPORT_RE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re.MULTILINE)
+#: A folder with this many stand-alone scripts (and no packaging metadata) is a topic.
+SCRIPT_COLLECTION = 3
+
+LANGUAGES = {
+    "py": "python", "pyi": "python", "ts": "typescript", "tsx": "typescript",
+    "js": "javascript", "jsx": "javascript", "mjs": "javascript", "cjs": "javascript",
+    "go": "go", "rs": "rust", "java": "java", "kt": "kotlin", "swift": "swift", "rb": "ruby",
+    "php": "php", "sh": "shell", "bash": "shell", "zsh": "shell", "vue": "vue",
+    "svelte": "svelte", "html": "html", "css": "css", "scss": "css", "sql": "sql",
+    "md": "markdown", "mdx": "markdown", "rst": "rst", "yaml": "yaml", "yml": "yaml",
+    "toml": "toml", "json": "json", "ini": "ini", "cfg": "ini", "txt": "text",
+}  # fmt: skip
+#: Languages that accompany an example's code rather than being it.
+PROSE_OR_CONFIG = frozenset(
+    "markdown rst yaml toml json ini text dockerfile dotenv shell html css sql".split()
+)
+ENV_EXAMPLE = re.compile(r"^\.?env\.(example|sample|template)$|^example\.env$", re.IGNORECASE)
+
+
+def language_of(path: str) -> str | None:
+    name = posixpath.basename(path).lower()
+    if name.startswith(("dockerfile", "containerfile")):
+        return "dockerfile"
+    if ENV_EXAMPLE.match(name):
+        return "dotenv"
+    return LANGUAGES.get(ext_of(path))
+
+
+Layout = Literal["examples_dir", "repo_of_projects", "single_project"]
+
+
+@dataclass(frozen=True)
+class Example:
+    """One example: a single file or a folder, with the files that belong to it."""
+
+    name: str  # path below the examples root without extension: "quickstart", "foo/bar"
+    path: str  # the file or folder, relative to the source root ("" for the whole tree)
+    files: tuple[str, ...]  # relative paths of its indexable files
+    layout: Layout
+    is_file: bool = False
+    role: Literal["example", "support"] = "example"
+    #: pyproject/requirements files in enclosing folders, nearest first (inherited pins).
+    context_files: tuple[str, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()  # (path, reason) of junk inside this example
+
+    @property
+    def folder(self) -> str:
+        return posixpath.dirname(self.path) if self.is_file else self.path
+
+    def rel(self, path: str) -> str:
+        """A file's path inside the example (its name for a single-file example)."""
+        base = self.folder
+        return path[len(base) + 1 :] if base and path.startswith(base + "/") else path
+
+
+def ext_of(path: str) -> str:
+    name = posixpath.basename(path).lower()
+    return name.rsplit(".", 1)[1] if "." in name.lstrip(".") else ""
+
+
+def skip_reason(path: str) -> str | None:
+    """Why a file is not indexed (junk folder, lock file, binary, secret), or None."""
+    parts = path.split("/")
+    for d in parts[:-1]:
+        if d.startswith(".") or d in JUNK_DIRS or d.endswith(".egg-info"):
+            return f"junk folder {d}"
+    name = parts[-1].lower()
+    if name in LOCK_NAMES or name.endswith(".lock"):
+        return "lock file"
+    if name.endswith((".min.js", ".min.css")):
+        return "minified"
+    if name == ".env" or (name.startswith(".env.") and ext_of(name) not in TEXT_EXTS):
+        return "secrets"  # .env holds keys; .env.example is documentation
+    if name.startswith(".") and not name.startswith(".env."):
+        return "dotfile"
+    if name.split(".")[0] in {"license", "licence", "copying", "notice"}:
+        return "license"
+    ext = ext_of(name)
+    if ext in BINARY_EXTS:
+        return "binary"
+    if ext in TEXT_EXTS or name in TEXT_NAMES or name.startswith(("dockerfile", "containerfile")):
+        return None
+    if name.startswith("env") or "requirements" in name:
+        return None
+    return "unsupported type"
+
+
+def fs_reader(root: Path, max_chars: int = MAX_FILE_CHARS) -> Reader:
+    """A reader over a directory: UTF-8, undecodable bytes replaced (callers flag U+FFFD)."""
+
+    def read(rel: str) -> str:
+        p = root / rel
+        if p.stat().st_size > max_chars * 4:  # cheap guard before reading a huge file
+            raise ValueError(f"file over {max_chars} characters")
+        data = p.read_bytes()
+        if b"\x00" in data[:8192]:
+            raise ValueError("binary content")
+        return data.decode("utf-8", errors="replace")
+
+    return read
+
+
+def list_files(root: Path) -> list[str]:
+    """Relative POSIX paths of every file under root, without descending into junk folders."""
+    out: list[str] = []
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        for p in sorted(d.iterdir()):
+            if p.is_symlink():
+                continue
+            if p.is_dir():
+                if not (p.name.startswith(".") or p.name in JUNK_DIRS):
+                    stack.append(p)
+            elif p.is_file():
+                out.append(p.relative_to(root).as_posix())
+    return sorted(out)
+
+
+@dataclass
+class _Tree:
+    files: dict[str, list[str]] = field(default_factory=dict)  # dir -> direct files
+    dirs: dict[str, set[str]] = field(default_factory=dict)  # dir -> direct subdirs
+
+    @classmethod
+    def build(cls, paths: Iterable[str]) -> _Tree:
+        t = cls()
+        for p in sorted(paths):
+            d = posixpath.dirname(p)
+            t.files.setdefault(d, []).append(p)
+            while d:
+                t.dirs.setdefault(posixpath.dirname(d), set()).add(d)
+                d = posixpath.dirname(d)
+        return t
+
+    def subdirs(self, d: str) -> list[str]:
+        return sorted(self.dirs.get(d, ()))
+
+    def under(self, d: str) -> list[str]:
+        return sorted(
+            f
+            for k, fs in self.files.items()
+            if not d or k == d or k.startswith(d + "/")
+            for f in fs
+        )
+
+
+def _safe_read(read: Reader, path: str) -> str:
+    try:
+        return read(path)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return ""
+
+
+def _stem(path: str) -> str:
+    return posixpath.basename(path).rsplit(".", 1)[0]
+
+
+def _is_runnable(path: str, read: Reader) -> bool:
+    return ext_of(path) == "py" and bool(MAIN_GUARD.search(_safe_read(read, path)))
+
+
+def _looks_like_project(t: _Tree, d: str, read: Reader) -> bool:
+    names = [posixpath.basename(f) for f in t.files.get(d, [])]
+    scripts = [f for f in t.files.get(d, []) if ext_of(f) in SCRIPT_EXTS]
+    if any(PACKAGE_MARKERS.match(n) for n in names):
+        return True
+    # A README beside many stand-alone scripts documents a collection, not one project.
+    if sum(_is_runnable(f, read) for f in scripts) >= SCRIPT_COLLECTION:
+        return False
+    if any(STRONG_MARKERS.match(n) for n in names):
+        return True
+    mainish = any(_stem(f).lower() in MAIN_STEMS for f in scripts)
+    if len(scripts) >= SCRIPT_COLLECTION and not mainish:
+        return False  # a README over a few scripts with no entry point: still a collection
+    return mainish or any(README_RE.match(n) for n in names)
+
+
+def _context_files(t: _Tree, start: str) -> tuple[str, ...]:
+    """Requirement files of `start` and each folder above it, nearest first."""
+    out: list[str] = []
+    d: str | None = start
+    while d is not None:
+        out.extend(
+            f
+            for f in t.files.get(d, [])
+            if re.match(r"^(pyproject\.toml|requirements[\w.-]*\.txt)$", posixpath.basename(f))
+        )
+        d = posixpath.dirname(d) if d else None
+    return tuple(out)
+
+
+class _Collector:
+    def __init__(self, tree: _Tree, read: Reader, layout: Layout, skipped: list[tuple[str, str]]):
+        self.t, self.read, self.layout, self.skipped = tree, read, layout, skipped
+        self.out: list[Example] = []
+
+    def add(
+        self,
+        name: str,
+        path: str,
+        files: list[str],
+        *,
+        is_file: bool,
+        role: str,
+        top_only: bool = False,
+    ) -> None:
+        def mine(p: str) -> bool:  # junk inside this entry (loose-file entries: top level only)
+            if is_file:
+                return p == path
+            rest = p[len(path) + 1 :] if path else p
+            return (not path or p.startswith(path + "/")) and not (top_only and "/" in rest)
+
+        ctx = _context_files(self.t, posixpath.dirname(path)) if path else ()
+        self.out.append(
+            Example(
+                name=name,
+                path=path,
+                files=tuple(files),
+                layout=self.layout,
+                is_file=is_file,
+                role="support" if role == "support" else "example",
+                context_files=ctx,
+                skipped=tuple(s for s in self.skipped if mine(s[0])),
+            )
+        )
+
+    def walk_topic(self, d: str, root: str, helpers: set[str], depth: int = 0) -> None:
+        """A folder whose children are examples."""
+
+        def name_of(p: str) -> str:
+            return p[len(root) + 1 :]
+
+        loose: list[str] = []
+        for f in self.t.files.get(d, []):
+            stem = _stem(f)
+            # __init__.py, conftest.py, setup.py are plumbing, not examples.
+            plumbing = stem.startswith("_") or stem in {"conftest", "setup"}
+            if ext_of(f) in SCRIPT_EXTS and f not in helpers and not plumbing:
+                self.add(name_of(f).rsplit(".", 1)[0], f, [f], is_file=True, role="example")
+            else:
+                loose.append(f)
+        for sub in self.t.subdirs(d):
+            base = posixpath.basename(sub)
+            if base.lower() in SUPPORT_DIR_NAMES:
+                self.add(name_of(sub), sub, self.t.under(sub), is_file=False, role="support")
+            elif _looks_like_project(self.t, sub, self.read) or depth >= 3:
+                self.add(name_of(sub), sub, self.t.under(sub), is_file=False, role="example")
+            else:
+                self.walk_topic(sub, root, helpers, depth + 1)
+        if loose:
+            label = name_of(d) if d != root else posixpath.basename(root) or "examples"
+            self.add(label, d, loose, is_file=False, role="support", top_only=True)
+
+
+def _helper_modules(t: _Tree, root: str, read: Reader) -> set[str]:
+    """Scripts that sibling scripts import and that do not run on their own (utils.py)."""
+    py = [f for f in t.under(root) if ext_of(f) == "py"]
+    imported: set[str] = set()
+    for f in py:
+        for m in IMPORT_RE.finditer(_safe_read(read, f)):
+            imported.add((m.group(1) or m.group(2)).split(".")[0])
+    return {f for f in py if _stem(f) in imported and not _is_runnable(f, read)}
+
+
+def _examples_roots(t: _Tree) -> list[str]:
+    every = {d for subs in t.dirs.values() for d in subs}
+    cands = [d for d in every if posixpath.basename(d).lower() in EXAMPLES_DIR_NAMES]
+    if not cands:
+        return []
+    depth = min(d.count("/") for d in cands)
+    return sorted(d for d in cands if d.count("/") == depth)
+
+
+def _project_folders(t: _Tree, read: Reader) -> list[str]:
+    """Top-level project folders, or project folders one level below a grouping folder."""
+    out: list[str] = []
+    for top in t.subdirs(""):
+        if top.lower() in SUPPORT_DIR_NAMES | {"src"}:
+            continue
+        if _looks_like_project(t, top, read):
+            out.append(top)
+        else:
+            out.extend(s for s in t.subdirs(top) if _looks_like_project(t, s, read))
+    return out
+
+
+def _root_name(t: _Tree, read: Reader) -> str:
+    from ctxhub.ingest.versions import project_name_from_pyproject
+
+    if "pyproject.toml" in t.files.get("", []):
+        name = project_name_from_pyproject(_safe_read(read, "pyproject.toml"))
+        if name:
+            return name
+    for f in t.files.get("", []):
+        if README_RE.match(f):
+            m = re.search(r"^#\s+(.+)$", _safe_read(read, f), re.MULTILINE)
+            if m:
+                return m.group(1).strip()
+    return "project"
+
+
+def discover_examples(relpaths: list[str], read: Reader) -> list[Example]:
+    """Split a source tree into examples (and support entries); junk is left out.
+
+    `relpaths` are the tree's files relative to its root; `read` returns a file's text
+    and may raise OSError/ValueError/UnicodeDecodeError for files it will not serve.
+    """
+    files: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    for p in sorted(set(relpaths)):
+        reason = skip_reason(p)
+        (skipped.append((p, reason)) if reason else files.append(p))
+    t = _Tree.build(files)
+    roots = _examples_roots(t)
+    if roots:
+        c = _Collector(t, read, "examples_dir", skipped)
+        for root in roots:
+            c.walk_topic(root, root, _helper_modules(t, root, read))
+        return c.out
+    projects = _project_folders(t, read)
+    root_has_marker = any(STRONG_MARKERS.match(posixpath.basename(f)) for f in t.files.get("", []))
+    # A project with a server/ and a client/ folder is still one project.
+    if len(projects) >= (3 if root_has_marker else 2):
+        c = _Collector(t, read, "repo_of_projects", skipped)
+        for p in projects:
+            c.add(p, p, t.under(p), is_file=False, role="example")
+        rest = [f for f in files if not any(f.startswith(p + "/") for p in projects)]
+        readmes = [f for f in rest if "/" not in f and README_RE.match(f)]
+        if readmes:
+            c.add("(root)", "", readmes, is_file=False, role="support", top_only=True)
+        return c.out
+    c = _Collector(t, read, "single_project", skipped)
+    c.add(_root_name(t, read), "", files, is_file=False, role="example")
+    return c.out

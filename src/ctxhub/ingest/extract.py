@@ -1,0 +1,83 @@
+"""One unit of a plan -> its chunks and deprecations, by calling the right extractor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ctxhub.ingest import docs, python_api
+from ctxhub.ingest.deprecations import extract_changelog_deprecations
+from ctxhub.ingest.doc_paths import normalize_doc_path
+from ctxhub.ingest.examples import chunk_example
+from ctxhub.ingest.llms_full import split_llms_full
+from ctxhub.ingest.plan import Unit
+from ctxhub.ingest.pysource import SkipFile, decode_source
+from ctxhub.ingest.taxonomy import Taxonomy
+from ctxhub.models import Chunk, Deprecation
+from ctxhub.sources.base import Snapshot
+
+
+@dataclass
+class ExtractContext:
+    source: str
+    version: str | None
+    packages: set[str]  # this source's top-level packages (imports under them are internal)
+    modules: dict[str, str] = field(default_factory=dict)  # python file -> dotted module
+    base_url: str | None = None
+    doc_pages: set[str] = field(default_factory=set)  # normalised paths of doc files
+    taxonomies: dict[str, Taxonomy] = field(default_factory=dict)  # by example path
+
+
+@dataclass
+class Extracted:
+    chunks: list[Chunk]
+    deprecations: list[Deprecation] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    texts: dict[str, str] | None = None  # code files' text, kept for snippets by line
+
+
+def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extracted:
+    """Chunks of one unit. Raises SkipFile when the unit cannot be used at all."""
+    if unit.kind == "python":
+        rel = unit.members[0]
+        text = decode_source(snapshot.read(rel))
+        result = python_api.extract_python_file(
+            ctx.source, rel, text, version=ctx.version, internal_packages=ctx.packages,
+            module=ctx.modules.get(rel), known_modules=set(ctx.modules.values()),
+        )
+        return Extracted(result.chunks, result.deprecations, texts={rel: text})
+    if unit.kind == "changelog":
+        rel = unit.members[0]
+        text = decode_source(snapshot.read(rel))
+        return Extracted([], extract_changelog_deprecations(ctx.source, rel, text))
+    if unit.kind == "docs":
+        rel = unit.members[0]
+        chunks = docs.chunk_doc_file(
+            ctx.source, rel, snapshot.read(rel), version=ctx.version, base_url=ctx.base_url
+        )
+        return Extracted(chunks)
+    if unit.kind == "dump":
+        rel = unit.members[0]
+        text = snapshot.read(rel).decode("utf-8", "replace")
+        chunks: list[Chunk] = []
+        skipped = 0
+        for page in split_llms_full(text, origin=rel):
+            if normalize_doc_path(page.path) in ctx.doc_pages:
+                skipped += 1  # the page is indexed from its own file already
+                continue
+            chunks.extend(docs.chunk_doc_page(ctx.source, page, version=ctx.version))
+        notes = [f"{rel}: {skipped} pages also present as files were taken from the files"]
+        return Extracted(chunks, warnings=notes if skipped else [])
+    if unit.kind == "examples":
+        example = unit.example
+        if example is None:
+            raise SkipFile(f"{unit.key}: example unit without an example")
+
+        def read(rel: str) -> str:
+            return snapshot.read(rel).decode("utf-8", "replace")
+
+        taxonomy = ctx.taxonomies.get(example.path)
+        if taxonomy is None:
+            raise SkipFile(f"{unit.key}: no taxonomy computed")
+        chunks = chunk_example(ctx.source, example, read, taxonomy, version=ctx.version)
+        return Extracted(chunks, texts={rel: read(rel) for rel in example.files})
+    raise SkipFile(f"{unit.key}: unknown unit kind {unit.kind}")

@@ -1,0 +1,403 @@
+"""MDX (Mintlify-style) to plain markdown, keeping a map back to the original lines.
+
+Callouts become labelled blockquotes, ParamField/ResponseField readable parameter lines,
+layout components (Tabs, Steps, Cards, Accordions, ...) are unwrapped with their title as
+a bold line, import/export lines, comments and bare JSX are dropped, and frontmatter is
+parsed and removed. Fenced code is copied as it is, only losing the indentation of its
+opening fence (as CommonMark does), so code nested in a component reads as code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ctxhub.ingest.cleaned import FENCE_OPEN, CleanedText, fence_language, is_fence_close
+from ctxhub.ingest.frontmatter import parse_frontmatter
+from ctxhub.ingest.mdx_tags import (
+    CALLOUTS,
+    HTML_DROP,
+    HTML_SUPPRESS,
+    HTML_UNWRAP,
+    PARAMS,
+    TITLE_ATTRS,
+    Tag,
+    param_line,
+    parse_tag,
+)
+
+__all__ = ["CleanedText", "clean_mdx"]
+
+_SPECIAL = re.compile(r"[\n`<{\\]")
+_SPACE_EXPR = re.compile(r"\{\s*(['\"])\s*\1\s*\}")
+_ESM = re.compile(r"(?:import|export)\s")
+_ESM_OK = re.compile(
+    r"import\s+['\"]|import\s[\s\S]*\bfrom\s*['\"]"
+    r"|export\s+(?:const|let|var|function|default|class|async|interface|type)\b|export\s*[{*]"
+)
+_STRINGS = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`")
+#: After a callout/param header, text on the next line joins it; block syntax does not.
+_NO_JOIN = re.compile(r"(?:<|```|~~~|#|[-*+]\s|\d+[.)]\s|\||>|\{|!\[)")
+
+
+@dataclass
+class _Open:
+    name: str
+    kind: str  # callout | param | wrap | suppress
+    prefix: str  # what each content line starts with ("> " in a callout)
+    close_text: str = ""
+    indent: int | None = None  # indentation of its content, learned from its first line
+
+
+def _brackets(text: str) -> int:
+    t = _STRINGS.sub("", text)
+    return sum(t.count(c) for c in "([{") - sum(t.count(c) for c in ")]}")
+
+
+class _Cleaner:
+    def __init__(self, src: str) -> None:
+        self.src = src
+        self.pos = 0
+        self.line = 1
+        self.lines: list[str] = []
+        self.spans: list[list[int]] = []
+        self.block: list[int] = []
+        self.marker: list[bool] = []
+        self.languages: dict[int, str] = {}
+        self.warnings: list[str] = []
+        self.stack: list[_Open] = []
+        self.cur: list[str] = []
+        self.started = False
+        self.cur_span = [0, 0]
+        self.cur_src = False  # the source line held markup that produced no text
+        self.indent = ""  # indentation to put before the line's first text
+        self.pending_join = False
+        self.last_text = -1
+        self.tag_end = 0  # last source line of the tag being handled
+
+    # --- output -------------------------------------------------------------------------
+
+    def suppressed(self) -> bool:
+        return any(e.kind == "suppress" for e in self.stack)
+
+    def write(self, s: str) -> None:
+        if not s or self.suppressed():
+            return
+        if not self.started:
+            if not s.strip():
+                return
+            self.started = True
+            self.cur = ["".join(e.prefix for e in self.stack), self.indent]
+            self.cur_span = [self.line, self.line]
+        self.cur.append(s)
+        self.cur_span[1] = max(self.cur_span[1], self.line)
+        if s.strip():
+            self.pending_join = False
+
+    def emit(self, text: str, span: tuple[int, int], block: int = -1, marker: bool = False) -> None:
+        self.lines.append(text)
+        self.spans.append(list(span))
+        self.block.append(block)
+        self.marker.append(marker)
+        if text.strip():
+            self.last_text = len(self.lines) - 1
+
+    def end_line(self) -> None:
+        if self.started:
+            self.emit("".join(self.cur).rstrip(), (self.cur_span[0], self.cur_span[1]))
+        self.started = self.pending_join = False
+        self.cur = []
+
+    def touch(self) -> None:
+        """Source up to self.line was consumed (a multi-line tag or comment)."""
+        if self.started:
+            self.cur_span[1] = max(self.cur_span[1], self.line)
+        else:
+            self.cur_src = True
+
+    def attribute_dropped(self, line: int) -> None:
+        """A source line that produced nothing belongs to the text line before it (code
+        lines keep their own line exactly)."""
+        if self.last_text >= 0 and self.block[self.last_text] < 0:
+            span = self.spans[self.last_text]
+            span[1] = max(span[1], line)
+
+    def block_line(self, text: str) -> None:
+        """A line of its own (a title): ends the line before and the one it starts."""
+        if self.suppressed():
+            return
+        self.end_line()
+        self.write(text)
+        self.cur_span[1] = max(self.cur_span[1], self.tag_end)
+        self.end_line()
+
+    # --- line starts --------------------------------------------------------------------
+
+    def eol(self, pos: int) -> int:
+        j = self.src.find("\n", pos)
+        return len(self.src) if j < 0 else j
+
+    def line_start(self) -> bool:
+        """Handle what only a line start can open; True when whole lines were consumed."""
+        end = self.eol(self.pos)
+        text = self.src[self.pos : end]
+        m = FENCE_OPEN.match(text)
+        if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
+            self.fence(m.group(1), m.group(2), m.group(3))
+            return True
+        if not self.stack and _ESM.match(text) and self.esm(end):
+            return True
+        stripped = text.lstrip(" \t")
+        width = len(text) - len(stripped)
+        keep = width
+        if self.stack and stripped:
+            top = self.stack[-1]
+            if top.indent is None:
+                top.indent = width
+            keep = max(0, width - top.indent)
+        self.indent = text[width - keep : width]
+        self.pos += width
+        self.cur_src = bool(stripped)
+        return False
+
+    def fence(self, indent: str, fence: str, info: str) -> None:
+        self.end_line()
+        bid = len(self.languages)
+        self.languages[bid] = fence_language(info)
+        first, n = self.line, len(self.src)
+        emit = not self.suppressed()
+        opener, closed = True, False
+        while True:
+            end = self.eol(self.pos)
+            text = self.src[self.pos : end]
+            is_marker = opener or is_fence_close(text, fence)
+            cut = len(text) - len(text.lstrip(" "))
+            if emit:
+                self.emit(text[min(cut, len(indent)) :], (self.line, self.line), bid, is_marker)
+            else:
+                self.attribute_dropped(self.line)
+            self.pos, self.line = end + 1, self.line + 1
+            if is_marker and not opener:
+                closed = True
+                break
+            opener = False
+            if end >= n:
+                break
+        if not closed:
+            self.warnings.append(f"unclosed code fence opened at line {first}")
+
+    def esm(self, end: int) -> bool:
+        """Drop a top-level import/export statement (it may span lines)."""
+        pos, line, parts = self.pos, self.line, [self.src[self.pos : end]]
+        while _brackets("\n".join(parts)) > 0 and end < len(self.src):
+            pos, line = end + 1, line + 1
+            end = self.eol(pos)
+            if not self.src[pos:end].strip():
+                return False  # a blank line before the statement closed: not ESM
+            parts.append(self.src[pos:end])
+        if not _ESM_OK.match("\n".join(parts)):
+            return False
+        self.pos, self.line = end + 1, line + 1
+        self.attribute_dropped(line)
+        return True
+
+    # --- inline scanning ----------------------------------------------------------------
+
+    def newline(self) -> bool:
+        """At a source newline (self.pos past it). True when the next line was joined."""
+        if self.started and self.pending_join and self.join():
+            return True
+        if self.started:
+            self.end_line()
+        elif self.cur_src:
+            self.attribute_dropped(self.line)
+        elif not self.suppressed():
+            self.emit("", (self.line, self.line))
+        self.cur_src = False
+        self.line += 1
+        return False
+
+    def join(self) -> bool:
+        k, n = self.pos, len(self.src)
+        while k < n and self.src[k] in " \t\r\n":
+            k += 1
+        if k >= n or _NO_JOIN.match(self.src, k):
+            return False
+        self.line += self.src.count("\n", self.pos - 1, k)
+        if self.stack and self.stack[-1].indent is None:
+            self.stack[-1].indent = k - (self.src.rfind("\n", 0, k) + 1)
+        self.pos = k
+        self.cur_span[1] = self.line
+        return True
+
+    def code_span(self, j: int) -> int:
+        k = j
+        while k < len(self.src) and self.src[k] == "`":
+            k += 1
+        run = k - j
+        end = self.eol(k)
+        m = re.compile(rf"(?<!`)`{{{run}}}(?!`)").search(self.src, k, end)
+        stop = m.end() if m else k
+        self.write(self.src[j:stop])
+        return stop
+
+    def skip_to(self, j: int, closer: str) -> int | None:
+        end = self.src.find(closer, j)
+        if end < 0:
+            return None
+        end += len(closer)
+        self.line += self.src.count("\n", j, end)
+        self.touch()
+        return end
+
+    def run(self, start: int, first_line: int) -> None:
+        self.pos, self.line = start, first_line
+        n = len(self.src)
+        at_start = True
+        while self.pos < n:
+            if at_start:
+                at_start = False
+                if self.line_start():
+                    at_start = True
+                    continue
+            m = _SPECIAL.search(self.src, self.pos)
+            j = m.start() if m else n
+            self.write(self.src[self.pos : j])
+            if j >= n:
+                self.pos = n
+                break
+            c = self.src[j]
+            self.pos = j + 1
+            if c == "\n":
+                at_start = not self.newline()
+            elif c == "`":
+                self.pos = self.code_span(j)
+            elif c == "\\":
+                self.write(self.src[j : j + 2].rstrip("\n"))
+                self.pos = j + 2 if self.src[j + 1 : j + 2] not in ("", "\n") else j + 1
+            elif c == "{":
+                sm = _SPACE_EXPR.match(self.src, j)
+                if self.src.startswith("{/*", j) and (end := self.skip_to(j, "*/}")):
+                    self.pos = end
+                elif sm:
+                    self.write(" ")
+                    self.pos = sm.end()
+                else:
+                    self.write("{")
+            elif self.src.startswith("<!--", j) and (end := self.skip_to(j, "-->")):
+                self.pos = end
+            else:
+                tag = parse_tag(self.src, j)
+                if tag is None:
+                    self.write("<")
+                else:
+                    self.tag_end = self.line + self.src.count("\n", j, tag.end)
+                    self.tag(tag, self.src[j : tag.end])
+                    self.line = self.tag_end
+                    self.touch()
+                    self.pos = tag.end
+        self.end_line()
+        for e in self.stack:
+            self.warnings.append(f"unclosed <{e.name}>")
+
+    # --- tags ---------------------------------------------------------------------------
+
+    def tag(self, tag: Tag, raw: str) -> None:
+        name = tag.name
+        if not name:
+            return  # fragment
+        known = tag.is_component or name.lower() in HTML_SUPPRESS | HTML_UNWRAP | HTML_DROP
+        if not known:
+            self.write(" ".join(raw.split()))  # not HTML we know: text (`<your-key>`)
+        elif tag.closing:
+            self.close(name)
+        elif not tag.is_component:
+            self.html(tag)
+        elif name in PARAMS:
+            self.end_line()
+            head = param_line(tag)
+            self.write(head.removesuffix(": ") if tag.self_closing else head)
+            self.pending_join = not tag.self_closing
+            if not tag.self_closing:
+                self.stack.append(_Open(name, "param", "  "))
+        elif name in CALLOUTS:
+            if tag.self_closing:
+                return
+            self.end_line()
+            label = CALLOUTS[name]
+            title = tag.text_attr("title")
+            self.write(f"> **{label}: {title}** " if title else f"> **{label}:** ")
+            self.pending_join = True
+            self.stack.append(_Open(name, "callout", "> "))
+        else:
+            title = tag.text_attr(*TITLE_ATTRS)
+            href = tag.text_attr("href")
+            if title:
+                desc = tag.text_attr("description")
+                text = f"[{title}]({href})" if href else title
+                self.block_line(f"**{text}**" + (f" — {desc}" if desc else ""))
+            if not tag.self_closing:
+                self.stack.append(_Open(name, "wrap", ""))
+
+    def html(self, tag: Tag) -> None:
+        lname = tag.name.lower()
+        if lname in HTML_SUPPRESS:
+            if not tag.self_closing:
+                self.stack.append(_Open(tag.name, "suppress", ""))
+        elif lname in HTML_UNWRAP:
+            if tag.self_closing:
+                return
+            href = tag.text_attr("href") if lname == "a" else None
+            if href:
+                self.write("[")
+            self.stack.append(_Open(tag.name, "wrap", "", f"]({href})" if href else ""))
+
+    def close(self, name: str) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].name == name:
+                for e in self.stack[i + 1 :]:
+                    self.warnings.append(f"<{e.name}> closed by </{name}>")
+                entry = self.stack[i]
+                del self.stack[i:]
+                self.write(entry.close_text)
+                if entry.kind in ("callout", "param"):
+                    self.end_line()
+                if entry.kind == "callout" and not self.suppressed():
+                    self.emit("", (self.line, self.line))  # text after it is not quoted
+                return
+        if name[:1].isupper():
+            self.warnings.append(f"</{name}> without an opening tag")
+
+
+def _collapse_blanks(c: _Cleaner) -> CleanedText:
+    keep: list[int] = []
+    for i, text in enumerate(c.lines):
+        blank = not text.strip() and c.block[i] < 0
+        if blank and (not keep or (not c.lines[keep[-1]].strip() and c.block[keep[-1]] < 0)):
+            continue
+        keep.append(i)
+    while keep and not c.lines[keep[-1]].strip() and c.block[keep[-1]] < 0:
+        keep.pop()
+    return CleanedText(
+        lines=[c.lines[i] for i in keep],
+        spans=[(c.spans[i][0], c.spans[i][1]) for i in keep],
+        block=[c.block[i] for i in keep],
+        marker=[c.marker[i] for i in keep],
+        languages=c.languages,
+        warnings=c.warnings,
+    )
+
+
+def clean_mdx(text: str) -> CleanedText:
+    """Clean MDX/markdown `text`; every output line maps to its original (1-based) lines."""
+    src = text.replace("\r\n", "\n")
+    raw_lines = src.split("\n")
+    fm = parse_frontmatter(raw_lines)
+    start = sum(len(line) + 1 for line in raw_lines[: fm.end_line])
+    cleaner = _Cleaner(src)
+    cleaner.run(min(start, len(src)), fm.end_line + 1)
+    out = _collapse_blanks(cleaner)
+    warnings = ([fm.warning] if fm.warning else []) + out.warnings
+    return CleanedText(
+        out.lines, out.spans, out.block, out.marker, out.languages, fm.values, warnings, fm.end_line
+    )

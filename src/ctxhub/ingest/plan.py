@@ -1,0 +1,192 @@
+"""From a snapshot's file list to units of work: which files become which kind of chunks.
+
+A unit is what the store replaces atomically and what a content hash guards: one Python
+module, one docs page (or one dump of pages), one example (a file or a whole folder),
+one changelog. Planning reads only the files it must (example READMEs, pyproject) and
+never anything outside the snapshot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ctxhub.ingest.doc_paths import is_aggregate_doc
+from ctxhub.ingest.examples_layout import Example, discover_examples
+from ctxhub.ingest.modules import (
+    PackageLayout,
+    find_internal_packages,
+    is_python_path,
+)
+from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceError
+
+UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
+
+DOC_EXT = (".md", ".mdx", ".markdown", ".rst")
+#: Top-level folders that hold a repository's own tests, not its API or examples.
+TEST_DIRS = frozenset({"tests", "test", "testing"})
+#: Repository housekeeping, not product documentation.
+HOUSEKEEPING = re.compile(
+    r"^(contributing|code_of_conduct|security|license|licence|authors|maintainers|claude|"
+    r"agents|codeowners|pull_request_template|issue_template)(\.[a-z]+)?$",
+    re.I,
+)
+_CHANGELOG = re.compile(
+    r"(^|/)(changelog|changes|history|news|release[-_ ]?notes)(\.[a-z]+)?$", re.I
+)
+
+
+def is_changelog(relpath: str) -> bool:
+    """CHANGELOG.md and friends, and towncrier fragments under a changelog/ folder."""
+    if _CHANGELOG.search(relpath):
+        return True
+    parts = relpath.lower().split("/")
+    return len(parts) > 1 and parts[-2] in ("changelog", "changes", "newsfragments")
+
+
+@dataclass
+class Unit:
+    key: str  # the `file` the store keys its chunks by
+    kind: UnitKind
+    members: list[str]
+    hash: str = ""
+    example: Example | None = None
+
+
+@dataclass
+class Plan:
+    kinds: list[ContentKind]
+    units: list[Unit]
+    packages: set[str] = field(default_factory=set)  # this source's top-level packages
+    modules: dict[str, str] = field(default_factory=dict)  # python unit key -> module
+    version: str | None = None
+    ignored: int = 0  # files no unit claimed
+
+
+def _hash_members(snapshot: Snapshot, members: list[str]) -> str:
+    h = hashlib.sha256()
+    for rel in sorted(members):
+        h.update(rel.encode("utf-8") + b"\0")
+        h.update(hashlib.sha256(snapshot.read(rel)).digest())
+    return h.hexdigest()
+
+
+def _in_test_dir(relpath: str) -> bool:
+    first = relpath.split("/", 1)[0].lower()
+    return "/" in relpath and first in TEST_DIRS
+
+
+def _is_doc(relpath: str) -> bool:
+    name = posixpath.basename(relpath)
+    return relpath.lower().endswith(DOC_EXT) and not HOUSEKEEPING.match(name)
+
+
+def detect_version(snapshot: Snapshot) -> str | None:
+    """A version from packaging metadata at the root (sdist PKG-INFO, pyproject)."""
+    for name, pattern in (
+        ("PKG-INFO", r"^Version:\s*(\S+)"),
+        ("pyproject.toml", r'^version\s*=\s*["\']([^"\']+)["\']'),
+        ("setup.cfg", r"^version\s*=\s*(\S+)"),
+    ):
+        if name in snapshot.files:
+            match = re.search(pattern, snapshot.read(name).decode("utf-8", "replace"), re.M)
+            if match:
+                return match.group(1)
+    return None
+
+
+def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]:
+    kinds: list[ContentKind] = []
+    claimed = {f for e in examples for f in e.files}
+    if find_internal_packages(f for f in files if f not in claimed and not _in_test_dir(f)):
+        kinds.append("python")
+    if any(_is_doc(f) and f not in claimed and not is_changelog(f) for f in files) or any(
+        posixpath.basename(f) == "llms-full.txt" for f in files
+    ):
+        kinds.append("docs")
+    if examples:
+        kinds.append("examples")
+    return kinds
+
+
+def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Plan:
+    """Split a snapshot into units; `kinds` empty or None means detect them."""
+    files = snapshot.files
+    explicit = list(kinds or [])
+    for k in explicit:
+        if k not in CONTENT_KINDS:
+            raise SourceError(f"unknown content kind {k!r}; use one of {CONTENT_KINDS}")
+
+    def read_text(rel: str) -> str:
+        return snapshot.read(rel).decode("utf-8", "replace")
+
+    examples: list[Example] = []
+    if not explicit or "examples" in explicit:
+        found = discover_examples(files, read_text)
+        # Detection only trusts an examples folder holding code (a docs site's
+        # `examples/` pages are docs); `kind = examples` takes any layout.
+        examples = found if explicit else [
+            e for e in found
+            if e.layout == "examples_dir" and not all(f.lower().endswith(DOC_EXT) for f in e.files)
+        ]
+    chosen = explicit or detect_kinds(files, examples)
+    if "examples" not in chosen:
+        examples = []
+
+    units: list[Unit] = []
+    claimed: set[str] = set()
+    for ex in examples:
+        units.append(Unit(key=ex.path or ".", kind="examples", members=list(ex.files), example=ex))
+        claimed.update(ex.files)
+
+    rest = [f for f in files if f not in claimed]
+    py_files = [f for f in rest if is_python_path(f) and not _in_test_dir(f)]
+    layout = PackageLayout.from_paths(py_files)
+    packages: set[str] = set()
+    modules: dict[str, str] = {}
+    if "python" in chosen:
+        packages = find_internal_packages(py_files, layout)
+        for rel in py_files:
+            module = layout.module_for(rel)
+            if module and module.split(".", 1)[0] in packages:
+                units.append(Unit(key=rel, kind="python", members=[rel]))
+                modules[rel] = module
+                claimed.add(rel)
+        for rel in rest:
+            if is_changelog(rel) and rel.lower().endswith(DOC_EXT):
+                units.append(Unit(key=rel, kind="changelog", members=[rel]))
+                claimed.add(rel)
+
+    if "docs" in chosen:
+        doc_files = [f for f in rest if f not in claimed]
+        for rel in doc_files:
+            name = posixpath.basename(rel).lower()
+            if name == "llms-full.txt":
+                units.append(Unit(key=rel, kind="dump", members=[rel]))
+            elif is_aggregate_doc(rel):
+                continue
+            elif _is_doc(rel) and not is_changelog(rel):
+                units.append(Unit(key=rel, kind="docs", members=[rel]))
+            else:
+                continue
+            claimed.add(rel)
+
+    doc_pages = sorted(u.key for u in units if u.kind == "docs")
+    for unit in units:
+        unit.hash = _hash_members(snapshot, unit.members)
+        if unit.kind == "dump":
+            # which pages the dump contributes depends on which pages exist as files
+            unit.hash = hashlib.sha256(
+                (unit.hash + "\0".join(doc_pages)).encode("utf-8")
+            ).hexdigest()
+    return Plan(
+        kinds=chosen,
+        units=units,
+        packages=packages,
+        modules=modules,
+        version=snapshot.version or detect_version(snapshot),
+        ignored=len([f for f in files if f not in claimed]),
+    )

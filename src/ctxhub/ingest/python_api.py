@@ -1,0 +1,346 @@
+"""API chunks of one Python file: a module overview, class overviews, and one chunk per
+function or method with its full source, call graph and deprecation state.
+
+Plain functions on plain data: the caller reads the file and passes its bytes; nothing
+here touches the store or the disk. A file the compiler rejects raises `SkipFile`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxhub.ingest.callgraph import (
+    BodyFacts,
+    ScopeContext,
+    analyze_body,
+    build_import_table,
+    module_level_names,
+    scope_statements,
+)
+from ctxhub.ingest.deprecations import find_code_deprecations
+from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.modules import is_package_init, module_name_for
+from ctxhub.ingest.pydefs import (
+    Definition,
+    FuncNode,
+    body_line_count,
+    class_bases,
+    class_signature,
+    collect_definitions,
+    decorator_texts,
+    docstring,
+    first_line,
+    function_signature,
+    is_abstract_class,
+    is_abstract_function,
+    is_dataclass,
+    is_property,
+    return_type,
+    self_parameter,
+)
+from ctxhub.ingest.pysource import SkipFile, decode_source, parse_source, segment, split_lines
+from ctxhub.ingest.python_overview import (
+    class_embed_body,
+    class_overview,
+    function_embed_body,
+    module_embed_body,
+    module_overview,
+)
+from ctxhub.models import Chunk, ChunkMeta, Deprecation, chunk_id
+
+__all__ = ["MIN_BODY_LINES", "PythonFileExtract", "SkipFile", "extract_python_file"]
+
+#: Functions with shorter bodies get no chunk of their own (their class or module
+#: overview lists them) unless they call or yield something a structural query can ask for.
+MIN_BODY_LINES = 3
+
+
+@dataclass
+class PythonFileExtract:
+    module: str
+    chunks: list[Chunk] = field(default_factory=list)
+    deprecations: list[Deprecation] = field(default_factory=list)
+    #: Symbols deprecated as a whole (for `deprecations.link_deprecations`).
+    deprecated_symbols: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _File:
+    source: str
+    relpath: str
+    version: str | None
+    module: str
+    lines: list[str]
+    ctx: ScopeContext
+    stub: bool
+    deprecated: set[str]
+    notes: dict[str, Deprecation]
+    ordinals: dict[str, int] = field(default_factory=dict)
+
+    def chunk(
+        self,
+        symbol: str,
+        ordinal: int,
+        *,
+        title: str,
+        section: str | None,
+        span: tuple[int, int],
+        content: str,
+        embed: str,
+        meta: ChunkMeta,
+    ) -> Chunk:
+        meta.deprecated = symbol in self.deprecated
+        note = self.notes.get(symbol)
+        if note is not None:
+            meta.extra["deprecation"] = {
+                "replacement": note.replacement,
+                "since": note.since,
+                "note": note.note,
+            }
+        return Chunk(
+            id=chunk_id(self.source, self.relpath, symbol, ordinal),
+            source=self.source,
+            kind="api",
+            path=self.relpath,
+            symbol=symbol,
+            title=title,
+            section=section,
+            line_start=span[0],
+            line_end=span[1],
+            version=self.version,
+            content=content,
+            embed_text=embed,
+            metadata=meta,
+        )
+
+
+def _fallback_module(relpath: str) -> str:
+    parts = relpath.rsplit(".", 1)[0].split("/")
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def extract_python_file(
+    source: str,
+    relpath: str,
+    text: str | bytes,
+    *,
+    version: str | None,
+    internal_packages: Iterable[str],
+    module: str | None = None,
+    known_modules: Iterable[str] = (),
+) -> PythonFileExtract:
+    """Chunks and deprecations of one `.py`/`.pyi` file.
+
+    `module` defaults to what `modules.module_name_for` derives from the path;
+    `internal_packages` (see `modules.find_internal_packages`) decides which imports
+    are the framework's own; `known_modules` (optional, `modules.module_names`) lets
+    `from pkg import submodule; submodule.f()` count as a module-qualified call.
+    Raises SkipFile for a file that cannot be decoded or parsed.
+    """
+    decoded = decode_source(text)
+    tree = parse_source(decoded, relpath)
+    lines = split_lines(decoded)
+    module = module or module_name_for(relpath) or _fallback_module(relpath)
+    imports = build_import_table(tree, module, is_package_init(relpath), known_modules)
+    internal = frozenset(internal_packages) | {module.split(".", 1)[0]}
+    ctx = ScopeContext(imports, module_level_names(tree), internal)
+    defs = collect_definitions(tree)
+    found = find_code_deprecations(
+        tree, defs, source=source, relpath=relpath, module=module, ctx=ctx, lines=lines
+    )
+    notes = {r.symbol: r for r in found.records if r.symbol in found.symbols}
+    f = _File(
+        source, relpath, version, module, lines, ctx, relpath.endswith(".pyi"), found.symbols, notes
+    )
+
+    facts: dict[int, BodyFacts] = {}
+    for d in defs:
+        if not isinstance(d.node, ast.ClassDef):
+            receiver = self_parameter(d.node) if d.in_class else None
+            facts[id(d)] = analyze_body(
+                d.node.body,
+                ctx,
+                [receiver] if receiver else [],
+                own_name=d.name if d.in_class else None,
+            )
+    # Members of a class are defined directly in its body (key: its qualname); a module's
+    # are its top-level defs (key: None). Defs nested in functions belong to neither.
+    members: dict[str | None, list[Definition]] = {}
+    for d in defs:
+        if d.in_class:
+            members.setdefault(d.parent_class, []).append(d)
+        elif "." not in d.qualname:
+            members.setdefault(None, []).append(d)
+
+    out = PythonFileExtract(module, deprecations=found.records, deprecated_symbols=found.symbols)
+    module_chunk = _module_chunk(f, tree, members.get(None, []))
+    if module_chunk is not None:
+        out.chunks.append(module_chunk)
+    for d in defs:
+        if isinstance(d.node, ast.ClassDef):
+            own = members.get(d.qualname, [])
+            out.chunks.append(
+                _class_chunk(f, d, own, [facts[id(m)] for m in own if id(m) in facts])
+            )
+        else:
+            fn_facts = facts[id(d)]
+            if (
+                f.stub
+                or fn_facts.calls
+                or fn_facts.yields
+                or body_line_count(d.node, lines) >= MIN_BODY_LINES
+            ):
+                out.chunks.append(_function_chunk(f, d, d.node, fn_facts))
+    return out
+
+
+def _module_chunk(f: _File, tree: ast.Module, top_level: list[Definition]) -> Chunk | None:
+    if not tree.body:
+        return None  # an empty __init__.py says nothing
+    doc = docstring(tree)
+    content = module_overview(tree, f.module, f.relpath, f.lines, top_level, f.deprecated)
+    meta = ChunkMeta(
+        chunk_type="module",
+        module=f.module,
+        imports=_module_imports(tree, f.ctx),
+        language="python",
+        extra={
+            "classes": [d.name for d in top_level if isinstance(d.node, ast.ClassDef)],
+            "functions": [d.name for d in top_level if not isinstance(d.node, ast.ClassDef)],
+            **({"stub": True} if f.stub else {}),
+        },
+    )
+    embed = build_embed_text(
+        [f.module, first_line(doc)], module_embed_body(tree, top_level, f.lines)
+    )
+    span = (1, max(len(f.lines), 1))
+    return f.chunk(
+        f.module,
+        0,
+        title=f.module,
+        section=None,
+        span=span,
+        content=content,
+        embed=embed,
+        meta=meta,
+    )
+
+
+def _module_imports(tree: ast.Module, ctx: ScopeContext) -> list[str]:
+    targets: dict[str, None] = {}
+    for stmt in scope_statements(tree.body):
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            relative = isinstance(stmt, ast.ImportFrom) and stmt.level > 0
+            for target in ctx.imports.overlay().add(stmt):
+                if relative or ctx.is_internal(target):
+                    targets.setdefault(target, None)
+    return list(targets)
+
+
+def _class_chunk(
+    f: _File, d: Definition, own: list[Definition], member_facts: list[BodyFacts]
+) -> Chunk:
+    node = d.node
+    assert isinstance(node, ast.ClassDef)
+    symbol = f"{f.module}.{d.qualname}"
+    flags = []
+    dataclass_ = is_dataclass(node, f.ctx.imports)
+    abstract = is_abstract_class(node)
+    if dataclass_:
+        flags.append("dataclass")
+    if abstract:
+        flags.append("abstract")
+    if symbol in f.deprecated:
+        flags.append("deprecated")
+    content = class_overview(d, own, f.deprecated, f.module, flags, f.lines)
+    # The class depends on what its bases and class-level statements name, and on what
+    # its methods use.
+    imports: dict[str, None] = {}
+    class_level = analyze_body([*node.bases, *node.body], f.ctx)
+    for item in [class_level, *member_facts]:
+        imports.update(dict.fromkeys(item.imports))
+    sig = class_signature(node)
+    extra: dict[str, Any] = {
+        "methods": [m.name for m in own if not isinstance(m.node, ast.ClassDef)]
+    }
+    nested = [m.name for m in own if isinstance(m.node, ast.ClassDef)]
+    if nested:
+        extra["nested_classes"] = nested
+    if node.keywords:
+        extra["keywords"] = [ast.unparse(k) for k in node.keywords]
+    meta = ChunkMeta(
+        chunk_type="class",
+        module=f.module,
+        class_name=d.qualname,
+        signature=sig,
+        bases=class_bases(node),
+        decorators=decorator_texts(node),
+        is_dataclass=dataclass_,
+        is_abstract=abstract,
+        imports=list(imports),
+        language="python",
+        extra=extra,
+    )
+    embed = build_embed_text(
+        [symbol, sig, first_line(docstring(node))], class_embed_body(node, own)
+    )
+    return f.chunk(
+        symbol,
+        d.ordinal,
+        title=d.qualname,
+        section=d.parent_class,
+        span=(d.line_start, d.line_end),
+        content=content,
+        embed=embed,
+        meta=meta,
+    )
+
+
+def _function_chunk(f: _File, d: Definition, node: FuncNode, facts: BodyFacts) -> Chunk:
+    symbol = f"{f.module}.{d.qualname}"
+    sig = function_signature(node)
+    extra: dict[str, Any] = {"calls_qualified": facts.calls_qualified}
+    if facts.extends_super:
+        extra["extends_super"] = True
+    if d.in_class and is_property(node):
+        extra["property"] = True
+    if any(t.split(".")[-1] == "overload" for t in decorator_texts(node)):
+        extra["overload"] = True
+    if not d.in_class and "." in d.qualname:
+        extra["nested_in"] = d.qualname.rsplit(".", 1)[0]
+    if f.stub:
+        extra["stub"] = True
+    meta = ChunkMeta(
+        chunk_type="method" if d.in_class else "function",
+        module=f.module,
+        class_name=d.parent_class,
+        signature=sig,
+        return_type=return_type(node),
+        decorators=decorator_texts(node),
+        is_abstract=is_abstract_function(node),
+        is_async=isinstance(node, ast.AsyncFunctionDef),
+        calls=facts.calls,
+        yields=facts.yields,
+        imports=facts.imports,
+        language="python",
+        extra=extra,
+    )
+    header = [symbol, sig, first_line(docstring(node))]
+    embed = build_embed_text(header, function_embed_body(node, f.lines))
+    span = (d.line_start, d.line_end)
+    content = segment(f.lines, *span)
+    return f.chunk(
+        symbol,
+        d.ordinal,
+        title=d.qualname,
+        section=d.parent_class,
+        span=span,
+        content=content,
+        embed=embed,
+        meta=meta,
+    )

@@ -1,0 +1,215 @@
+"""Incremental refresh: snapshot each source, re-extract only changed units, embed after.
+
+Lexical first: each unit's chunks are written (and BM25-searchable) as soon as they are
+extracted; vectors fill in afterwards from the embedding cache or the model, and search
+works throughout (dense joins as vectors arrive). A source that cannot be read keeps
+its previous chunks and is reported as failed; a unit that cannot be parsed keeps its
+last good chunks and is counted and named as skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from ctxhub.embed.base import Embedder
+from ctxhub.ingest.doc_paths import normalize_doc_path
+from ctxhub.ingest.embedding import embed_missing
+from ctxhub.ingest.extract import ExtractContext, extract_unit
+from ctxhub.ingest.plan import Plan, plan_units
+from ctxhub.ingest.progress import NO_PROGRESS, Progress
+from ctxhub.ingest.pysource import SkipFile
+from ctxhub.ingest.taxonomy import taxonomies_for
+from ctxhub.sources import materialize
+from ctxhub.sources.base import Snapshot, SourceError, SourceSpec
+from ctxhub.store.base import FileState, SourceState
+from ctxhub.store.sqlite import SQLiteStore
+
+log = logging.getLogger(__name__)
+
+
+class SourceSummary(BaseModel):
+    name: str
+    status: str = "ok"  # ok | failed
+    error: str | None = None
+    kinds: list[str] = Field(default_factory=list)
+    version: str | None = None
+    commit: str | None = None
+    files: int = 0
+    units: int = 0
+    unchanged_units: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    skipped: list[tuple[str, str]] = Field(default_factory=list)  # (unit, reason)
+    notes: list[str] = Field(default_factory=list)
+    seconds: float = 0.0
+
+
+class RefreshSummary(BaseModel):
+    sources: list[SourceSummary]
+    embedded: int = 0  # texts the model embedded (cache misses)
+    lexical_seconds: float = 0.0
+    embed_seconds: float = 0.0
+
+
+def _framework_versions(
+    store: SQLiteStore, own: str, packages: set[str], version: str | None
+) -> dict[str, str]:
+    """package -> version of every indexed Python source, so examples can be checked."""
+    out: dict[str, str] = {}
+    for state in store.sources():
+        if state.name != own and state.version:
+            for pkg in state.stats.get("packages", []):
+                out.setdefault(pkg, state.version)
+    for pkg in packages:
+        if version:
+            out[pkg] = version
+    return out
+
+
+def _context(
+    store: SQLiteStore, spec: SourceSpec, snapshot: Snapshot, plan: Plan
+) -> ExtractContext:
+    ctx = ExtractContext(
+        source=spec.name,
+        version=plan.version,
+        packages=plan.packages,
+        modules=plan.modules,
+        base_url=spec.base_url,
+        doc_pages={normalize_doc_path(u.key) for u in plan.units if u.kind == "docs"},
+    )
+    examples = [u.example for u in plan.units if u.example is not None]
+    if examples:
+        versions = _framework_versions(store, spec.name, plan.packages, plan.version)
+        framework = set(versions) | plan.packages
+
+        def read(rel: str) -> str:
+            return snapshot.read(rel).decode("utf-8", "replace")
+
+        ctx.taxonomies = taxonomies_for(
+            examples, read, framework_packages=framework, framework_version=versions or None
+        )
+    return ctx
+
+
+def refresh_source(
+    store: SQLiteStore,
+    spec: SourceSpec,
+    sources_dir: Path,
+    *,
+    force: bool = False,
+    progress: Progress = NO_PROGRESS,
+) -> SourceSummary:
+    started = time.perf_counter()
+    summary = SourceSummary(name=spec.name)
+    previous = next((s for s in store.sources() if s.name == spec.name), None)
+    try:
+        snapshot = materialize(spec, sources_dir)
+        plan = plan_units(snapshot, spec.kind)
+    except (SourceError, OSError) as exc:
+        summary.status, summary.error = "failed", str(exc)
+        state = previous or SourceState(name=spec.name, origin=spec.origin)
+        store.upsert_source(state.model_copy(update={"status": "failed", "error": str(exc)}))
+        summary.seconds = time.perf_counter() - started
+        return summary
+
+    summary.kinds, summary.version, summary.commit = list(plan.kinds), plan.version, snapshot.commit
+    summary.files, summary.units, summary.notes = (
+        len(snapshot.files),
+        len(plan.units),
+        snapshot.notes,
+    )
+    ctx = _context(store, spec, snapshot, plan)
+    known = store.file_states(spec.name)
+    progress.start(f"{spec.name}: files", len(plan.units))
+    for unit in plan.units:
+        prior = known.get(unit.key)
+        if not force and prior is not None and prior.hash == unit.hash:
+            summary.unchanged_units += 1
+            progress.advance(1)
+            continue
+        state = FileState(path=unit.key, hash=unit.hash, kind=unit.kind)
+        try:
+            extracted = extract_unit(unit, snapshot, ctx)
+        except (SkipFile, SyntaxError, UnicodeError, ValueError, OSError) as exc:
+            reason = str(exc) or type(exc).__name__
+            log.warning("%s: skipped %s: %s", spec.name, unit.key, reason)
+            summary.skipped.append((unit.key, reason))
+            store.mark_file(
+                spec.name, state.model_copy(update={"status": "skipped", "reason": reason})
+            )
+            progress.advance(1)
+            continue
+        result = store.replace_file(
+            spec.name, unit.key, extracted.chunks, state, extracted.deprecations, extracted.texts
+        )
+        summary.added += result.added
+        summary.updated += result.updated
+        summary.removed += result.removed
+        summary.notes.extend(extracted.warnings)
+        progress.advance(1)
+    progress.done()
+
+    current = {u.key for u in plan.units}
+    for key in sorted(set(known) - current):
+        summary.removed += store.remove_file(spec.name, key)
+
+    store.upsert_source(
+        SourceState(
+            name=spec.name,
+            kinds=list(plan.kinds),
+            origin=snapshot.origin,
+            root=str(snapshot.root),
+            version=plan.version,
+            commit=snapshot.commit,
+            status="ok",
+            error=None,
+            last_refresh=time.time(),
+            stats={
+                "packages": sorted(plan.packages),
+                "files": len(snapshot.files),
+                "units": len(plan.units),
+                "skipped": len(summary.skipped),
+                "ignored_files": plan.ignored,
+            },
+        )
+    )
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _order(specs: Sequence[SourceSpec]) -> list[SourceSpec]:
+    """Python sources first: examples are checked against the framework versions."""
+    return sorted(specs, key=lambda s: 0 if s.package or "python" in s.kind else 1)
+
+
+def refresh(
+    store: SQLiteStore,
+    specs: Sequence[SourceSpec],
+    sources_dir: Path,
+    embedder: Embedder | None,
+    *,
+    force: bool = False,
+    progress: Progress = NO_PROGRESS,
+    batch_size: int = 32,
+) -> RefreshSummary:
+    started = time.perf_counter()
+    summaries = [
+        refresh_source(store, spec, sources_dir, force=force, progress=progress)
+        for spec in _order(specs)
+    ]
+    lexical = time.perf_counter() - started
+    embedded = 0
+    if embedder is not None:
+        embedded = embed_missing(store, embedder, progress=progress, batch_size=batch_size)
+    return RefreshSummary(
+        sources=summaries,
+        embedded=embedded,
+        lexical_seconds=round(lexical, 2),
+        embed_seconds=round(time.perf_counter() - started - lexical, 2),
+    )

@@ -1,0 +1,151 @@
+"""Query and identifier analysis: what a query names, and how much to trust each path.
+
+Agents paste three kinds of text: natural-language questions, identifiers
+(`DailyTransport.configure`, `run_function_calls`, `TTSStoppedFrame`) and errors or log
+lines. Each favours a different retrieval path, so the analyser picks per-path weights.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# A dotted run of word characters: `a.b.C`, `snake_case`, `CamelCase`, `x`.
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+# CamelCase parts, keeping acronyms together: LLMContextPair -> LLM, Context, Pair.
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_QUOTED = re.compile(r"`([^`]{3,200})`|\"([^\"]{8,200})\"|'([^']{12,200})'")
+_ERROR_MARKERS = re.compile(
+    r"Traceback \(most recent call last\)|\b[A-Z][A-Za-z]*(?:Error|Exception|Warning)\b"
+    r"|\b(?:ERROR|WARNING|CRITICAL|FATAL)\b|\bError:|\bfailed\b|\bnot found\b",
+)
+_CODE_MARKERS = re.compile(r"\bdef |\bclass |\bimport |\bawait |\bself\.|[(){}\[\]=]{2,}|->|::")
+
+#: Function words dropped from BM25 queries: they carry no signal and slow OR queries.
+STOPWORDS = frozenset(
+    """a about above after again all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers how i if in into is it its itself just
+    me more most my no nor not now of off on once only or other our out over own same she
+    should so some such than that the their them then there these they this those through
+    to too under until up very was we were what when where which while who whom why will
+    with would you your yours show me find tell want need get got use using used way ways
+    something thing things happen happens happening does anyone see lets let please""".split()
+)
+
+
+def is_identifier_like(token: str) -> bool:
+    """True for tokens that look like code names rather than English words."""
+    if "." in token.strip("."):
+        return True
+    if "_" in token.strip("_"):
+        return True
+    # CamelCase or an acronym followed by a word: has an inner capital.
+    return any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+
+
+def split_identifier(name: str) -> list[str]:
+    """The whole identifier, its dotted parts, and their snake/Camel parts (deduplicated).
+
+    >>> split_identifier("DailyTransport.configure")
+    ['DailyTransport.configure', 'DailyTransport', 'Daily', 'Transport', 'configure']
+    """
+    out: list[str] = []
+
+    def add(part: str) -> None:
+        if part and part not in out:
+            out.append(part)
+
+    add(name)
+    for dotted in name.split("."):
+        add(dotted)
+        for snake in dotted.split("_"):
+            add(snake)
+            for camel in _CAMEL_PART.findall(snake):
+                add(camel)
+    return out
+
+
+def identifier_parts(text: str) -> list[str]:
+    """Split parts of every identifier-like token in text, for the FTS `idents` column."""
+    seen: dict[str, None] = {}
+    for token in _DOTTED.findall(text):
+        if is_identifier_like(token):
+            for part in split_identifier(token):
+                seen.setdefault(part, None)
+    return list(seen)
+
+
+@dataclass
+class QueryAnalysis:
+    text: str
+    terms: list[str]  # words for BM25 (stopwords dropped, identifiers split)
+    phrases: list[str]  # quoted/backticked spans, searched as FTS phrases
+    identifiers: list[str]  # code names the query mentions, for symbol lookup
+    is_error: bool
+    has_code: bool
+    weights: dict[str, float] = field(default_factory=dict)
+
+
+def analyze(query: str) -> QueryAnalysis:
+    identifiers: list[str] = []
+    for token in _DOTTED.findall(query):
+        token = token.strip(".")
+        if is_identifier_like(token) and token not in identifiers:
+            identifiers.append(token)
+
+    terms: list[str] = []
+    for word in _WORD.findall(query):
+        parts = split_identifier(word) if is_identifier_like(word) else [word]
+        for part in parts:
+            low = part.lower()
+            if low in STOPWORDS or (len(low) < 2 and not low.isdigit()):
+                continue
+            if part not in terms:
+                terms.append(part)
+
+    phrases: list[str] = []
+    for match in _QUOTED.finditer(query):
+        span = next(g for g in match.groups() if g)
+        words = [w for w in _WORD.findall(span) if not w.isdigit()]
+        if len(words) >= 3:
+            phrases.append(" ".join(words))
+
+    is_error = bool(_ERROR_MARKERS.search(query))
+    has_code = bool(_CODE_MARKERS.search(query))
+    return QueryAnalysis(
+        text=query,
+        terms=terms,
+        phrases=phrases,
+        identifiers=identifiers,
+        is_error=is_error,
+        has_code=has_code,
+        weights=path_weights(identifiers, is_error, has_code),
+    )
+
+
+def path_weights(identifiers: list[str], is_error: bool, has_code: bool) -> dict[str, float]:
+    """Per-path RRF weights. Names favour exact lookup, pasted errors favour exact words."""
+    weights = {"bm25": 1.0, "dense": 1.0, "symbol": 0.0}
+    if identifiers:
+        weights["symbol"] = 1.5
+        weights["bm25"] = 1.2
+    if is_error:
+        weights["bm25"] += 0.3
+        weights["dense"] = 0.8
+    if has_code:
+        weights["bm25"] += 0.2
+    return weights
+
+
+def fts_match_expression(analysis: QueryAnalysis, max_terms: int = 32) -> str | None:
+    """An FTS5 MATCH string: every term and phrase quoted, OR-joined. None if empty."""
+    parts = [f'"{p}"' for p in analysis.phrases]
+    parts += [_quote(t) for t in analysis.terms[:max_terms]]
+    parts = [p for p in parts if p != '""']
+    return " OR ".join(parts) if parts else None
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', "") + '"'

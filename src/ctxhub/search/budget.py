@@ -1,0 +1,87 @@
+"""Turning ranked candidates into Hits that fit a token budget.
+
+The budget trims snippets, never citations: every hit keeps its id, path, symbol, lines
+and metadata; only the snippet text shrinks (on a line boundary) to fit `max_tokens`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ctxhub.models import Chunk, Hit
+from ctxhub.search.rank import Candidate
+
+#: Snippet length when the budget is not the constraint.
+SNIPPET_CHARS = 1200
+#: Lists longer than this in hit metadata are cut (the full lists stay in the store).
+META_LIST_CAP = 25
+#: Tokens held back for the response envelope (confidence, next_queries, ...).
+ENVELOPE_TOKENS = 150
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative token estimate for LLM budgets (~3 characters per token for code)."""
+    return len(text) // 3 + 1
+
+
+def hit_metadata(chunk: Chunk) -> dict[str, Any]:
+    meta = chunk.metadata.model_dump(exclude_defaults=True)
+    extra = meta.pop("extra", {})
+    for key, value in list(meta.items()):
+        if isinstance(value, list) and len(value) > META_LIST_CAP:
+            meta[key] = value[:META_LIST_CAP]
+            meta[f"{key}_total"] = len(value)
+    for key, value in extra.items():
+        if isinstance(value, (str, int, float, bool)) and len(str(value)) <= 300:
+            meta.setdefault(key, value)
+    return meta
+
+
+def trim(text: str, max_chars: int) -> tuple[str, bool]:
+    """Cut text to at most max_chars, on a line boundary when one is near."""
+    if len(text) <= max_chars:
+        return text, False
+    cut = text.rfind("\n", 0, max_chars)
+    if cut < max_chars // 2:
+        cut = max_chars
+    return text[:cut].rstrip() + "\n…", True
+
+
+def to_hits(
+    ranked: Sequence[Candidate], norm: float, max_tokens: int, snippet_chars: int = SNIPPET_CHARS
+) -> tuple[list[Hit], bool]:
+    """Hits with snippets trimmed so that the whole list fits max_tokens."""
+    hits = [_hit(c, norm) for c in ranked]
+    overhead = sum(estimate_tokens(h.model_dump_json(exclude={"snippet"})) for h in hits)
+    room = max(0, max_tokens - ENVELOPE_TOKENS - overhead)
+    per_hit = min(snippet_chars, (room * 3) // max(1, len(hits)))
+    truncated = False
+    for hit, cand in zip(hits, ranked, strict=True):
+        hit.snippet, cut = trim(cand.chunk.content, per_hit)
+        truncated = truncated or cut
+    return hits, truncated
+
+
+def _hit(cand: Candidate, norm: float) -> Hit:
+    chunk = cand.chunk
+    metadata = hit_metadata(chunk)
+    if cand.boosts:
+        metadata["boosts"] = cand.boosts
+    return Hit(
+        id=chunk.id,
+        kind=chunk.kind,
+        source=chunk.source,
+        path=chunk.path,
+        symbol=chunk.symbol,
+        title=chunk.title,
+        section=chunk.section,
+        line_start=chunk.line_start,
+        line_end=chunk.line_end,
+        url=chunk.url,
+        version=chunk.version,
+        score=round(min(1.0, cand.score / norm), 4) if norm > 0 else 0.0,
+        signals=cand.signals,
+        metadata=json.loads(json.dumps(metadata, default=str)),
+    )

@@ -1,0 +1,85 @@
+"""Re-ranking of the fused list: small, pluggable scorers that multiply a candidate's score.
+
+Each scorer sees the query analysis and the candidates (with their chunks loaded) and
+returns one multiplier per candidate; the product re-orders the list. Scorers record
+what they did in `Candidate.boosts`, so a hit can explain its final position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ctxhub.models import Chunk, Signal
+from ctxhub.search.analyzer import QueryAnalysis
+
+
+@dataclass
+class Candidate:
+    chunk: Chunk
+    fused: float
+    signals: dict[str, Signal]
+    score: float = 0.0
+    boosts: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.score:
+            self.score = self.fused
+
+
+class Scorer(Protocol):
+    name: str
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        """One multiplier per candidate (1.0 = no change)."""
+        ...
+
+
+class SymbolBoost:
+    """Boost chunks whose qualified name ends with an identifier the query names.
+
+    `PipelineWorker.queue_frames` matching two dotted parts is stronger evidence than
+    `queue_frames` alone, so the boost grows with the number of parts matched.
+    """
+
+    name = "symbol"
+
+    def __init__(self, per_part: float = 0.35) -> None:
+        self.per_part = per_part
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        wanted = [i.lower() for i in analysis.identifiers]
+        out: list[float] = []
+        for cand in candidates:
+            symbol = (cand.chunk.symbol or "").lower()
+            best = 0
+            for name in wanted:
+                if symbol == name or symbol.endswith("." + name):
+                    best = max(best, name.count(".") + 1)
+            out.append(1.0 + self.per_part * best)
+        return out
+
+
+class KindPreference:
+    """Multiply by a per-kind weight (a tool that wants API chunks prefers them)."""
+
+    name = "kind"
+
+    def __init__(self, weights: Mapping[str, float]) -> None:
+        self.weights = dict(weights)
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        return [self.weights.get(c.chunk.kind, 1.0) for c in candidates]
+
+
+def rerank(
+    analysis: QueryAnalysis, candidates: list[Candidate], scorers: Sequence[Scorer]
+) -> list[Candidate]:
+    for scorer in scorers:
+        factors = scorer(analysis, candidates)
+        for cand, factor in zip(candidates, factors, strict=True):
+            if factor != 1.0:
+                cand.boosts[scorer.name] = round(factor, 4)
+                cand.score *= factor
+    return sorted(candidates, key=lambda c: -c.score)

@@ -1,0 +1,153 @@
+"""The hybrid retriever: BM25 + dense + exact symbol, fused by weighted RRF, re-ranked.
+
+One call answers one SearchRequest. Each path over-fetches, a path that raises is logged
+and skipped (the others still fuse), and every hit carries the ranks that found it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ctxhub.embed.base import Embedder, Vectors
+from ctxhub.models import SearchRequest, SearchResponse
+from ctxhub.search import confidence as conf
+from ctxhub.search.analyzer import QueryAnalysis, analyze, fts_match_expression
+from ctxhub.search.budget import to_hits
+from ctxhub.search.fusion import max_fused, rrf
+from ctxhub.search.rank import Candidate, KindPreference, Scorer, SymbolBoost, rerank
+from ctxhub.store.sqlite import SQLiteStore
+
+log = logging.getLogger(__name__)
+
+ALL_PATHS = ("bm25", "dense", "symbol")
+#: Candidates each path fetches; the fused list is cut to RERANK_DEPTH before re-ranking.
+OVERFETCH = 50
+RERANK_DEPTH = 100
+
+
+@dataclass
+class SearchOptions:
+    """How one search runs: which paths, which scorers, what the calling tool prefers."""
+
+    paths: Sequence[str] = ALL_PATHS
+    prefer: Mapping[str, float] = field(default_factory=dict)  # kind -> multiplier
+    scorers: Sequence[str] | None = None  # None: all default scorers
+    weights: Mapping[str, float] | None = None  # override the analyser's path weights
+    collapse: bool = True  # keep the best chunk per doc page and per example
+
+
+def collapse_key(cand: Candidate) -> tuple[str, str]:
+    """Docs collapse by page, examples by example; API chunks are each their own place."""
+    chunk = cand.chunk
+    if chunk.kind == "doc":
+        return (chunk.source, "page:" + chunk.path)
+    if chunk.kind == "example" and chunk.metadata.example:
+        return (chunk.source, "example:" + chunk.metadata.example)
+    return (chunk.source, "id:" + chunk.id)
+
+
+def collapse(ranked: list[Candidate]) -> list[Candidate]:
+    """Keep the best-ranked chunk per page and per example: five hits, five places."""
+    seen: set[tuple[str, str]] = set()
+    out: list[Candidate] = []
+    for cand in ranked:
+        key = collapse_key(cand)
+        if key not in seen:
+            seen.add(key)
+            out.append(cand)
+    return out
+
+
+class Retriever:
+    def __init__(self, store: SQLiteStore, embedder: Embedder | None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
+        #: Set by the eval harness: forces paths and scorers for every search (ablations).
+        self.ablation: SearchOptions | None = None
+
+    def embed_query(self, text: str) -> Vectors:
+        if self.embedder is None:
+            raise RuntimeError("no embedder configured")
+        cached = self._query_vectors.get(text)
+        if cached is not None:
+            self._query_vectors.move_to_end(text)
+            return cached
+        vec = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
+        self._query_vectors[text] = vec
+        if len(self._query_vectors) > 256:
+            self._query_vectors.popitem(last=False)
+        return vec
+
+    def _run_paths(
+        self, analysis: QueryAnalysis, request: SearchRequest, paths: Sequence[str]
+    ) -> dict[str, list[tuple[str, float]]]:
+        kinds = list(request.kinds) if request.kinds else None
+        filters = request.filters
+        results: dict[str, list[tuple[str, float]]] = {}
+        for path in paths:
+            try:
+                if path == "bm25":
+                    match = fts_match_expression(analysis)
+                    if match:
+                        results[path] = self.store.bm25(match, filters, kinds, OVERFETCH)
+                elif path == "dense":
+                    if self.embedder is not None and request.query.strip():
+                        qvec = self.embed_query(request.query)
+                        results[path] = self.store.dense(qvec, filters, kinds, OVERFETCH)
+                elif path == "symbol":
+                    if analysis.identifiers:
+                        results[path] = self.store.symbol_lookup(
+                            analysis.identifiers, filters, kinds, OVERFETCH
+                        )
+                else:
+                    raise ValueError(f"unknown retrieval path {path!r}")
+            except Exception:  # one broken path must not sink the others
+                log.exception("retrieval path %s failed for query %r", path, request.query)
+        return results
+
+    def _scorers(self, options: SearchOptions) -> list[Scorer]:
+        available: dict[str, Scorer] = {"symbol": SymbolBoost()}
+        if options.prefer:
+            available["kind"] = KindPreference(options.prefer)
+        if options.scorers is None:
+            return list(available.values())
+        return [available[name] for name in options.scorers if name in available]
+
+    def search(
+        self, request: SearchRequest, options: SearchOptions | None = None
+    ) -> SearchResponse:
+        options = options or SearchOptions()
+        if self.ablation is not None:
+            options = replace(options, paths=self.ablation.paths,
+                              scorers=self.ablation.scorers)
+        analysis = analyze(request.query)
+        weights = dict(options.weights or analysis.weights)
+        ranked = self._run_paths(analysis, request, options.paths)
+        fused = rrf(ranked, weights)[:RERANK_DEPTH]
+        chunks = {c.id: c for c in self.store.get_chunks([d for d, _, _ in fused])}
+        candidates = [
+            Candidate(chunk=chunks[d], fused=score, signals=signals)
+            for d, score, signals in fused
+            if d in chunks
+        ]
+        final = rerank(analysis, candidates, self._scorers(options))
+        if options.collapse:
+            final = collapse(final)
+        feats = conf.features(analysis, final, list(ranked))
+        confidence = conf.confidence(feats) if final else 0.0
+        low = confidence < conf.LOW_CONFIDENCE
+        hits, truncated = to_hits(final[: request.limit], max_fused(weights), request.max_tokens)
+        return SearchResponse(
+            query=request.query,
+            hits=hits,
+            confidence=round(confidence, 4),
+            low_confidence=low,
+            next_queries=conf.next_queries(analysis, final) if low else [],
+            truncated=truncated,
+        )

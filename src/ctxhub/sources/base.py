@@ -1,0 +1,86 @@
+"""Where bytes come from: a source spec (manifest entry) and the snapshot it resolves to."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+ContentKind = Literal["docs", "python", "examples"]
+CONTENT_KINDS: tuple[ContentKind, ...] = ("docs", "python", "examples")
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class SourceError(RuntimeError):
+    """A source cannot be read (missing path, failed clone, HTTP error, unknown package)."""
+
+
+class SourceSpec(BaseModel):
+    """One `[[sources]]` entry of ctxhub.toml. Exactly one origin must be set."""
+
+    name: str
+    kind: list[ContentKind] = Field(default_factory=list)  # empty: detect from the files
+    path: str | None = None
+    git: str | None = None
+    ref: str | None = None  # git branch or tag
+    package: str | None = None  # an installed distribution (pypi:NAME)
+    url: str | None = None
+    include: list[str] = Field(default_factory=list)  # globs; empty: everything
+    exclude: list[str] = Field(default_factory=list)  # globs added to the defaults
+    base_url: str | None = None  # docs site root, to give doc chunks a URL
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not _NAME.match(v):
+            raise ValueError(
+                f"source name {v!r}: use letters, digits, '.', '_' or '-' (max 64 chars)"
+            )
+        return v
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _kind_list(cls, v: object) -> object:
+        return [v] if isinstance(v, str) else v
+
+    @model_validator(mode="after")
+    def _one_origin(self) -> SourceSpec:
+        origins = [o for o in (self.path, self.git, self.package, self.url) if o]
+        if len(origins) != 1:
+            raise ValueError(f"source {self.name!r} needs exactly one of path, git, package or url")
+        return self
+
+    @property
+    def origin(self) -> str:
+        if self.package:
+            return f"pypi:{self.package}"
+        return str(self.path or self.git or self.url)
+
+
+@dataclass
+class Snapshot:
+    """A source resolved to files on disk: a root and the relative files to index."""
+
+    root: Path
+    files: list[str]  # relative POSIX paths, sorted
+    origin: str
+    version: str | None = None
+    commit: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.root = self.root.resolve()
+        self._allowed = set(self.files)
+
+    def read(self, relpath: str) -> bytes:
+        """Bytes of one listed file. Nothing outside the listed files can be read."""
+        if relpath not in self._allowed:
+            raise SourceError(f"{relpath!r} is not a file of this source")
+        full = (self.root / relpath).resolve()
+        if not full.is_relative_to(self.root):
+            raise SourceError(f"{relpath!r} resolves outside the source root")
+        return full.read_bytes()

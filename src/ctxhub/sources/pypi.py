@@ -1,0 +1,63 @@
+"""An installed distribution (`pypi:NAME`): exactly the files pip installed, and its version.
+
+Reading the distribution of the current environment keeps the index on the version the
+agent actually codes against, not whatever is newest upstream.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata as md
+import json
+from pathlib import Path
+
+from ctxhub.sources.base import Snapshot, SourceError
+from ctxhub.sources.local import BINARY_EXT, MAX_FILE_BYTES, snapshot_dir
+
+
+def snapshot_distribution(name: str) -> Snapshot:
+    try:
+        dist = md.distribution(name)
+    except md.PackageNotFoundError as exc:
+        raise SourceError(
+            f"distribution {name!r} is not installed in this environment "
+            f"({Path(__import__('sys').executable)}); pip install it first"
+        ) from exc
+    version = dist.version
+    editable = _editable_root(dist)
+    if editable is not None:
+        snap = snapshot_dir(editable)
+        snap.version, snap.origin = version, f"pypi:{name} (editable {editable})"
+        return snap
+    root = Path(str(dist.locate_file(""))).resolve()
+    files: list[str] = []
+    for entry in dist.files or []:
+        rel = entry.as_posix()
+        parts = rel.split("/")
+        if rel.startswith("..") or any(p.endswith((".dist-info", ".egg-info")) for p in parts):
+            continue
+        if "__pycache__" in parts or Path(rel).suffix.lower() in BINARY_EXT:
+            continue
+        full = root / rel
+        if full.is_file() and full.stat().st_size <= MAX_FILE_BYTES:
+            files.append(rel)
+    if not files:
+        raise SourceError(f"distribution {name!r} lists no readable files")
+    return Snapshot(root=root, files=sorted(files), origin=f"pypi:{name}", version=version)
+
+
+def _editable_root(dist: md.Distribution) -> Path | None:
+    """The project folder of an editable install (PEP 660 direct_url.json), if any."""
+    raw = dist.read_text("direct_url.json")
+    if not raw:
+        return None
+    try:
+        info = json.loads(raw)
+    except json.JSONDecodeError:
+        return None
+    if not info.get("dir_info", {}).get("editable"):
+        return None
+    url = str(info.get("url", ""))
+    if url.startswith("file://"):
+        path = Path(url[len("file://") :])
+        return path if path.is_dir() else None
+    return None

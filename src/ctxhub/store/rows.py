@@ -1,0 +1,162 @@
+"""Chunk <-> row conversion, and the derived text columns the FTS index searches."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from typing import Any
+
+from ctxhub.models import Chunk, ChunkMeta, content_hash
+from ctxhub.search.analyzer import identifier_parts, split_identifier
+
+#: Columns written for one chunk, in insert order.
+CHUNK_COLUMNS = (
+    "id",
+    "source",
+    "file",
+    "kind",
+    "path",
+    "symbol",
+    "title",
+    "section",
+    "line_start",
+    "line_end",
+    "url",
+    "version",
+    "content",
+    "embed_text",
+    "content_hash",
+    "embed_hash",
+    "row_hash",
+    "chunk_type",
+    "module",
+    "class_name",
+    "language",
+    "execution_mode",
+    "is_dataclass",
+    "deprecated",
+    "names",
+    "idents",
+    "meta",
+)
+
+#: Side-table fields for list-valued metadata, filtered by exact value.
+TERM_FIELDS = ("calls", "yields", "bases", "tags")
+
+# Cap identifier parts taken from a body: enough to match, bounded for huge chunks.
+_MAX_BODY_IDENTS = 400
+
+
+def row_hash(chunk: Chunk) -> str:
+    """Hash of everything stored for a chunk: equal hash means nothing to rewrite."""
+    return hashlib.sha256(chunk.model_dump_json().encode("utf-8")).hexdigest()
+
+
+def names_text(chunk: Chunk) -> str:
+    """What a chunk is called: title, breadcrumb, symbol, path and signature."""
+    meta = chunk.metadata
+    parts = [chunk.title, chunk.section or "", chunk.symbol or "", chunk.path.replace("/", " ")]
+    if meta.signature:
+        parts.append(meta.signature)
+    if meta.example:
+        parts.append(meta.example)
+    return "\n".join(p for p in parts if p)
+
+
+def idents_text(chunk: Chunk) -> str:
+    """Split identifier parts: the chunk's own names first, then names used in its body."""
+    own: dict[str, None] = {}
+    for name in (chunk.symbol, chunk.title, chunk.metadata.signature, *chunk.metadata.bases):
+        if name:
+            for part in identifier_parts(name):
+                own.setdefault(part, None)
+    for segment in chunk.path.replace(".", "/").split("/"):
+        for part in split_identifier(segment):
+            own.setdefault(part, None)
+    body = identifier_parts(chunk.content)[:_MAX_BODY_IDENTS]
+    for part in body:
+        own.setdefault(part, None)
+    return " ".join(own)
+
+
+def symbol_suffixes(symbol: str) -> list[tuple[str, int]]:
+    """Every dotted suffix of a symbol, lowercased, with its number of parts."""
+    parts = symbol.lower().split(".")
+    return [(".".join(parts[i:]), len(parts) - i) for i in range(len(parts))]
+
+
+def chunk_row(chunk: Chunk, file: str) -> tuple[Any, ...]:
+    meta = chunk.metadata
+    values: dict[str, Any] = {
+        "id": chunk.id,
+        "source": chunk.source,
+        "file": file,
+        "kind": chunk.kind,
+        "path": chunk.path,
+        "symbol": chunk.symbol,
+        "title": chunk.title,
+        "section": chunk.section,
+        "line_start": chunk.line_start,
+        "line_end": chunk.line_end,
+        "url": chunk.url,
+        "version": chunk.version,
+        "content": chunk.content,
+        "embed_text": chunk.embed_text,
+        "content_hash": chunk.content_hash,
+        "embed_hash": content_hash(chunk.embed_text),
+        "row_hash": row_hash(chunk),
+        "chunk_type": meta.chunk_type,
+        "module": meta.module,
+        "class_name": meta.class_name,
+        "language": meta.language,
+        "execution_mode": meta.execution_mode,
+        "is_dataclass": None if meta.is_dataclass is None else int(meta.is_dataclass),
+        "deprecated": int(meta.deprecated),
+        "names": names_text(chunk),
+        "idents": idents_text(chunk),
+        "meta": meta.model_dump_json(exclude_defaults=True),
+    }
+    return tuple(values[c] for c in CHUNK_COLUMNS)
+
+
+def term_values(chunk: Chunk) -> list[tuple[str, str]]:
+    meta = chunk.metadata
+    out: set[tuple[str, str]] = set()
+    for name in meta.calls:
+        out.add(("calls", name))
+    for name in meta.yields:
+        out.add(("yields", name))
+    for base in meta.bases:
+        out.add(("bases", base))
+        out.add(("bases", base.rsplit(".", 1)[-1].split("[", 1)[0]))
+    for tag in meta.tags:
+        out.add(("tags", tag.lower()))
+    return sorted(out)
+
+
+#: Columns read back to rebuild a Chunk.
+READ_COLUMNS = (
+    "id, source, kind, path, symbol, title, section, line_start, line_end, url, version, "
+    "content, embed_text, content_hash, meta"
+)
+
+
+def chunk_from_row(row: sqlite3.Row) -> Chunk:
+    return Chunk(
+        id=row["id"],
+        source=row["source"],
+        kind=row["kind"],
+        path=row["path"],
+        symbol=row["symbol"],
+        title=row["title"],
+        section=row["section"],
+        line_start=row["line_start"],
+        line_end=row["line_end"],
+        url=row["url"],
+        version=row["version"],
+        content=row["content"],
+        embed_text=row["embed_text"],
+        content_hash=row["content_hash"],
+        metadata=ChunkMeta.model_validate(json.loads(row["meta"])),
+    )

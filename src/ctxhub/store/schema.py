@@ -1,0 +1,171 @@
+"""SQLite schema and its migrations.
+
+Each migration is a list of statements applied in one transaction and recorded in
+`meta.schema_version`, so opening a store twice (or from two processes) is idempotent.
+Typed columns exist for everything a filter uses; list-valued metadata (calls, yields,
+tags, bases) live in small side tables with an index on the value.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ctxhub.store.base import StoreError
+
+MIGRATIONS: list[list[str]] = [
+    # 1: the knowledge store
+    [
+        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE IF NOT EXISTS sources (
+            name TEXT PRIMARY KEY,
+            kinds TEXT NOT NULL DEFAULT '',
+            origin TEXT NOT NULL DEFAULT '',
+            root TEXT,
+            version TEXT,
+            commit_sha TEXT,
+            status TEXT NOT NULL DEFAULT 'new',
+            error TEXT,
+            last_refresh REAL,
+            stats TEXT NOT NULL DEFAULT '{}'
+        )""",
+        """CREATE TABLE IF NOT EXISTS files (
+            source TEXT NOT NULL,
+            path TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            kind TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL DEFAULT 'ok',
+            reason TEXT,
+            PRIMARY KEY (source, path)
+        )""",
+        """CREATE TABLE IF NOT EXISTS chunks (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            source TEXT NOT NULL,
+            file TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            path TEXT NOT NULL,
+            symbol TEXT,
+            title TEXT NOT NULL DEFAULT '',
+            section TEXT,
+            line_start INTEGER,
+            line_end INTEGER,
+            url TEXT,
+            version TEXT,
+            content TEXT NOT NULL,
+            embed_text TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            embed_hash TEXT NOT NULL,
+            row_hash TEXT NOT NULL,
+            chunk_type TEXT,
+            module TEXT,
+            class_name TEXT,
+            language TEXT,
+            execution_mode TEXT,
+            is_dataclass INTEGER,
+            deprecated INTEGER NOT NULL DEFAULT 0,
+            names TEXT NOT NULL DEFAULT '',
+            idents TEXT NOT NULL DEFAULT '',
+            meta TEXT NOT NULL DEFAULT '{}'
+        )""",
+        "CREATE INDEX IF NOT EXISTS chunks_source_file ON chunks(source, file)",
+        "CREATE INDEX IF NOT EXISTS chunks_kind ON chunks(kind)",
+        "CREATE INDEX IF NOT EXISTS chunks_path ON chunks(source, path)",
+        "CREATE INDEX IF NOT EXISTS chunks_symbol ON chunks(symbol)",
+        "CREATE INDEX IF NOT EXISTS chunks_module ON chunks(module)",
+        "CREATE INDEX IF NOT EXISTS chunks_class ON chunks(class_name)",
+        "CREATE INDEX IF NOT EXISTS chunks_type ON chunks(chunk_type)",
+        "CREATE INDEX IF NOT EXISTS chunks_embed_hash ON chunks(embed_hash)",
+        # list-valued metadata, one row per value
+        """CREATE TABLE IF NOT EXISTS chunk_terms (
+            chunk INTEGER NOT NULL REFERENCES chunks(rowid) ON DELETE CASCADE,
+            field TEXT NOT NULL,
+            value TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS chunk_terms_value ON chunk_terms(field, value)",
+        "CREATE INDEX IF NOT EXISTS chunk_terms_chunk ON chunk_terms(chunk)",
+        # every dotted suffix of a symbol, lowercased: exact lookup of `Class.method`
+        """CREATE TABLE IF NOT EXISTS symbol_names (
+            name TEXT NOT NULL,
+            chunk INTEGER NOT NULL REFERENCES chunks(rowid) ON DELETE CASCADE,
+            depth INTEGER NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS symbol_names_name ON symbol_names(name)",
+        "CREATE INDEX IF NOT EXISTS symbol_names_chunk ON symbol_names(chunk)",
+        # external-content FTS5 over chunks: content, names (title/symbol/path), idents
+        """CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+            content, names, idents,
+            content='chunks', content_rowid='rowid',
+            tokenize="porter unicode61 tokenchars '_'"
+        )""",
+        # embedding cache: one vector per (model, sha256 of embedded text)
+        """CREATE TABLE IF NOT EXISTS embeddings (
+            model TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            vec BLOB NOT NULL,
+            PRIMARY KEY (model, text_hash)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE IF NOT EXISTS deprecations (
+            source TEXT NOT NULL,
+            file TEXT NOT NULL,
+            symbol TEXT NOT NULL,
+            replacement TEXT,
+            since TEXT,
+            note TEXT,
+            path TEXT,
+            line INTEGER,
+            origin TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS deprecations_symbol ON deprecations(symbol)",
+        "CREATE INDEX IF NOT EXISTS deprecations_file ON deprecations(source, file)",
+        # the text of indexed code files, so snippets by line range never touch the disk
+        """CREATE TABLE IF NOT EXISTS file_texts (
+            source TEXT NOT NULL,
+            unit TEXT NOT NULL,
+            path TEXT NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (source, path)
+        )""",
+        "CREATE INDEX IF NOT EXISTS file_texts_unit ON file_texts(source, unit)",
+        "INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')",
+    ],
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    has_meta = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'"
+    ).fetchone()
+    if not has_meta:
+        return 0
+    row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply pending migrations; returns the resulting version. Safe to call concurrently:
+    the version is re-read inside an IMMEDIATE transaction."""
+    found = current_version(conn)
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"store schema {found} is newer than this ctxhub ({SCHEMA_VERSION}); upgrade ctxhub"
+        )
+    if found == SCHEMA_VERSION:
+        return found
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = current_version(conn)
+        for statements in MIGRATIONS[version:]:
+            for statement in statements:
+                conn.execute(statement)
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('schema_version', ?) "
+            "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (str(SCHEMA_VERSION),),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return SCHEMA_VERSION

@@ -1,0 +1,268 @@
+"""get_code_snippet and trace_calls: exact source by symbol or line range; the call graph."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ctxhub.hub import Hub
+from ctxhub.models import Chunk, SearchFilters, SearchRequest
+from ctxhub.search.budget import estimate_tokens, hit_metadata
+from ctxhub.tools import resolve
+from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.tools.models import CallNode, CallTrace, CodeSnippet, Companion
+
+MAX_LINES_CAP = 2000
+MAX_TRACE_NODES = 200
+MAX_COMPANIONS = 50
+DEFAULT_TOKENS = 8000
+MAX_TOKENS = 25000
+#: Tokens held back for the response envelope and the text rendering's headers.
+_SLACK_TOKENS = 60
+
+
+def _check_budget(max_tokens: int) -> None:
+    if not 200 <= max_tokens <= MAX_TOKENS:
+        raise ToolInputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+
+
+def _fit_lines(lines: list[str], room_chars: int) -> list[str]:
+    """The longest prefix of `lines` whose joined text fits room_chars (at least a cut line)."""
+    shown: list[str] = []
+    used = 0
+    for line in lines:
+        cost = len(line) + 1
+        if used + cost > room_chars:
+            if not shown:
+                shown.append(line[: max(0, room_chars - 1)] + "…")
+            break
+        shown.append(line)
+        used += cost
+    return shown
+
+
+def _lines_of(hub: Hub, chunk: Chunk) -> tuple[list[str], int]:
+    """The definition's source lines and the line number of the first one."""
+    start, end = chunk.line_start or 1, chunk.line_end or chunk.line_start or 1
+    text = hub.store.file_text(chunk.source, chunk.path)
+    if text is not None:
+        return text.splitlines()[start - 1 : end], start
+    return chunk.content.splitlines(), start
+
+
+def _snippet(
+    hub: Hub,
+    chunk: Chunk,
+    resolution: str,
+    max_lines: int,
+    alternatives: list[str],
+    window: tuple[int, int] | None = None,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> CodeSnippet:
+    full_start = chunk.line_start or 1
+    full_end = chunk.line_end or full_start
+    if window is not None:
+        text = hub.store.file_text(chunk.source, chunk.path) or ""
+        lines = text.splitlines()[window[0] - 1 : window[1]]
+        first = window[0]
+    else:
+        lines, first = _lines_of(hub, chunk)
+    truncated = len(lines) > max_lines
+    shown = lines[:max_lines]
+    companions: list[Companion] = []
+    if chunk.kind == "api" and chunk.metadata.calls:
+        found, _ = resolve.callees(hub.store, chunk)
+        companions = [
+            Companion(
+                name=name,
+                symbol=target.symbol or "",
+                id=target.id,
+                path=target.path,
+                line_start=target.line_start,
+            )
+            for name, target in found[:MAX_COMPANIONS]
+        ]
+    snippet = CodeSnippet(
+        id=chunk.id,
+        source=chunk.source,
+        path=chunk.path,
+        symbol=chunk.symbol,
+        kind=chunk.kind,
+        resolution=resolution,
+        line_start=first,
+        line_end=first + max(0, len(shown) - 1),
+        full_line_start=full_start,
+        full_line_end=full_end,
+        truncated=truncated,
+        code="\n".join(shown),
+        signature=chunk.metadata.signature,
+        version=chunk.version,
+        metadata=hit_metadata(chunk),
+        companions=companions,
+        alternatives=alternatives[:10],
+    )
+    # The budget trims the code, never the citation (ids, paths, full line range).
+    overhead = estimate_tokens(snippet.model_dump_json(exclude={"code"})) + _SLACK_TOKENS
+    room_chars = max(0, (max_tokens - overhead) * 3)
+    if len(snippet.code) > room_chars:
+        fitted = _fit_lines(shown, room_chars)
+        snippet.code = "\n".join(fitted)
+        snippet.line_end = first + max(0, len(fitted) - 1)
+        snippet.truncated = True
+    return snippet
+
+
+def _covering_chunk(hub: Hub, source: str | None, path: str, line: int) -> Chunk | None:
+    """The narrowest chunk of `path` whose span contains `line`."""
+    sql = "c.path = ? AND c.line_start <= ? AND c.line_end >= ?"
+    params: list[object] = [path, line, line]
+    if source:
+        sql += " AND c.source = ?"
+        params.append(source)
+    chunks = hub.store.chunks_where(sql, params)
+    if not chunks:
+        return None
+    return min(chunks, key=lambda c: ((c.line_end or 0) - (c.line_start or 0), c.id))
+
+
+def get_code_snippet(
+    hub: Hub,
+    symbol: str | None = None,
+    path: str | None = None,
+    line_start: int | None = None,
+    line_end: int | None = None,
+    intent: str | None = None,
+    source: str | None = None,
+    max_lines: int = 100,
+    chunk_id: str | None = None,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> CodeSnippet:
+    """Exact source by chunk id, symbol (exact -> Class.method -> class -> method, then a
+    semantic lookup of the name), path + line range, or a description of the intent."""
+    if not 1 <= max_lines <= MAX_LINES_CAP:
+        raise ToolInputError(f"max_lines must be between 1 and {MAX_LINES_CAP}, got {max_lines}")
+    _check_budget(max_tokens)
+    if not any((chunk_id, symbol, path, intent)):
+        raise ToolInputError("give symbol, path + line_start, intent, or chunk_id")
+    if chunk_id:
+        by_id = hub.store.get_chunks([chunk_id])
+        if not by_id:
+            raise NotFoundError(f"no chunk with id {chunk_id!r}; ids come from search hits")
+        return _snippet(hub, by_id[0], "id", max_lines, [], max_tokens=max_tokens)
+    if symbol:
+        found, resolution = resolve.find_symbol(hub.store, symbol, source)
+        if found:
+            alternatives = [c.symbol for c in found[1:11] if c.symbol]
+            return _snippet(
+                hub, found[0], resolution, max_lines, alternatives, max_tokens=max_tokens
+            )
+        if not intent and not path:
+            intent = symbol  # fall through to a semantic lookup of the name
+    if path:
+        if line_start is None:
+            raise ToolInputError("path needs line_start (and optionally line_end)")
+        if line_start < 1 or (line_end is not None and line_end < line_start):
+            raise ToolInputError("line_start must be >= 1 and line_end >= line_start")
+        chunk = _covering_chunk(hub, source, path, line_start)
+        if chunk is None:
+            raise NotFoundError(f"no indexed code at {path}:{line_start}")
+        end = line_end if line_end is not None else (chunk.line_end or line_start)
+        return _snippet(
+            hub, chunk, "path", max_lines, [], window=(line_start, end), max_tokens=max_tokens
+        )
+    assert intent is not None
+    request = SearchRequest(
+        query=intent,
+        kinds=["api"],
+        filters=SearchFilters(source=[source] if source else None),
+        limit=5,
+    )
+    hits = hub.retriever.search(request).hits
+    if not hits:
+        raise NotFoundError(f"nothing in the index matches {intent!r}")
+    [chunk] = hub.store.get_chunks([hits[0].id])
+    others = [h.symbol for h in hits[1:] if h.symbol]
+    return _snippet(hub, chunk, "semantic", max_lines, others, max_tokens=max_tokens)
+
+
+def _fit_nodes(trace: CallTrace, max_tokens: int) -> CallTrace:
+    """Keep the nodes (breadth first, nearest first) that fit the token budget."""
+    nodes, trace.nodes = trace.nodes, []
+    room = max_tokens - estimate_tokens(trace.model_dump_json()) - _SLACK_TOKENS
+    for i, node in enumerate(nodes):
+        cost = estimate_tokens(node.model_dump_json()) + 12  # + its line in the text
+        if cost > room:
+            trace.nodes = nodes[:i]
+            trace.truncated = True
+            return trace
+        room -= cost
+    trace.nodes = nodes
+    return trace
+
+
+def trace_calls(
+    hub: Hub,
+    symbol: str,
+    direction: str = "callees",
+    depth: int = 1,
+    source: str | None = None,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> CallTrace:
+    """What a function calls (callees) or what calls it (callers), up to `depth` levels,
+    resolved to indexed definitions."""
+    if direction not in ("callees", "callers"):
+        raise ToolInputError(f"direction must be 'callees' or 'callers', got {direction!r}")
+    if not 1 <= depth <= 3:
+        raise ToolInputError(f"depth must be 1, 2 or 3, got {depth}")
+    _check_budget(max_tokens)
+    if not symbol.strip():
+        raise ToolInputError("symbol must not be empty")
+    found, _ = resolve.find_symbol(hub.store, symbol, source)
+    found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
+    if not found:
+        raise NotFoundError(f"no indexed function or method named {symbol!r}")
+    root = found[0]
+    nodes: list[CallNode] = []
+    unresolved: list[str] = []
+    seen = {root.id}
+    queue: deque[tuple[Chunk, int]] = deque([(root, 1)])
+    truncated = False
+    while queue:
+        current, level = queue.popleft()
+        if direction == "callees":
+            edges, missing = resolve.callees(hub.store, current)
+            if level == 1:
+                unresolved = missing
+        else:
+            edges = resolve.callers(hub.store, current)
+        for name, target in edges:
+            if target.id in seen:
+                continue
+            if len(nodes) >= MAX_TRACE_NODES:
+                truncated = True
+                break
+            seen.add(target.id)
+            nodes.append(
+                CallNode(
+                    symbol=target.symbol or target.path,
+                    id=target.id,
+                    path=target.path,
+                    line_start=target.line_start,
+                    depth=level,
+                    via=current.symbol or current.path,
+                    name=name,
+                )
+            )
+            if level < depth:
+                queue.append((target, level + 1))
+    trace = CallTrace(
+        symbol=root.symbol or symbol,
+        id=root.id,
+        path=root.path,
+        line_start=root.line_start,
+        direction=direction,
+        depth=depth,
+        nodes=nodes,
+        unresolved=unresolved[:50],
+        truncated=truncated,
+    )
+    return _fit_nodes(trace, max_tokens)

@@ -1,0 +1,112 @@
+"""get_doc: a whole documentation page (or one section), rebuilt from its chunks."""
+
+from __future__ import annotations
+
+from ctxhub.hub import Hub
+from ctxhub.ingest.doc_paths import normalize_doc_path
+from ctxhub.models import Chunk
+from ctxhub.search.budget import estimate_tokens, trim
+from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.tools.models import DocPage
+
+MAX_TOKENS = 25000
+#: Tokens held back for the text rendering's header and JSON escaping.
+_SLACK_TOKENS = 60
+
+
+def _strip_overlap(previous: str, current: str, max_overlap: int = 2000) -> str:
+    """Drop the head of `current` that repeats the tail of `previous` (window overlap)."""
+    limit = min(len(previous), len(current), max_overlap)
+    for size in range(limit, 20, -1):
+        if previous.endswith(current[:size]):
+            return current[size:].lstrip("\n")
+    return current
+
+
+def _page_chunks(hub: Hub, source: str, path: str) -> list[Chunk]:
+    chunks = hub.store.chunks_where(
+        "c.kind = 'doc' AND c.source = ? AND c.path = ?", (source, path)
+    )
+    return sorted(chunks, key=lambda c: (c.line_start or 0, c.id))
+
+
+def _find_page(hub: Hub, path: str, source: str | None) -> tuple[str, str]:
+    wanted = normalize_doc_path(path)
+    params: list[object] = []
+    where = "c.kind = 'doc'"
+    if source:
+        where += " AND c.source = ?"
+        params.append(source)
+    rows = hub.store.conn.execute(
+        f"SELECT DISTINCT c.source, c.path FROM chunks c WHERE {where}", params
+    ).fetchall()
+    matches = [(r[0], r[1]) for r in rows if normalize_doc_path(r[1]) == wanted]
+    if not matches:
+        raise NotFoundError(
+            f"no doc page {path!r}"
+            + (f" in {source}" if source else "")
+            + "; use search_docs to find one"
+        )
+    return matches[0]
+
+
+def get_doc(
+    hub: Hub,
+    doc_id: str | None = None,
+    path: str | None = None,
+    section: str | None = None,
+    source: str | None = None,
+    max_tokens: int = 8000,
+) -> DocPage:
+    """A whole doc page, or its sections whose breadcrumb contains `section`."""
+    if not 200 <= max_tokens <= MAX_TOKENS:
+        raise ToolInputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+    if not doc_id and not path:
+        raise ToolInputError("give doc_id (from a search hit) or path")
+    if doc_id:
+        found = hub.store.get_chunks([doc_id])
+        if not found or found[0].kind != "doc":
+            raise NotFoundError(f"no doc chunk with id {doc_id!r}; use search_docs to find one")
+        page_source, page_path = found[0].source, found[0].path
+    else:
+        assert path is not None
+        page_source, page_path = _find_page(hub, path, source)
+    chunks = _page_chunks(hub, page_source, page_path)
+    sections = list(dict.fromkeys(c.section or c.title for c in chunks))
+    chosen = chunks
+    if section:
+        low = section.lower()
+        chosen = [c for c in chunks if low in (c.section or "").lower()]
+        if not chosen:
+            raise NotFoundError(
+                f"page {page_path!r} has no section matching {section!r}; "
+                f"its sections: {sections[:20]}"
+            )
+    parts: list[str] = []
+    last_section: str | None = None
+    previous = ""
+    for chunk in chosen:
+        body = (
+            _strip_overlap(previous, chunk.content)
+            if chunk.section == last_section
+            else (chunk.content)
+        )
+        parts.append(body)
+        previous, last_section = chunk.content, chunk.section
+    content = "\n\n".join(p for p in parts if p.strip())
+    first = chunks[0]
+    page = DocPage(
+        id=first.id,
+        source=page_source,
+        path=page_path,
+        title=first.title,
+        url=first.url,
+        version=first.version,
+        sections=sections,
+        section=section,
+        content="",
+    )
+    # The budget trims the content, never the page's citation or its list of sections.
+    room = max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS
+    page.content, page.truncated = trim(content, max(300, room * 3))
+    return page

@@ -1,0 +1,126 @@
+"""Structured outputs of the knowledge tools (each becomes an MCP output schema)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ctxhub.models import Deprecation
+
+
+class DocPage(BaseModel):
+    """A documentation page (or one of its sections), rebuilt from its chunks."""
+
+    id: str = Field(description="Id of the page's first chunk; any chunk id of the page opens it")
+    source: str
+    path: str = Field(description="Page path relative to the docs source root")
+    title: str
+    url: str | None = None
+    version: str | None = None
+    sections: list[str] = Field(
+        default_factory=list, description="Every heading breadcrumb of the page, in order"
+    )
+    section: str | None = Field(
+        default=None, description="The section returned, when one was asked"
+    )
+    content: str
+    truncated: bool = Field(default=False, description="Content was cut to fit max_tokens")
+
+
+class Companion(BaseModel):
+    """An indexed function the snippet calls, resolved to its chunk."""
+
+    name: str = Field(description="The called name as the code writes it")
+    symbol: str
+    id: str = Field(description="Chunk id: pass to get_code_snippet(chunk_id=...)")
+    path: str
+    line_start: int | None = None
+
+
+class CodeSnippet(BaseModel):
+    """Source of one definition (or a line range of a file)."""
+
+    id: str
+    source: str
+    path: str
+    symbol: str | None = None
+    kind: str
+    resolution: str = Field(
+        description="How it was found: id | exact | class.method | class | method | path | semantic"
+    )
+    line_start: int = Field(description="First line returned")
+    line_end: int = Field(description="Last line returned")
+    full_line_start: int = Field(description="First line of the whole definition")
+    full_line_end: int = Field(description="Last line of the whole definition")
+    truncated: bool = Field(description="Fewer lines than the definition has (max_lines or budget)")
+    code: str
+    signature: str | None = None
+    version: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    companions: list[Companion] = Field(
+        default_factory=list, description="Indexed functions this code calls"
+    )
+    alternatives: list[str] = Field(
+        default_factory=list, description="Other symbols that matched the name"
+    )
+
+
+class CallNode(BaseModel):
+    symbol: str
+    id: str
+    path: str
+    line_start: int | None = None
+    depth: int = Field(description="1 = called directly by (or calling) the root")
+    via: str = Field(description="The caller (callees) or callee (callers) it was reached from")
+    name: str = Field(description="The called name as the code writes it")
+
+
+class CallTrace(BaseModel):
+    """The call graph around one function, resolved to indexed definitions."""
+
+    symbol: str
+    id: str
+    path: str = ""
+    line_start: int | None = None
+    direction: str
+    depth: int
+    nodes: list[CallNode]
+    unresolved: list[str] = Field(
+        default_factory=list, description="Called names with no indexed target (depth 1)"
+    )
+    truncated: bool = Field(default=False, description="Nodes were left out (cap or max_tokens)")
+
+
+class ExampleFile(BaseModel):
+    path: str
+    content: str
+    truncated: bool = False
+
+
+class ExampleBundle(BaseModel):
+    """A whole example: its taxonomy and its files, within the token budget."""
+
+    id: str
+    source: str
+    name: str
+    path: str
+    summary: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    language: str | None = None
+    execution_mode: str | None = None
+    taxonomy: dict[str, Any] = Field(default_factory=dict)
+    files: list[ExampleFile]
+    omitted: list[str] = Field(default_factory=list, description="Files left out to fit max_tokens")
+
+
+class DeprecationReport(BaseModel):
+    """Whether a symbol is deprecated, since when, and what replaces it."""
+
+    symbol: str
+    deprecated: bool
+    replacement: str | None = None
+    since: str | None = None
+    note: str | None = None
+    location: str | None = Field(default=None, description="source:path:line of the deprecation")
+    entries: list[Deprecation] = Field(default_factory=list)

@@ -1,0 +1,204 @@
+"""Names -> indexed definitions: the symbol cascade and call-target resolution.
+
+The call graph stores what the code says (`self.push_frame`, `super().start`,
+`FrameProcessor.__init__`, `create_task`); resolving it to definitions uses the index
+itself: the caller's class and its bases (by name, through the class chunks' `bases`),
+classes named in the call, then functions of the caller's module, then unique names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ctxhub.models import Chunk
+from ctxhub.store.sqlite import SQLiteStore
+
+#: Definitions before overviews when a name matches several chunks.
+_TYPE_ORDER = {"class": 0, "method": 1, "function": 1, "module": 3}
+
+
+def _by_preference(chunks: Sequence[Chunk]) -> list[Chunk]:
+    return sorted(
+        chunks,
+        key=lambda c: (
+            _TYPE_ORDER.get(c.metadata.chunk_type or "", 2),
+            len(c.symbol or ""),
+            c.path,
+            c.line_start or 0,
+        ),
+    )
+
+
+def _where_symbol(
+    store: SQLiteStore, sql: str, params: Sequence[object], source: str | None
+) -> list[Chunk]:
+    sql = f"c.kind = 'api' AND ({sql})"
+    if source:
+        sql += " AND c.source = ?"
+        params = [*params, source]
+    return store.chunks_where(sql, params)
+
+
+def with_suffix(
+    store: SQLiteStore,
+    name: str,
+    source: str | None = None,
+    chunk_types: Sequence[str] | None = None,
+) -> list[Chunk]:
+    """API chunks whose symbol is `name` or ends with `.name` (case-insensitive)."""
+    low = name.lower().strip(".")
+    sql = "c.rowid IN (SELECT chunk FROM symbol_names WHERE name = ?)"
+    params: list[object] = [low]
+    if chunk_types:
+        sql += f" AND c.chunk_type IN ({', '.join('?' for _ in chunk_types)})"
+        params.extend(chunk_types)
+    return _by_preference(_where_symbol(store, sql, params, source))
+
+
+def find_symbol(
+    store: SQLiteStore, name: str, source: str | None = None
+) -> tuple[list[Chunk], str]:
+    """Definitions for `name`: exact qualified name -> `Class.method` (a dotted suffix)
+    -> a class of that name -> a function or method of that name. ([], "") if none."""
+    name = name.strip().strip("`").removesuffix("()")
+    exact = _where_symbol(store, "c.symbol = ?", [name], source)
+    if exact:
+        return _by_preference(exact), "exact"
+    if "." in name:
+        found = with_suffix(store, name, source)
+        if found:
+            return found, "class.method"
+    last = name.rsplit(".", 1)[-1]
+    found = with_suffix(store, last, source, ["class"])
+    if found:
+        return found, "class"
+    found = with_suffix(store, last, source, ["method", "function"])
+    if found:
+        return found, "method"
+    return [], ""
+
+
+def class_chunk(
+    store: SQLiteStore, module: str | None, class_name: str, source: str | None = None
+) -> Chunk | None:
+    if module:
+        exact = _where_symbol(
+            store, "c.symbol = ? AND c.chunk_type = 'class'", [f"{module}.{class_name}"], source
+        )
+        if exact:
+            return exact[0]
+    found = with_suffix(store, class_name, source, ["class"])
+    return found[0] if found else None
+
+
+def method_in_hierarchy(
+    store: SQLiteStore,
+    cls: Chunk,
+    name: str,
+    *,
+    skip_self: bool = False,
+    depth: int = 0,
+    seen: set[str] | None = None,
+) -> Chunk | None:
+    """`name` defined on `cls` or, following `bases` by name, on its nearest base."""
+    seen = seen if seen is not None else set()
+    if cls.symbol is None or cls.symbol in seen or depth > 8:
+        return None
+    seen.add(cls.symbol)
+    if not skip_self:
+        own = _where_symbol(
+            store,
+            "c.symbol = ? AND c.chunk_type IN ('method', 'function')",
+            [f"{cls.symbol}.{name}"],
+            None,
+        )
+        if own:
+            return own[0]
+    for base in cls.metadata.bases:
+        base_name = base.split("[", 1)[0].rsplit(".", 1)[-1]
+        base_cls = class_chunk(store, None, base_name, cls.source)
+        if base_cls is not None and base_cls.id != cls.id:
+            found = method_in_hierarchy(store, base_cls, name, depth=depth + 1, seen=seen)
+            if found is not None:
+                return found
+    return None
+
+
+def resolve_call(
+    store: SQLiteStore, caller: Chunk, name: str, qualified: str | None
+) -> Chunk | None:
+    """The indexed definition a call in `caller` most likely reaches, or None."""
+    meta = caller.metadata
+    text = qualified or name
+    owner = (
+        class_chunk(store, meta.module, meta.class_name, caller.source)
+        if (meta.class_name)
+        else None
+    )
+    if text.startswith(("self.", "cls.")) and owner is not None:
+        return method_in_hierarchy(store, owner, name)
+    if text.startswith("super()") and owner is not None:
+        return method_in_hierarchy(store, owner, name, skip_self=True)
+    parts = text.split(".")
+    if len(parts) >= 2 and parts[-2][:1].isupper():
+        cls = class_chunk(store, None, parts[-2], caller.source)
+        if cls is not None:
+            return method_in_hierarchy(store, cls, name)
+    if meta.module:
+        local = _where_symbol(store, "c.symbol = ?", [f"{meta.module}.{name}"], None)
+        if local:
+            return local[0]
+    candidates = with_suffix(store, name, None, ["function", "class"])
+    top_level = [
+        c
+        for c in candidates
+        if c.symbol and c.metadata.module and c.symbol == f"{c.metadata.module}.{name}"
+    ]
+    if len(top_level) == 1:
+        return top_level[0]
+    return None
+
+
+def callees(store: SQLiteStore, caller: Chunk) -> tuple[list[tuple[str, Chunk]], list[str]]:
+    """(called name, definition) pairs for a function's calls, and the unresolved names."""
+    qualified: list[str] = list(caller.metadata.extra.get("calls_qualified", []))
+    by_name: dict[str, str] = {}
+    for q in qualified:
+        by_name.setdefault(q.rsplit(".", 1)[-1], q)
+    found: list[tuple[str, Chunk]] = []
+    unresolved: list[str] = []
+    for name in caller.metadata.calls:
+        target = resolve_call(store, caller, name, by_name.get(name))
+        if target is None or target.id == caller.id:
+            unresolved.append(by_name.get(name, name))
+        else:
+            found.append((by_name.get(name, name), target))
+    return found, unresolved
+
+
+def callers(store: SQLiteStore, callee: Chunk, limit: int = 200) -> list[tuple[str, Chunk]]:
+    """Functions whose calls name `callee` and resolve to it."""
+    name = (callee.symbol or "").rsplit(".", 1)[-1]
+    if not name:
+        return []
+    candidates = store.chunks_where(
+        "c.kind = 'api' AND c.rowid IN (SELECT chunk FROM chunk_terms "
+        "WHERE field = 'calls' AND value = ?) LIMIT ?",
+        [name, limit * 4],
+    )
+    out: list[tuple[str, Chunk]] = []
+    for cand in candidates:
+        qualified = next(
+            (
+                q
+                for q in cand.metadata.extra.get("calls_qualified", [])
+                if q.rsplit(".", 1)[-1] == name
+            ),
+            name,
+        )
+        target = resolve_call(store, cand, name, qualified)
+        if target is not None and target.id == callee.id:
+            out.append((qualified, cand))
+        if len(out) >= limit:
+            break
+    return out

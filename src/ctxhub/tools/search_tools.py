@@ -1,0 +1,196 @@
+"""search, search_docs, search_api, search_examples: one retriever, per-tool preferences."""
+
+from __future__ import annotations
+
+import hashlib
+
+from ctxhub.hub import Hub
+from ctxhub.models import HitKind, SearchFilters, SearchRequest, SearchResponse
+from ctxhub.search.budget import to_hits
+from ctxhub.search.rank import Candidate
+from ctxhub.search.retriever import SearchOptions
+from ctxhub.tools.errors import ToolInputError
+
+DEFAULT_TOKENS = 8000
+MAX_TOKENS = 25000
+#: Doc chunks tagged as worked examples (pages with complete programs) also answer
+#: "is there an example of ..." questions.
+WORKED_EXAMPLE_TAG = "worked-example"
+
+
+def _request(
+    query: str, kinds: list[HitKind] | None, filters: SearchFilters, limit: int, max_tokens: int
+) -> SearchRequest:
+    if not 1 <= limit <= 200:
+        raise ToolInputError(f"limit must be between 1 and 200, got {limit}")
+    if not 200 <= max_tokens <= MAX_TOKENS:
+        raise ToolInputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+    return SearchRequest(
+        query=query, kinds=kinds, filters=filters, limit=limit, max_tokens=max_tokens
+    )
+
+
+def _sources(source: str | list[str] | None) -> list[str] | None:
+    if source is None:
+        return None
+    return [source] if isinstance(source, str) else list(source) or None
+
+
+def search(
+    hub: Hub,
+    query: str,
+    kinds: list[HitKind] | None = None,
+    source: str | list[str] | None = None,
+    limit: int = 10,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> SearchResponse:
+    if not query.strip():
+        raise ToolInputError("query must not be empty")
+    request = _request(query, kinds, SearchFilters(source=_sources(source)), limit, max_tokens)
+    return hub.retriever.search(request)
+
+
+def search_docs(
+    hub: Hub,
+    query: str,
+    area: str | None = None,
+    source: str | list[str] | None = None,
+    limit: int = 10,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> SearchResponse:
+    if not query.strip():
+        raise ToolInputError("query must not be empty")
+    filters = SearchFilters(source=_sources(source), path_prefix=area or None)
+    return hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens))
+
+
+def search_examples(
+    hub: Hub,
+    query: str,
+    tags: list[str] | None = None,
+    execution_mode: str | None = None,
+    language: str | None = None,
+    source: str | list[str] | None = None,
+    limit: int = 10,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> SearchResponse:
+    if not query.strip():
+        raise ToolInputError("query must not be empty")
+    filters = SearchFilters(
+        source=_sources(source), tags=tags or None, execution_mode=execution_mode, language=language
+    )
+    narrowed = bool(tags or execution_mode or language)
+    # Worked-example doc pages join unless the caller filters on example-only facets.
+    kinds: list[HitKind] = ["example"] if narrowed else ["example", "doc"]
+    request = _request(query, kinds, filters, limit, max_tokens)
+    options = SearchOptions(prefer={"example": 1.0, "doc": 0.75})
+    response = hub.retriever.search(request, options)
+    if not narrowed:
+        response.hits = [
+            h
+            for h in response.hits
+            if h.kind == "example" or WORKED_EXAMPLE_TAG in h.metadata.get("tags", [])
+        ] or response.hits
+    return response
+
+
+def _cursor_key(query: str, filters: SearchFilters) -> str:
+    raw = query + "\x1f" + filters.model_dump_json()
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:8]
+
+
+def _parse_cursor(cursor: str | None, key: str) -> int:
+    if not cursor:
+        return 0
+    try:
+        offset_text, cursor_key = cursor.split(":", 1)
+        offset = int(offset_text)
+    except ValueError:
+        raise ToolInputError(f"cursor {cursor!r} is not one this server returned") from None
+    if cursor_key != key or offset < 0:
+        raise ToolInputError("cursor belongs to another query or filter set; start again")
+    return offset
+
+
+def search_api(
+    hub: Hub,
+    query: str = "",
+    module: str | None = None,
+    class_name: str | None = None,
+    chunk_type: list[str] | None = None,
+    base_class: str | None = None,
+    yields: str | None = None,
+    calls: str | None = None,
+    is_dataclass: bool | None = None,
+    source: str | list[str] | None = None,
+    limit: int = 10,
+    cursor: str | None = None,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> SearchResponse:
+    """API chunks. With a structural filter the whole filtered set is listed (ranked by
+    the query first, the rest after), `limit` per page, `next_cursor` for the next one."""
+    filters = SearchFilters(
+        source=_sources(source),
+        module_prefix=module or None,
+        class_prefix=class_name or None,
+        chunk_type=chunk_type or None,
+        base_class=base_class or None,
+        yields=yields or None,
+        calls=calls or None,
+        is_dataclass=is_dataclass,
+    )
+    if not filters.is_structural():
+        if not query.strip():
+            raise ToolInputError(
+                "give a query, or a structural filter (module, class_name, "
+                "chunk_type, base_class, yields, calls, is_dataclass)"
+            )
+        if cursor:
+            raise ToolInputError("cursor only pages through a structurally filtered set")
+        return hub.retriever.search(_request(query, ["api"], filters, limit, max_tokens))
+    return _list_filtered(hub, query, filters, limit, cursor, max_tokens)
+
+
+def _list_filtered(
+    hub: Hub, query: str, filters: SearchFilters, limit: int, cursor: str | None, max_tokens: int
+) -> SearchResponse:
+    key = _cursor_key(query, filters)
+    offset = _parse_cursor(cursor, key)
+    ids, total = hub.store.list_ids(filters, ["api"], limit=100_000)
+    ranked: list[str] = []
+    response: SearchResponse | None = None
+    if query.strip():
+        request = _request(query, ["api"], filters, 200, max_tokens)
+        response = hub.retriever.search(request, SearchOptions(collapse=False))
+        ranked = [h.id for h in response.hits]
+    seen = set(ranked)
+    order = ranked + [i for i in ids if i not in seen]
+    page_ids = order[offset : offset + limit]
+    by_id = {c.id: c for c in hub.store.get_chunks(page_ids)}
+    known = {h.id: h for h in response.hits} if response else {}
+    candidates = [
+        Candidate(
+            chunk=by_id[i],
+            fused=0.0,
+            signals=known[i].signals if i in known else {},
+            score=known[i].score if i in known else 0.0,
+        )
+        for i in page_ids
+        if i in by_id
+    ]
+    hits, truncated = to_hits(candidates, 1.0, max_tokens)
+    for hit, cand in zip(hits, candidates, strict=True):
+        hit.score = round(cand.score, 4)
+    more = offset + limit < len(order)
+    return SearchResponse(
+        query=query,
+        hits=hits,
+        confidence=response.confidence if response else 1.0,
+        low_confidence=False,
+        total=total,
+        next_cursor=f"{offset + limit}:{key}" if more else None,
+        truncated=truncated,
+    )
+
+
+__all__ = ["search", "search_api", "search_docs", "search_examples"]

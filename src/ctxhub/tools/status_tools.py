@@ -1,0 +1,70 @@
+"""check_deprecation and get_hub_status."""
+
+from __future__ import annotations
+
+from ctxhub.hub import Hub
+from ctxhub.models import Deprecation
+from ctxhub.status import HubStatus, hub_status
+from ctxhub.tools import resolve
+from ctxhub.tools.errors import ToolInputError
+from ctxhub.tools.models import DeprecationReport
+
+
+def check_deprecation(hub: Hub, symbol: str) -> DeprecationReport:
+    symbol = symbol.strip()
+    if not symbol:
+        raise ToolInputError("symbol must not be empty")
+    entries = hub.store.deprecations(symbol)
+    low = symbol.lower()
+
+    def rank(d: Deprecation) -> tuple[bool, bool, bool]:
+        # code over changelog prose; whole-symbol records over parameter notes; then the
+        # record whose name is closest to what was asked
+        named = d.symbol.lower() == low or d.symbol.lower().endswith("." + low)
+        return (d.origin == "changelog", (d.note or "").startswith("parameter"), not named)
+
+    entries.sort(key=rank)
+    flagged = [c for c in resolve.find_symbol(hub.store, symbol)[0][:1] if c.metadata.deprecated]
+    if not entries and not flagged:
+        return DeprecationReport(symbol=symbol, deprecated=False)
+    first = entries[0] if entries else None
+    location = None
+    if first is not None and first.path:
+        location = f"{first.source}:{first.path}" + (f":{first.line}" if first.line else "")
+    elif flagged:
+        c = flagged[0]
+        location = f"{c.source}:{c.path}:{c.line_start}"
+    replacement = next((d.replacement for d in entries if d.replacement), None)
+    return DeprecationReport(
+        symbol=symbol,
+        deprecated=True,
+        replacement=_final_replacement(hub, replacement),
+        since=next((d.since for d in entries if d.since), None),
+        note=first.note if first else None,
+        location=location,
+        entries=entries[:20],
+    )
+
+
+def _final_replacement(hub: Hub, replacement: str | None, hops: int = 5) -> str | None:
+    """Follow a chain of replacements (an alias of a deprecated alias) to its end."""
+    seen: set[str] = set()
+    while replacement and replacement not in seen and hops > 0:
+        seen.add(replacement)
+        hops -= 1
+        onward = [
+            d.replacement
+            for d in hub.store.deprecations(replacement)
+            if d.symbol == replacement
+            and d.replacement
+            and d.origin != "changelog"
+            and not (d.note or "").startswith("parameter")
+        ]
+        if not onward:
+            break
+        replacement = onward[0]
+    return replacement
+
+
+def get_hub_status(hub: Hub) -> HubStatus:
+    return hub_status(hub.store, hub.settings.stale_days)

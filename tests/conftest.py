@@ -1,0 +1,56 @@
+"""Shared fixtures: a temporary store, chunk factories, the hashing embedder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from ctxhub.models import Chunk, ChunkMeta, ChunkKind, chunk_id
+from ctxhub.store.sqlite import SQLiteStore
+
+if TYPE_CHECKING:
+    from ctxhub.embed.hashing import HashingEmbedder
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    s = SQLiteStore(tmp_path / "ctxhub.db")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def embedder() -> "HashingEmbedder":
+    from ctxhub.embed.hashing import HashingEmbedder
+
+    return HashingEmbedder(dim=256)
+
+
+def make_chunk(
+    source: str = "src",
+    path: str = "pkg/mod.py",
+    symbol: str | None = None,
+    content: str = "",
+    kind: ChunkKind = "api",
+    ordinal: int = 0,
+    version: str | None = None,
+    **meta: object,
+) -> Chunk:
+    title = symbol.rsplit(".", 1)[-1] if symbol else path
+    return Chunk(
+        id=chunk_id(source, path, symbol, ordinal),
+        source=source,
+        kind=kind,
+        path=path,
+        symbol=symbol,
+        title=title,
+        content=content or f"def {title}(): pass",
+        embed_text=f"{symbol or path}\n{content}",
+        line_start=1,
+        line_end=max(1, content.count("\n") + 1),
+        version=version,
+        metadata=ChunkMeta.model_validate(meta),
+    )

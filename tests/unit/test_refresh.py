@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.embedding import embed_missing
+from ctxhub.ingest.refresh import refresh
+from ctxhub.models import SearchFilters
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite import SQLiteStore
+
+MODULE = '''"""Workers."""
+
+
+class Worker:
+    """Runs frames."""
+
+    def run(self, frames):
+        for frame in frames:
+            self.push(frame)
+        return len(frames)
+
+    def push(self, frame):
+        text = str(frame)
+        print(text)
+        return frame
+'''
+
+
+def _tree(root: Path) -> Path:
+    (root / "src" / "fw").mkdir(parents=True)
+    (root / "src" / "fw" / "__init__.py").write_text('"""fw."""\n')
+    (root / "src" / "fw" / "worker.py").write_text(MODULE)
+    (root / "docs").mkdir()
+    (root / "docs" / "guide.md").write_text("# Guide\n\nHow to run a worker with frames.\n")
+    (root / "examples").mkdir()
+    (root / "examples" / "hello.py").write_text(
+        '"""Hello example."""\nfrom fw.worker import Worker\n\n\ndef main():\n'
+        '    w = Worker()\n    w.run([1, 2])\n    print("done")\n\n\nif __name__ == "__main__":\n'
+        "    main()\n"
+    )
+    return root
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    return _tree(tmp_path / "repo")
+
+
+def _run(store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder | None,
+         **kw: object):  # type: ignore[no-untyped-def]
+    spec = SourceSpec(name="fw", path=str(tree))
+    return refresh(store, [spec], tmp_path / "sources", embedder, **kw)  # type: ignore[arg-type]
+
+
+def test_first_refresh_indexes_every_kind(store: SQLiteStore, tree: Path, tmp_path: Path,
+                                          embedder: HashingEmbedder) -> None:
+    summary = _run(store, tree, tmp_path, embedder)
+    [s] = summary.sources
+    assert s.status == "ok" and set(s.kinds) == {"python", "docs", "examples"}
+    counts = store.counts()["fw"]
+    assert counts["api"] >= 3 and counts["doc"] >= 1 and counts["example"] >= 1
+    assert store.count_missing_embeddings(embedder.id) == 0
+    ids, total = store.list_ids(SearchFilters(calls="push"), ["api"], 10)
+    assert total == 1 and store.get_chunks(ids)[0].symbol == "fw.worker.Worker.run"
+
+
+def test_second_refresh_changes_nothing(store: SQLiteStore, tree: Path, tmp_path: Path,
+                                        embedder: HashingEmbedder) -> None:
+    _run(store, tree, tmp_path, embedder)
+    generation = store.generation()
+    summary = _run(store, tree, tmp_path, embedder)
+    [s] = summary.sources
+    assert (s.added, s.updated, s.removed) == (0, 0, 0)
+    assert s.unchanged_units == s.units
+    assert summary.embedded == 0
+    # only the source-state row was written
+    assert store.generation() == generation + 1
+
+
+def test_one_changed_file_is_replaced_and_only_new_text_embedded(
+    store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder
+) -> None:
+    _run(store, tree, tmp_path, embedder)
+    (tree / "src" / "fw" / "worker.py").write_text(MODULE.replace("print(text)", "print(text.upper())"))
+    summary = _run(store, tree, tmp_path, embedder)
+    [s] = summary.sources
+    assert s.unchanged_units == s.units - 1
+    assert s.updated >= 1 and s.added == 0
+    # push's text changed (and the module/class overviews that quote nothing of it did not)
+    assert 1 <= summary.embedded <= 3
+
+
+def test_removed_file_loses_its_chunks(store: SQLiteStore, tree: Path, tmp_path: Path) -> None:
+    _run(store, tree, tmp_path, None)
+    (tree / "docs" / "guide.md").unlink()
+    summary = _run(store, tree, tmp_path, None)
+    assert summary.sources[0].removed >= 1
+    assert "doc" not in store.counts()["fw"]
+
+
+def test_unparsable_file_is_skipped_named_and_keeps_last_good_chunks(
+    store: SQLiteStore, tree: Path, tmp_path: Path
+) -> None:
+    _run(store, tree, tmp_path, None)
+    before = store.list_ids(SearchFilters(source=["fw"], module_prefix="fw.worker"), None, 100)
+    (tree / "src" / "fw" / "worker.py").write_text("def broken(:\n    pass\n")
+    (tree / "src" / "fw" / "extra.py").write_text("def helper(x):\n    y = x + 1\n    return y\n")
+    summary = _run(store, tree, tmp_path, None)
+    [s] = summary.sources
+    assert s.status == "ok"
+    assert [unit for unit, _ in s.skipped] == ["src/fw/worker.py"]
+    assert "line 1" in s.skipped[0][1] or "syntax" in s.skipped[0][1].lower()
+    after = store.list_ids(SearchFilters(source=["fw"], module_prefix="fw.worker"), None, 100)
+    assert after == before  # the last good chunks stay searchable
+    assert store.list_ids(SearchFilters(symbol_prefix="fw.extra"), None, 10)[1] >= 1
+    assert store.file_states("fw")["src/fw/worker.py"].status == "skipped"
+
+
+def test_failed_source_keeps_previous_chunks(store: SQLiteStore, tree: Path,
+                                             tmp_path: Path) -> None:
+    _run(store, tree, tmp_path, None)
+    before = store.counts()["fw"]
+    spec = SourceSpec(name="fw", path=str(tmp_path / "gone"))
+    summary = refresh(store, [spec], tmp_path / "sources", None)
+    [s] = summary.sources
+    assert s.status == "failed" and "does not exist" in (s.error or "")
+    assert store.counts()["fw"] == before
+    [state] = store.sources()
+    assert state.status == "failed"
+
+
+def test_lexical_first_then_embeddings(store: SQLiteStore, tree: Path, tmp_path: Path,
+                                       embedder: HashingEmbedder) -> None:
+    _run(store, tree, tmp_path, None)
+    assert store.bm25('"frames"', SearchFilters(), None, 10)
+    store.bind_model(embedder.id, embedder.dim)
+    missing = store.count_missing_embeddings(embedder.id)
+    assert missing > 0
+    assert embed_missing(store, embedder) == missing
+    assert store.count_missing_embeddings(embedder.id) == 0

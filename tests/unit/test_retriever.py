@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.models import SearchFilters, SearchRequest
+from ctxhub.search.retriever import Retriever, SearchOptions
+from ctxhub.store.sqlite import SQLiteStore
+from tests.conftest import make_chunk
+
+
+@pytest.fixture
+def retriever(store: SQLiteStore, embedder: HashingEmbedder) -> Retriever:
+    store.replace_file("fw", "src/fw/pipe.py", [
+        make_chunk("fw", "src/fw/pipe.py", "fw.pipe.Worker.queue_frames",
+                   "async def queue_frames(self, frames):\n    for f in frames: await self.queue_frame(f)",
+                   chunk_type="method", calls=["queue_frame"]),
+        make_chunk("fw", "src/fw/pipe.py", "fw.pipe.Worker.queue_frame",
+                   "async def queue_frame(self, frame):\n    await self._queue.put(frame)",
+                   chunk_type="method"),
+        make_chunk("fw", "src/fw/pipe.py", "fw.pipe.Worker",
+                   "class Worker: runs a pipeline of processors and queues frames",
+                   chunk_type="class"),
+    ])
+    store.replace_file("docs", "guide.mdx", [
+        make_chunk("docs", "guide.mdx", None, f"Recording audio part {i}: buffer audio chunks",
+                   kind="doc", ordinal=i) for i in range(3)
+    ])
+    store.bind_model(embedder.id, embedder.dim)
+    missing = store.missing_embeddings(embedder.id, 100)
+    store.put_embeddings(embedder.id, list(zip([h for h, _ in missing],
+                                               embedder.embed([t for _, t in missing]))))
+    return Retriever(store, embedder)
+
+
+def test_symbol_query_ranks_definition_first_and_explains(retriever: Retriever) -> None:
+    response = retriever.search(SearchRequest(query="Worker.queue_frames where is it defined"))
+    top = response.hits[0]
+    assert top.symbol == "fw.pipe.Worker.queue_frames"
+    assert set(top.signals) >= {"bm25", "symbol"}
+    assert top.signals["symbol"].rank == 1
+    assert 0 < top.score <= 1
+    assert response.confidence > 0.5 and not response.low_confidence
+
+
+def test_a_failing_path_is_logged_and_the_others_fuse(
+    retriever: Retriever, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*args: object, **kwargs: object) -> list[tuple[str, float]]:
+        raise RuntimeError("vector index corrupted")
+
+    monkeypatch.setattr(retriever.store, "dense", broken)
+    with caplog.at_level(logging.ERROR):
+        response = retriever.search(SearchRequest(query="queue_frames"))
+    assert response.hits and "dense" not in response.hits[0].signals
+    assert "retrieval path dense failed" in caplog.text
+
+
+def test_single_path_options(retriever: Retriever) -> None:
+    only_dense = retriever.search(SearchRequest(query="queue frames"), SearchOptions(paths=("dense",)))
+    assert only_dense.hits and all(set(h.signals) == {"dense"} for h in only_dense.hits)
+
+
+def test_doc_chunks_collapse_to_one_hit_per_page(retriever: Retriever) -> None:
+    response = retriever.search(SearchRequest(query="recording audio buffer", kinds=["doc"]))
+    assert [h.path for h in response.hits] == ["guide.mdx"]
+    expanded = retriever.search(SearchRequest(query="recording audio buffer", kinds=["doc"]),
+                                SearchOptions(collapse=False))
+    assert len(expanded.hits) == 3
+
+
+def test_budget_trims_snippets_but_keeps_citations(retriever: Retriever) -> None:
+    full = retriever.search(SearchRequest(query="frames queue worker", max_tokens=8000))
+    tight = retriever.search(SearchRequest(query="frames queue worker", max_tokens=200))
+    assert [h.id for h in tight.hits] == [h.id for h in full.hits]
+    assert all(h.path and h.line_start for h in tight.hits)
+    assert sum(len(h.snippet) for h in tight.hits) < sum(len(h.snippet) for h in full.hits)
+    assert tight.truncated
+
+
+def test_filters_reach_every_path(retriever: Retriever) -> None:
+    response = retriever.search(SearchRequest(query="Worker queue frames",
+                                              filters=SearchFilters(calls="queue_frame")))
+    assert [h.symbol for h in response.hits] == ["fw.pipe.Worker.queue_frames"]
+
+
+def test_unrelated_query_is_low_confidence_with_follow_ups(retriever: Retriever) -> None:
+    response = retriever.search(SearchRequest(query="kubernetes helm chart ingress"))
+    assert response.low_confidence
+    assert response.next_queries
