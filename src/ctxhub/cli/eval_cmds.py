@@ -46,10 +46,12 @@ def _table(report: EvalReport) -> Table:
               help="Index PATH as source REPO (the gold items' `repo`). Repeatable.")
 @click.option("--ablations", is_flag=True, help="Also run single paths and scorer subsets.")
 @click.option("--misses/--no-misses", default=True, help="List queries that missed gold.")
+@click.option("--explain", "explain_ids", multiple=True, metavar="ID",
+              help="Show where each path ranked each gold item of query ID (repeatable).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def eval_cmd(click_ctx: click.Context, queries: Path, roots: tuple[str, ...], ablations: bool,
-             misses: bool, as_json: bool) -> None:
+             misses: bool, explain_ids: tuple[str, ...], as_json: bool) -> None:
     """Score QUERIES (JSONL, shared/eval format) per category: Recall@5, MRR@10, nDCG@10.
 
     Uses its own store ($CTXHUB_HOME/eval/eval.db) unless --db is given; roots are
@@ -64,6 +66,17 @@ def eval_cmd(click_ctx: click.Context, queries: Path, roots: tuple[str, ...], ab
         summary = run_refresh(ctx, specs, force=False, embed=True, as_json=False)
         if any(s.status != "ok" for s in summary.sources):
             sys.exit(1)
+    if explain_ids:
+        from ctxhub.evaluation.explain import explain
+
+        wanted = [q for q in items if q.id in explain_ids]
+        with Hub(ctx.settings) as hub:
+            for q in wanted:
+                out.print(f"[bold]{q.id}[/bold] [{q.category}] {q.query}")
+                for g in explain(hub, q):
+                    ranks = "  ".join(f"{k} {v if v else '-'}" for k, v in g.ranks.items())
+                    out.print(f"  {ranks}   {g.gold}")
+        return
     reports: list[EvalReport] = []
     with Hub(ctx.settings) as hub:
         reports.append(run(hub, items))

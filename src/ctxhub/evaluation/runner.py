@@ -184,6 +184,7 @@ def ablation_variants() -> list[Variant]:
         Variant("symbol only", SearchOptions(paths=("symbol",), scorers=())),
         Variant("hybrid, no re-rank", SearchOptions(scorers=())),
         Variant("hybrid + symbol boost", SearchOptions(scorers=("symbol",))),
+        Variant("hybrid + literal match", SearchOptions(scorers=("literal",))),
         Variant("hybrid + kind preference", SearchOptions(scorers=("kind",))),
     ]
 

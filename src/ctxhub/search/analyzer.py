@@ -18,7 +18,9 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 _QUOTED = re.compile(r"`([^`]{3,200})`|\"([^\"]{8,200})\"|'([^']{12,200})'")
 _ERROR_MARKERS = re.compile(
     r"Traceback \(most recent call last\)|\b[A-Z][A-Za-z]*(?:Error|Exception|Warning)\b"
-    r"|\b(?:ERROR|WARNING|CRITICAL|FATAL)\b|\bError:|\bfailed\b|\bnot found\b",
+    r"|\b(?:ERROR|WARNING|CRITICAL|FATAL)\b|\bError:|\bfailed\b|\bnot found\b"
+    r"|\b(?:timed out|rejected|refused|unable to|cannot|can't|couldn't|denied)\b"
+    r"|\blogs?\b[^`'\"]*[`'\"]|\bwarning\b",
 )
 _CODE_MARKERS = re.compile(r"\bdef |\bclass |\bimport |\bawait |\bself\.|[(){}\[\]=]{2,}|->|::")
 
@@ -82,6 +84,7 @@ class QueryAnalysis:
     text: str
     terms: list[str]  # words for BM25 (stopwords dropped, identifiers split)
     phrases: list[str]  # quoted/backticked spans, searched as FTS phrases
+    fragments: list[str]  # word 3-grams of pasted messages, for the exact-phrase path
     identifiers: list[str]  # code names the query mentions, for symbol lookup
     is_error: bool
     has_code: bool
@@ -114,26 +117,65 @@ def analyze(query: str) -> QueryAnalysis:
 
     is_error = bool(_ERROR_MARKERS.search(query))
     has_code = bool(_CODE_MARKERS.search(query))
+    fragments = message_fragments(query) if (is_error or phrases) else []
     return QueryAnalysis(
         text=query,
         terms=terms,
         phrases=phrases,
+        fragments=fragments,
         identifiers=identifiers,
         is_error=is_error,
         has_code=has_code,
-        weights=path_weights(identifiers, is_error, has_code),
+        weights=path_weights(identifiers, is_error, has_code, bool(fragments)),
     )
 
 
-def path_weights(identifiers: list[str], is_error: bool, has_code: bool) -> dict[str, float]:
-    """Per-path RRF weights. Names favour exact lookup, pasted errors favour exact words."""
-    weights = {"bm25": 1.0, "dense": 1.0, "symbol": 0.0}
+# Runs of words between punctuation: where a pasted log line or error message lives.
+_RUN_BREAK = re.compile(r"[—–:;,.?!()\[\]{}<>`'\"|=]+|\s-\s|\s{2,}")
+
+
+def message_fragments(query: str, n: int = 3, limit: int = 16) -> list[str]:
+    """Word n-grams of the message-like runs in a query (`failed 3 times immediately
+    after connecting` -> `times immediately after`, ...). Code formats its messages with
+    placeholders (`{count} times`), so short n-grams of the literal words match where
+    the whole sentence would not. Identifier tokens and numbers break a run."""
+    grams: list[str] = []
+    for run in _RUN_BREAK.split(query):
+        words: list[str] = []
+        for token in run.split():
+            if token.isdigit() or is_identifier_like(token) or not _WORD.fullmatch(token):
+                words = _emit(words, n, grams)
+                continue
+            words.append(token)
+        _emit(words, n, grams)
+    return grams[:limit]
+
+
+def _emit(words: list[str], n: int, grams: list[str]) -> list[str]:
+    for i in range(len(words) - n + 1):
+        gram = words[i : i + n]
+        if sum(1 for w in gram if w.lower() not in STOPWORDS) >= 2:
+            text = " ".join(gram)
+            if text not in grams:
+                grams.append(text)
+    return []
+
+
+def path_weights(
+    identifiers: list[str], is_error: bool, has_code: bool, has_fragments: bool = False
+) -> dict[str, float]:
+    """Per-path RRF weights. Names favour exact lookup, pasted errors favour exact words:
+    a log line is found by its literal text, which embeddings blur."""
+    weights = {"bm25": 1.0, "dense": 1.0, "symbol": 0.0, "phrase": 0.0}
     if identifiers:
         weights["symbol"] = 1.5
         weights["bm25"] = 1.2
     if is_error:
         weights["bm25"] += 0.3
-        weights["dense"] = 0.8
+        weights["dense"] = 0.6
+        weights["symbol"] = min(weights["symbol"], 0.5)  # names in a log line are context
+    if has_fragments:
+        weights["phrase"] = 1.5
     if has_code:
         weights["bm25"] += 0.2
     return weights
@@ -144,6 +186,12 @@ def fts_match_expression(analysis: QueryAnalysis, max_terms: int = 32) -> str | 
     parts = [f'"{p}"' for p in analysis.phrases]
     parts += [_quote(t) for t in analysis.terms[:max_terms]]
     parts = [p for p in parts if p != '""']
+    return " OR ".join(parts) if parts else None
+
+
+def fts_phrase_expression(analysis: QueryAnalysis) -> str | None:
+    """An FTS5 MATCH of the message fragments as exact phrases, OR-joined."""
+    parts = [_quote(f) for f in analysis.fragments]
     return " OR ".join(parts) if parts else None
 
 

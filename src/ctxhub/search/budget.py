@@ -69,6 +69,8 @@ def _hit(cand: Candidate, norm: float) -> Hit:
     metadata = hit_metadata(chunk)
     if cand.boosts:
         metadata["boosts"] = cand.boosts
+    if cand.duplicates:
+        metadata["also_at"] = cand.duplicates[:5]
     return Hit(
         id=chunk.id,
         kind=chunk.kind,

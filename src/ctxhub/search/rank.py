@@ -7,6 +7,7 @@ what they did in `Candidate.boosts`, so a hit can explain its final position.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -22,6 +23,7 @@ class Candidate:
     signals: dict[str, Signal]
     score: float = 0.0
     boosts: dict[str, float] = field(default_factory=dict)
+    duplicates: list[str] = field(default_factory=list)  # "source:path:line" of same text
 
     def __post_init__(self) -> None:
         if not self.score:
@@ -58,6 +60,38 @@ class SymbolBoost:
                 if symbol == name or symbol.endswith("." + name):
                     best = max(best, name.count(".") + 1)
             out.append(1.0 + self.per_part * best)
+        return out
+
+
+_NON_WORD = re.compile(r"[^a-z0-9_]+")
+
+
+def _normalized(text: str) -> str:
+    return " " + _NON_WORD.sub(" ", text.lower()).strip() + " "
+
+
+class LiteralMatch:
+    """Boost chunks that contain the literal words of a pasted message.
+
+    A log line or exception text is decisive evidence: the code that emits it (and the
+    page that explains it) contains its words in order. Rank fusion alone is too flat
+    to let one exact match win over chunks that are merely about the same topic.
+    """
+
+    name = "literal"
+
+    def __init__(self, strength: float = 1.0) -> None:
+        self.strength = strength
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        grams = [_normalized(f) for f in analysis.fragments]
+        if not grams:
+            return [1.0] * len(candidates)
+        out = []
+        for cand in candidates:
+            text = _normalized(cand.chunk.content)
+            share = sum(1 for g in grams if g in text) / len(grams)
+            out.append(1.0 + self.strength * share if share >= 0.34 else 1.0)
         return out
 
 

@@ -16,15 +16,27 @@ import numpy as np
 from ctxhub.embed.base import Embedder, Vectors
 from ctxhub.models import SearchRequest, SearchResponse
 from ctxhub.search import confidence as conf
-from ctxhub.search.analyzer import QueryAnalysis, analyze, fts_match_expression
+from ctxhub.search.analyzer import (
+    QueryAnalysis,
+    analyze,
+    fts_match_expression,
+    fts_phrase_expression,
+)
 from ctxhub.search.budget import to_hits
 from ctxhub.search.fusion import max_fused, rrf
-from ctxhub.search.rank import Candidate, KindPreference, Scorer, SymbolBoost, rerank
+from ctxhub.search.rank import (
+    Candidate,
+    KindPreference,
+    LiteralMatch,
+    Scorer,
+    SymbolBoost,
+    rerank,
+)
 from ctxhub.store.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
 
-ALL_PATHS = ("bm25", "dense", "symbol")
+ALL_PATHS = ("bm25", "dense", "symbol", "phrase")
 #: Candidates each path fetches; the fused list is cut to RERANK_DEPTH before re-ranking.
 OVERFETCH = 50
 RERANK_DEPTH = 100
@@ -39,6 +51,7 @@ class SearchOptions:
     scorers: Sequence[str] | None = None  # None: all default scorers
     weights: Mapping[str, float] | None = None  # override the analyser's path weights
     collapse: bool = True  # keep the best chunk per doc page and per example
+    extra_scorers: Sequence[Scorer] = ()  # tool-specific scorers, applied after the defaults
 
 
 def collapse_key(cand: Candidate) -> tuple[str, str]:
@@ -51,14 +64,53 @@ def collapse_key(cand: Candidate) -> tuple[str, str]:
     return (chunk.source, "id:" + chunk.id)
 
 
+def _copy_key(cand: Candidate) -> tuple[str, str] | None:
+    """What two copies of one definition share across packages (a vendored module):
+    the chunk type and the qualified name inside the module's last part."""
+    c = cand.chunk
+    if c.kind != "api" or not c.symbol:
+        return None
+    module = c.metadata.module or c.symbol
+    tail = module.rsplit(".", 1)[-1]
+    inner = c.symbol[len(module) :] if c.symbol.startswith(module) else c.symbol
+    return (c.metadata.chunk_type or "", tail + inner)
+
+
+def _words(text: str) -> set[str]:
+    return set(text.split())
+
+
+def _near_copy(a: Candidate, b: Candidate) -> bool:
+    wa, wb = _words(a.chunk.content), _words(b.chunk.content)
+    return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= 0.8
+
+
 def collapse(ranked: list[Candidate]) -> list[Candidate]:
-    """Keep the best-ranked chunk per page and per example: five hits, five places."""
+    """Keep the best-ranked chunk per page and per example, and one of each text indexed
+    in several places (a vendored copy of a package): five hits, five answers."""
     seen: set[tuple[str, str]] = set()
+    by_text: dict[str, Candidate] = {}
+    by_copy: dict[tuple[str, str], Candidate] = {}
     out: list[Candidate] = []
     for cand in ranked:
         key = collapse_key(cand)
+        first = by_text.get(cand.chunk.content_hash)
+        copy_key = _copy_key(cand)
+        if first is None and copy_key is not None:
+            other = by_copy.get(copy_key)
+            if other is not None and other.chunk.source != cand.chunk.source and _near_copy(
+                other, cand
+            ):
+                first = other
+        if first is not None:
+            c = cand.chunk
+            first.duplicates.append(f"{c.source}:{c.path}:{c.line_start or 1}")
+            continue
         if key not in seen:
             seen.add(key)
+            by_text[cand.chunk.content_hash] = cand
+            if copy_key is not None:
+                by_copy.setdefault(copy_key, cand)
             out.append(cand)
     return out
 
@@ -100,6 +152,10 @@ class Retriever:
                     if self.embedder is not None and request.query.strip():
                         qvec = self.embed_query(request.query)
                         results[path] = self.store.dense(qvec, filters, kinds, OVERFETCH)
+                elif path == "phrase":
+                    phrase = fts_phrase_expression(analysis)
+                    if phrase:
+                        results[path] = self.store.bm25(phrase, filters, kinds, OVERFETCH)
                 elif path == "symbol":
                     if analysis.identifiers:
                         results[path] = self.store.symbol_lookup(
@@ -112,9 +168,11 @@ class Retriever:
         return results
 
     def _scorers(self, options: SearchOptions) -> list[Scorer]:
-        available: dict[str, Scorer] = {"symbol": SymbolBoost()}
+        available: dict[str, Scorer] = {"symbol": SymbolBoost(), "literal": LiteralMatch()}
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)
+        for scorer in options.extra_scorers:
+            available[scorer.name] = scorer
         if options.scorers is None:
             return list(available.values())
         return [available[name] for name in options.scorers if name in available]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 
 from ctxhub.hub import Hub
 from ctxhub.models import HitKind, SearchFilters, SearchRequest, SearchResponse
+from ctxhub.search.analyzer import QueryAnalysis
 from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
@@ -80,18 +82,24 @@ def search_examples(
         source=_sources(source), tags=tags or None, execution_mode=execution_mode, language=language
     )
     narrowed = bool(tags or execution_mode or language)
-    # Worked-example doc pages join unless the caller filters on example-only facets.
+    # Doc pages join unless the caller filters on example-only facets; pages that are
+    # worked examples (complete programs) rank near example code, other pages lower.
     kinds: list[HitKind] = ["example"] if narrowed else ["example", "doc"]
     request = _request(query, kinds, filters, limit, max_tokens)
-    options = SearchOptions(prefer={"example": 1.0, "doc": 0.75})
-    response = hub.retriever.search(request, options)
-    if not narrowed:
-        response.hits = [
-            h
-            for h in response.hits
-            if h.kind == "example" or WORKED_EXAMPLE_TAG in h.metadata.get("tags", [])
-        ] or response.hits
-    return response
+    options = SearchOptions(prefer={"example": 1.0, "doc": 0.8}, extra_scorers=(WorkedExample(),))
+    return hub.retriever.search(request, options)
+
+
+class WorkedExample:
+    """Doc pages tagged as worked examples rank like example code; other pages lower."""
+
+    name = "worked_example"
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        return [
+            1.0 if c.chunk.kind != "doc" or WORKED_EXAMPLE_TAG in c.chunk.metadata.tags else 0.8
+            for c in candidates
+        ]
 
 
 def _cursor_key(query: str, filters: SearchFilters) -> str:

@@ -1,0 +1,48 @@
+"""Why did a query miss? Where each retrieval path ranked each gold item."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from ctxhub.evaluation.matching import RankedHit, matches
+from ctxhub.evaluation.queries import EvalQuery
+from ctxhub.evaluation.runner import _run_tool
+from ctxhub.hub import Hub
+from ctxhub.models import HitKind, SearchFilters, SearchRequest
+from ctxhub.search.retriever import SearchOptions
+
+KINDS: dict[str, list[HitKind] | None] = {
+    "symbol": ["api"], "api": ["api"], "yields": ["api"], "calls": ["api"], "docs": ["doc"],
+    "examples": ["example", "doc"], "error": None,
+}
+
+
+class GoldRanks(BaseModel):
+    gold: str
+    ranks: dict[str, int | None]  # path or "final" -> 1-based rank within the top 200
+
+
+def explain(hub: Hub, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
+    kinds = KINDS.get(q.category)
+    filters = SearchFilters.model_validate(
+        {k: v for k, v in q.filters.items() if k in ("yields", "calls")}
+    )
+    lists: dict[str, list[RankedHit]] = {}
+    for path in ("bm25", "dense", "symbol", "phrase"):
+        request = SearchRequest(query=q.query, kinds=kinds, filters=filters, limit=depth)
+        response = hub.retriever.search(
+            request, SearchOptions(paths=(path,), scorers=(), collapse=False)
+        )
+        lists[path] = [RankedHit(source=h.source, path=h.path, symbol=h.symbol,
+                                 line_start=h.line_start, line_end=h.line_end)
+                       for h in response.hits]
+    lists["final"] = _run_tool(hub, q)[0]
+    out = []
+    for g in q.gold:
+        ranks = {
+            name: next((i for i, h in enumerate(hits, 1) if matches(h, g)), None)
+            for name, hits in lists.items()
+        }
+        label = f"{g.repo}:{g.path}" + (f":{g.symbol}" if g.symbol else "")
+        out.append(GoldRanks(gold=label, ranks=ranks))
+    return out
