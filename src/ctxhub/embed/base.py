@@ -27,6 +27,10 @@ class Embedder(Protocol):
     @property
     def dim(self) -> int: ...
 
+    def warm(self) -> None:
+        """Load the model now (a server warms it in the background at start)."""
+        ...
+
     def embed(
         self, texts: Sequence[str], batch_size: int = 32, progress: Progress | None = None
     ) -> Vectors:
