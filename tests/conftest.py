@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ctxhub.models import Chunk, ChunkMeta, ChunkKind, chunk_id
+from ctxhub.models import Chunk, ChunkKind, ChunkMeta, chunk_id
 from ctxhub.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
 
 
 @pytest.fixture
-def embedder() -> "HashingEmbedder":
+def embedder() -> HashingEmbedder:
     from ctxhub.embed.hashing import HashingEmbedder
 
     return HashingEmbedder(dim=256)

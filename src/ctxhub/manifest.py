@@ -19,7 +19,7 @@ from ctxhub.sources.base import SourceSpec
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 MANIFEST_NAME = "ctxhub.toml"
 

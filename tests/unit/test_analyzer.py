@@ -9,10 +9,17 @@ from ctxhub.search.analyzer import (
 
 def test_split_dotted_camel_and_snake() -> None:
     assert split_identifier("DailyTransport.configure") == [
-        "DailyTransport.configure", "DailyTransport", "Daily", "Transport", "configure",
+        "DailyTransport.configure",
+        "DailyTransport",
+        "Daily",
+        "Transport",
+        "configure",
     ]
     assert split_identifier("run_function_calls") == [
-        "run_function_calls", "run", "function", "calls",
+        "run_function_calls",
+        "run",
+        "function",
+        "calls",
     ]
 
 

@@ -49,14 +49,16 @@ def tree(tmp_path: Path) -> Path:
     return _tree(tmp_path / "repo")
 
 
-def _run(store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder | None,
-         **kw: object):  # type: ignore[no-untyped-def]
+def _run(
+    store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder | None, **kw: object
+):  # type: ignore[no-untyped-def]
     spec = SourceSpec(name="fw", path=str(tree))
     return refresh(store, [spec], tmp_path / "sources", embedder, **kw)  # type: ignore[arg-type]
 
 
-def test_first_refresh_indexes_every_kind(store: SQLiteStore, tree: Path, tmp_path: Path,
-                                          embedder: HashingEmbedder) -> None:
+def test_first_refresh_indexes_every_kind(
+    store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder
+) -> None:
     summary = _run(store, tree, tmp_path, embedder)
     [s] = summary.sources
     assert s.status == "ok" and set(s.kinds) == {"python", "docs", "examples"}
@@ -67,8 +69,9 @@ def test_first_refresh_indexes_every_kind(store: SQLiteStore, tree: Path, tmp_pa
     assert total == 1 and store.get_chunks(ids)[0].symbol == "fw.worker.Worker.run"
 
 
-def test_second_refresh_changes_nothing(store: SQLiteStore, tree: Path, tmp_path: Path,
-                                        embedder: HashingEmbedder) -> None:
+def test_second_refresh_changes_nothing(
+    store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder
+) -> None:
     _run(store, tree, tmp_path, embedder)
     generation = store.generation()
     summary = _run(store, tree, tmp_path, embedder)
@@ -84,7 +87,9 @@ def test_one_changed_file_is_replaced_and_only_new_text_embedded(
     store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder
 ) -> None:
     _run(store, tree, tmp_path, embedder)
-    (tree / "src" / "fw" / "worker.py").write_text(MODULE.replace("print(text)", "print(text.upper())"))
+    (tree / "src" / "fw" / "worker.py").write_text(
+        MODULE.replace("print(text)", "print(text.upper())")
+    )
     summary = _run(store, tree, tmp_path, embedder)
     [s] = summary.sources
     assert s.unchanged_units == s.units - 1
@@ -119,8 +124,9 @@ def test_unparsable_file_is_skipped_named_and_keeps_last_good_chunks(
     assert store.file_states("fw")["src/fw/worker.py"].status == "skipped"
 
 
-def test_failed_source_keeps_previous_chunks(store: SQLiteStore, tree: Path,
-                                             tmp_path: Path) -> None:
+def test_failed_source_keeps_previous_chunks(
+    store: SQLiteStore, tree: Path, tmp_path: Path
+) -> None:
     _run(store, tree, tmp_path, None)
     before = store.counts()["fw"]
     spec = SourceSpec(name="fw", path=str(tmp_path / "gone"))
@@ -132,8 +138,9 @@ def test_failed_source_keeps_previous_chunks(store: SQLiteStore, tree: Path,
     assert state.status == "failed"
 
 
-def test_lexical_first_then_embeddings(store: SQLiteStore, tree: Path, tmp_path: Path,
-                                       embedder: HashingEmbedder) -> None:
+def test_lexical_first_then_embeddings(
+    store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder
+) -> None:
     _run(store, tree, tmp_path, None)
     assert store.bm25('"frames"', SearchFilters(), None, 10)
     store.bind_model(embedder.id, embedder.dim)

@@ -13,25 +13,56 @@ from tests.conftest import make_chunk
 
 @pytest.fixture
 def retriever(store: SQLiteStore, embedder: HashingEmbedder) -> Retriever:
-    store.replace_file("fw", "src/fw/pipe.py", [
-        make_chunk("fw", "src/fw/pipe.py", "fw.pipe.Worker.queue_frames",
-                   "async def queue_frames(self, frames):\n    for f in frames: await self.queue_frame(f)",
-                   chunk_type="method", calls=["queue_frame"]),
-        make_chunk("fw", "src/fw/pipe.py", "fw.pipe.Worker.queue_frame",
-                   "async def queue_frame(self, frame):\n    await self._queue.put(frame)",
-                   chunk_type="method"),
-        make_chunk("fw", "src/fw/pipe.py", "fw.pipe.Worker",
-                   "class Worker: runs a pipeline of processors and queues frames",
-                   chunk_type="class"),
-    ])
-    store.replace_file("docs", "guide.mdx", [
-        make_chunk("docs", "guide.mdx", None, f"Recording audio part {i}: buffer audio chunks",
-                   kind="doc", ordinal=i) for i in range(3)
-    ])
+    store.replace_file(
+        "fw",
+        "src/fw/pipe.py",
+        [
+            make_chunk(
+                "fw",
+                "src/fw/pipe.py",
+                "fw.pipe.Worker.queue_frames",
+                "async def queue_frames(self, frames):\n"
+                "    for f in frames: await self.queue_frame(f)",
+                chunk_type="method",
+                calls=["queue_frame"],
+            ),
+            make_chunk(
+                "fw",
+                "src/fw/pipe.py",
+                "fw.pipe.Worker.queue_frame",
+                "async def queue_frame(self, frame):\n    await self._queue.put(frame)",
+                chunk_type="method",
+            ),
+            make_chunk(
+                "fw",
+                "src/fw/pipe.py",
+                "fw.pipe.Worker",
+                "class Worker: runs a pipeline of processors and queues frames",
+                chunk_type="class",
+            ),
+        ],
+    )
+    store.replace_file(
+        "docs",
+        "guide.mdx",
+        [
+            make_chunk(
+                "docs",
+                "guide.mdx",
+                None,
+                f"Recording audio part {i}: buffer audio chunks",
+                kind="doc",
+                ordinal=i,
+            )
+            for i in range(3)
+        ],
+    )
     store.bind_model(embedder.id, embedder.dim)
     missing = store.missing_embeddings(embedder.id, 100)
-    store.put_embeddings(embedder.id, list(zip([h for h, _ in missing],
-                                               embedder.embed([t for _, t in missing]))))
+    store.put_embeddings(
+        embedder.id,
+        list(zip([h for h, _ in missing], embedder.embed([t for _, t in missing]), strict=True)),
+    )
     return Retriever(store, embedder)
 
 
@@ -59,15 +90,18 @@ def test_a_failing_path_is_logged_and_the_others_fuse(
 
 
 def test_single_path_options(retriever: Retriever) -> None:
-    only_dense = retriever.search(SearchRequest(query="queue frames"), SearchOptions(paths=("dense",)))
+    only_dense = retriever.search(
+        SearchRequest(query="queue frames"), SearchOptions(paths=("dense",))
+    )
     assert only_dense.hits and all(set(h.signals) == {"dense"} for h in only_dense.hits)
 
 
 def test_doc_chunks_collapse_to_one_hit_per_page(retriever: Retriever) -> None:
     response = retriever.search(SearchRequest(query="recording audio buffer", kinds=["doc"]))
     assert [h.path for h in response.hits] == ["guide.mdx"]
-    expanded = retriever.search(SearchRequest(query="recording audio buffer", kinds=["doc"]),
-                                SearchOptions(collapse=False))
+    expanded = retriever.search(
+        SearchRequest(query="recording audio buffer", kinds=["doc"]), SearchOptions(collapse=False)
+    )
     assert len(expanded.hits) == 3
 
 
@@ -81,8 +115,9 @@ def test_budget_trims_snippets_but_keeps_citations(retriever: Retriever) -> None
 
 
 def test_filters_reach_every_path(retriever: Retriever) -> None:
-    response = retriever.search(SearchRequest(query="Worker queue frames",
-                                              filters=SearchFilters(calls="queue_frame")))
+    response = retriever.search(
+        SearchRequest(query="Worker queue frames", filters=SearchFilters(calls="queue_frame"))
+    )
     assert [h.symbol for h in response.hits] == ["fw.pipe.Worker.queue_frames"]
 
 

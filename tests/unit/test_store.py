@@ -19,13 +19,18 @@ def _embed_all(store: SQLiteStore, embedder: HashingEmbedder) -> None:
     store.bind_model(embedder.id, embedder.dim)
     missing = store.missing_embeddings(embedder.id, limit=10_000)
     vecs = embedder.embed([t for _, t in missing])
-    store.put_embeddings(embedder.id, [(h, v) for (h, _), v in zip(missing, vecs)])
+    store.put_embeddings(embedder.id, [(h, v) for (h, _), v in zip(missing, vecs, strict=True)])
 
 
 def test_round_trip_keeps_every_field(store: SQLiteStore) -> None:
-    chunk = make_chunk(symbol="pkg.mod.A.run", content="def run(self):\n    self.go()",
-                       chunk_type="method", calls=["go"], signature="def run(self)",
-                       extra={"note": "x"})
+    chunk = make_chunk(
+        symbol="pkg.mod.A.run",
+        content="def run(self):\n    self.go()",
+        chunk_type="method",
+        calls=["go"],
+        signature="def run(self)",
+        extra={"note": "x"},
+    )
     result = store.replace_file("src", "pkg/mod.py", [chunk])
     assert (result.added, result.updated, result.removed) == (1, 0, 0)
     [back] = store.get_chunks([chunk.id])
@@ -48,8 +53,9 @@ def test_replace_is_incremental(store: SQLiteStore) -> None:
     assert [i for i, _ in store.bm25('"changed"', SearchFilters(), None, 10)] == [b.id]
 
 
-def test_failure_mid_write_leaves_nothing(store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
-                                          ) -> None:
+def test_failure_mid_write_leaves_nothing(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     good = make_chunk(symbol="pkg.mod.keep", content="kept words")
     store.replace_file("src", "pkg/mod.py", [good])
     generation = store.generation()
@@ -102,8 +108,17 @@ def test_migrations_are_idempotent(tmp_path: Path) -> None:
 
 
 def test_fts_input_never_raises(store: SQLiteStore) -> None:
-    store.replace_file("src", "t.py", [make_chunk(path="t.py", symbol="pkg.t.DailyTransport.configure",
-                                                  content="def configure(self): ...")])
+    store.replace_file(
+        "src",
+        "t.py",
+        [
+            make_chunk(
+                path="t.py",
+                symbol="pkg.t.DailyTransport.configure",
+                content="def configure(self): ...",
+            )
+        ],
+    )
     for query in ["DailyTransport.configure", 'a" OR "b', "NEAR(x y)", "col:val", "*", "-x ^y"]:
         expr = fts_match_expression(analyze(query))
         if expr:
@@ -115,26 +130,80 @@ def test_fts_input_never_raises(store: SQLiteStore) -> None:
 
 @pytest.fixture
 def filled(store: SQLiteStore, embedder: HashingEmbedder) -> SQLiteStore:
-    store.replace_file("fw", "src/fw/stt.py", [
-        make_chunk("fw", "src/fw/stt.py", "fw.stt.DeepSTT.run_stt", "async def run_stt(self):\n yield TranscriptionFrame()",
-                   chunk_type="method", module="fw.stt", class_name="DeepSTT", yields=["TranscriptionFrame"],
-                   calls=["push_frame"], language="python", version="1.0"),
-        make_chunk("fw", "src/fw/stt.py", "fw.stt.DeepSTT", "class DeepSTT(STTService): speech to text",
-                   chunk_type="class", module="fw.stt", class_name="DeepSTT", bases=["STTService"],
-                   is_dataclass=False, version="1.0"),
-        make_chunk("fw", "src/fw/stt.py", "fw.stt.Params", "class Params: fields",
-                   chunk_type="class", module="fw.stt", class_name="Params", is_dataclass=True,
-                   version="1.0"),
-    ])
-    store.replace_file("docs", "guides/stt.mdx", [
-        make_chunk("docs", "guides/stt.mdx", None, "Speech to text guide", kind="doc",
-                   chunk_type="section", language="markdown"),
-    ])
-    store.replace_file("ex", "examples/bot", [
-        make_chunk("ex", "examples/bot/bot.py", None, "bot example speech", kind="example",
-                   chunk_type="example_file", tags=["STT", "daily"], execution_mode="cloud",
-                   language="python"),
-    ])
+    store.replace_file(
+        "fw",
+        "src/fw/stt.py",
+        [
+            make_chunk(
+                "fw",
+                "src/fw/stt.py",
+                "fw.stt.DeepSTT.run_stt",
+                "async def run_stt(self):\n yield TranscriptionFrame()",
+                chunk_type="method",
+                module="fw.stt",
+                class_name="DeepSTT",
+                yields=["TranscriptionFrame"],
+                calls=["push_frame"],
+                language="python",
+                version="1.0",
+            ),
+            make_chunk(
+                "fw",
+                "src/fw/stt.py",
+                "fw.stt.DeepSTT",
+                "class DeepSTT(STTService): speech to text",
+                chunk_type="class",
+                module="fw.stt",
+                class_name="DeepSTT",
+                bases=["STTService"],
+                is_dataclass=False,
+                version="1.0",
+            ),
+            make_chunk(
+                "fw",
+                "src/fw/stt.py",
+                "fw.stt.Params",
+                "class Params: fields",
+                chunk_type="class",
+                module="fw.stt",
+                class_name="Params",
+                is_dataclass=True,
+                version="1.0",
+            ),
+        ],
+    )
+    store.replace_file(
+        "docs",
+        "guides/stt.mdx",
+        [
+            make_chunk(
+                "docs",
+                "guides/stt.mdx",
+                None,
+                "Speech to text guide",
+                kind="doc",
+                chunk_type="section",
+                language="markdown",
+            ),
+        ],
+    )
+    store.replace_file(
+        "ex",
+        "examples/bot",
+        [
+            make_chunk(
+                "ex",
+                "examples/bot/bot.py",
+                None,
+                "bot example speech",
+                kind="example",
+                chunk_type="example_file",
+                tags=["STT", "daily"],
+                execution_mode="cloud",
+                language="python",
+            ),
+        ],
+    )
     _embed_all(store, embedder)
     return store
 
@@ -147,8 +216,16 @@ def filled(store: SQLiteStore, embedder: HashingEmbedder) -> SQLiteStore:
         (SearchFilters(), ["doc", "example"], {"guides/stt.mdx", "examples/bot/bot.py"}),
         (SearchFilters(path_prefix="guides"), None, {"guides/stt.mdx"}),
         (SearchFilters(path_prefix="guides/stt"), None, {"guides/stt.mdx"}),
-        (SearchFilters(symbol_prefix="fw.stt.DeepSTT"), None, {"fw.stt.DeepSTT", "fw.stt.DeepSTT.run_stt"}),
-        (SearchFilters(module_prefix="fw"), None, {"fw.stt.DeepSTT", "fw.stt.DeepSTT.run_stt", "fw.stt.Params"}),
+        (
+            SearchFilters(symbol_prefix="fw.stt.DeepSTT"),
+            None,
+            {"fw.stt.DeepSTT", "fw.stt.DeepSTT.run_stt"},
+        ),
+        (
+            SearchFilters(module_prefix="fw"),
+            None,
+            {"fw.stt.DeepSTT", "fw.stt.DeepSTT.run_stt", "fw.stt.Params"},
+        ),
         (SearchFilters(class_prefix="DeepSTT"), None, {"fw.stt.DeepSTT", "fw.stt.DeepSTT.run_stt"}),
         (SearchFilters(chunk_type=["class"]), None, {"fw.stt.DeepSTT", "fw.stt.Params"}),
         (SearchFilters(calls="push_frame"), None, {"fw.stt.DeepSTT.run_stt"}),
@@ -159,13 +236,20 @@ def filled(store: SQLiteStore, embedder: HashingEmbedder) -> SQLiteStore:
         (SearchFilters(tags=["stt", "twilio"]), None, set()),
         (SearchFilters(language="Python", kind=["example"]), None, {"examples/bot/bot.py"}),
         (SearchFilters(execution_mode="cloud"), None, {"examples/bot/bot.py"}),
-        (SearchFilters(version="1.0"), None, {"fw.stt.DeepSTT", "fw.stt.DeepSTT.run_stt", "fw.stt.Params"}),
+        (
+            SearchFilters(version="1.0"),
+            None,
+            {"fw.stt.DeepSTT", "fw.stt.DeepSTT.run_stt", "fw.stt.Params"},
+        ),
         (SearchFilters(kind=["doc"]), ["api"], set()),
     ],
 )
 def test_every_filter_applies_before_ranking(
-    filled: SQLiteStore, embedder: HashingEmbedder, filters: SearchFilters,
-    kinds: list[str] | None, expected: set[str],
+    filled: SQLiteStore,
+    embedder: HashingEmbedder,
+    filters: SearchFilters,
+    kinds: list[str] | None,
+    expected: set[str],
 ) -> None:
     ids, total = filled.list_ids(filters, kinds, 100)
     names = {c.symbol or c.path for c in filled.get_chunks(ids)}
@@ -206,8 +290,9 @@ def test_dense_matrix_follows_generation(store: SQLiteStore, embedder: HashingEm
     assert len(top) == 2 and store.get_chunks([top[0][0]])[0].path == "b.md"
 
 
-def test_embedding_cache_is_shared_by_identical_text(store: SQLiteStore,
-                                                     embedder: HashingEmbedder) -> None:
+def test_embedding_cache_is_shared_by_identical_text(
+    store: SQLiteStore, embedder: HashingEmbedder
+) -> None:
     a = make_chunk("s1", "a.md", None, "same text", kind="doc")
     b = make_chunk("s2", "a.md", None, "same text", kind="doc")
     store.bind_model(embedder.id, embedder.dim)
@@ -221,9 +306,20 @@ def test_embedding_cache_is_shared_by_identical_text(store: SQLiteStore,
 
 
 def test_deprecations_lookup(store: SQLiteStore) -> None:
-    store.replace_file("fw", "src/fw/task.py", [], deprecations=[
-        Deprecation(source="fw", symbol="fw.task.PipelineTask", replacement="fw.worker.PipelineWorker",
-                    since="1.5", origin="alias")])
+    store.replace_file(
+        "fw",
+        "src/fw/task.py",
+        [],
+        deprecations=[
+            Deprecation(
+                source="fw",
+                symbol="fw.task.PipelineTask",
+                replacement="fw.worker.PipelineWorker",
+                since="1.5",
+                origin="alias",
+            )
+        ],
+    )
     for query in ("fw.task.PipelineTask", "task.PipelineTask", "PipelineTask"):
         [d] = store.deprecations(query)
         assert d.replacement == "fw.worker.PipelineWorker"

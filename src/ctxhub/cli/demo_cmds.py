@@ -51,13 +51,27 @@ def fetch_sdist(dest: Path) -> Path:
     if not archive.is_file():
         err.print(f"downloading {PACKAGE}=={VERSION} (sdist) from PyPI")
         done = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-             "--no-binary", ":all:", "--dest", str(dest), f"{PACKAGE}=={VERSION}"],
-            check=False, capture_output=True, text=True,
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--dest",
+                str(dest),
+                f"{PACKAGE}=={VERSION}",
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
         )
         if done.returncode != 0 or not archive.is_file():
-            raise SourceError(f"pip download {PACKAGE}=={VERSION} failed: "
-                              f"{done.stderr.strip()[-400:]}")
+            raise SourceError(
+                f"pip download {PACKAGE}=={VERSION} failed: {done.stderr.strip()[-400:]}"
+            )
     if _sha256(archive) != SHA256:
         archive.unlink()
         raise SourceError(f"{archive.name}: sha256 mismatch, deleted; run the demo again")
@@ -66,7 +80,7 @@ def fetch_sdist(dest: Path) -> Path:
         if hasattr(tarfile, "data_filter"):  # refuses links and paths outside `tmp`
             tar.extractall(tmp, filter="data")
         else:  # pragma: no cover - Pythons before 3.10.12
-            tar.extractall(tmp)  # noqa: S202 - a pinned, sha256-checked archive
+            tar.extractall(tmp)
     [top] = list(tmp.iterdir())
     if root.exists():
         import shutil
@@ -99,8 +113,10 @@ def demo(ctx: Context) -> None:
             else:
                 response = hub.retriever.search(SearchRequest(query=query, limit=3))
             render_response(out, response)
-    out.print(f"\n[bold]ready.[/bold] `ctxhub search QUERY`, or `ctxhub serve` for agents "
-              f"(store: {ctx.settings.db_path}, manifest: {manifest.path})")
+    out.print(
+        f"\n[bold]ready.[/bold] `ctxhub search QUERY`, or `ctxhub serve` for agents "
+        f"(store: {ctx.settings.db_path}, manifest: {manifest.path})"
+    )
 
 
 COMMANDS = [demo]

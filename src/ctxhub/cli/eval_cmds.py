@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.main import Context
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.sources_cmds import run_refresh
 from ctxhub.evaluation.queries import load_queries
@@ -32,26 +32,58 @@ def _fmt(x: float | None) -> str:
 
 
 def _table(report: EvalReport) -> Table:
-    table = Table("category", "n", "Recall@5", "MRR@10", "nDCG@10", "set P", "set R",
-                  title=f"variant: {report.variant}")
+    table = Table(
+        "category",
+        "n",
+        "Recall@5",
+        "MRR@10",
+        "nDCG@10",
+        "set P",
+        "set R",
+        title=f"variant: {report.variant}",
+    )
     for c in [*sorted(report.categories, key=lambda c: c.category), report.overall]:
-        table.add_row(c.category, str(c.n), _fmt(c.recall5), _fmt(c.mrr10), _fmt(c.ndcg10),
-                      _fmt(c.set_precision), _fmt(c.set_recall))
+        table.add_row(
+            c.category,
+            str(c.n),
+            _fmt(c.recall5),
+            _fmt(c.mrr10),
+            _fmt(c.ndcg10),
+            _fmt(c.set_precision),
+            _fmt(c.set_recall),
+        )
     return table
 
 
 @click.command("eval")
 @click.argument("queries", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--root", "roots", multiple=True, metavar="REPO=PATH",
-              help="Index PATH as source REPO (the gold items' `repo`). Repeatable.")
+@click.option(
+    "--root",
+    "roots",
+    multiple=True,
+    metavar="REPO=PATH",
+    help="Index PATH as source REPO (the gold items' `repo`). Repeatable.",
+)
 @click.option("--ablations", is_flag=True, help="Also run single paths and scorer subsets.")
 @click.option("--misses/--no-misses", default=True, help="List queries that missed gold.")
-@click.option("--explain", "explain_ids", multiple=True, metavar="ID",
-              help="Show where each path ranked each gold item of query ID (repeatable).")
+@click.option(
+    "--explain",
+    "explain_ids",
+    multiple=True,
+    metavar="ID",
+    help="Show where each path ranked each gold item of query ID (repeatable).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def eval_cmd(click_ctx: click.Context, queries: Path, roots: tuple[str, ...], ablations: bool,
-             misses: bool, explain_ids: tuple[str, ...], as_json: bool) -> None:
+def eval_cmd(
+    click_ctx: click.Context,
+    queries: Path,
+    roots: tuple[str, ...],
+    ablations: bool,
+    misses: bool,
+    explain_ids: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """Score QUERIES (JSONL, shared/eval format) per category: Recall@5, MRR@10, nDCG@10.
 
     Uses its own store ($CTXHUB_HOME/eval/eval.db) unless --db is given; roots are
@@ -92,15 +124,18 @@ def eval_cmd(click_ctx: click.Context, queries: Path, roots: tuple[str, ...], ab
     if misses:
         for r in reports[0].queries:
             if r.recall5 < 1.0 or (r.set_recall is not None and r.set_recall < 1.0):
-                out.print(f"[yellow]{r.id}[/yellow] [{r.category}] R@5 {r.recall5:.2f} "
-                          f"{r.query[:90]}")
+                out.print(
+                    f"[yellow]{r.id}[/yellow] [{r.category}] R@5 {r.recall5:.2f} {r.query[:90]}"
+                )
                 for m in r.missed:
                     out.print(f"    missed {m}")
                 for t in r.top:
                     out.print(f"    got    {t}")
                 if r.set_precision is not None:
-                    out.print(f"    set P {r.set_precision:.2f} R {r.set_recall:.2f} "
-                              f"({r.set_size} returned)")
+                    out.print(
+                        f"    set P {r.set_precision:.2f} R {r.set_recall:.2f} "
+                        f"({r.set_size} returned)"
+                    )
 
 
 COMMANDS = [eval_cmd]

@@ -192,7 +192,7 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
         {
             "name": s.name,
             "origin": s.origin,
-            "kind": s.kind or ["auto"],
+            "kind": [str(k) for k in s.kind] or ["auto"],
             "status": states[s.name].status if s.name in states else "not indexed",
             "version": states[s.name].version if s.name in states else None,
             "chunks": sum(counts.get(s.name, {}).values()),

@@ -12,8 +12,13 @@ from ctxhub.models import HitKind, SearchFilters, SearchRequest
 from ctxhub.search.retriever import SearchOptions
 
 KINDS: dict[str, list[HitKind] | None] = {
-    "symbol": ["api"], "api": ["api"], "yields": ["api"], "calls": ["api"], "docs": ["doc"],
-    "examples": ["example", "doc"], "error": None,
+    "symbol": ["api"],
+    "api": ["api"],
+    "yields": ["api"],
+    "calls": ["api"],
+    "docs": ["doc"],
+    "examples": ["example", "doc"],
+    "error": None,
 }
 
 
@@ -33,9 +38,16 @@ def explain(hub: Hub, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
         response = hub.retriever.search(
             request, SearchOptions(paths=(path,), scorers=(), collapse=False)
         )
-        lists[path] = [RankedHit(source=h.source, path=h.path, symbol=h.symbol,
-                                 line_start=h.line_start, line_end=h.line_end)
-                       for h in response.hits]
+        lists[path] = [
+            RankedHit(
+                source=h.source,
+                path=h.path,
+                symbol=h.symbol,
+                line_start=h.line_start,
+                line_end=h.line_end,
+            )
+            for h in response.hits
+        ]
     lists["final"] = _run_tool(hub, q)[0]
     out = []
     for g in q.gold:

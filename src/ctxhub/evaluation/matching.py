@@ -59,9 +59,7 @@ def credit(hits: Sequence[RankedHit], gold: Sequence[GoldItem]) -> list[int | No
     credited: set[int] = set()
     out: list[int | None] = []
     for hit in hits:
-        found = next(
-            (i for i, g in enumerate(gold) if i not in credited and matches(hit, g)), None
-        )
+        found = next((i for i, g in enumerate(gold) if i not in credited and matches(hit, g)), None)
         if found is not None:
             credited.add(found)
         out.append(found)

@@ -68,8 +68,13 @@ class EvalReport(BaseModel):
 
 
 def _ranked(hit: Hit) -> RankedHit:
-    return RankedHit(source=hit.source, path=hit.path, symbol=hit.symbol,
-                     line_start=hit.line_start, line_end=hit.line_end)
+    return RankedHit(
+        source=hit.source,
+        path=hit.path,
+        symbol=hit.symbol,
+        line_start=hit.line_start,
+        line_end=hit.line_end,
+    )
 
 
 def _label(h: RankedHit) -> str:
@@ -105,9 +110,15 @@ def _run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] 
         name = symbol_argument(q.query)
         try:
             snippet = code_tools.get_code_snippet(hub, symbol=name, intent=q.query)
-            hits.append(RankedHit(source=snippet.source, path=snippet.path,
-                                  symbol=snippet.symbol, line_start=snippet.full_line_start,
-                                  line_end=snippet.full_line_end))
+            hits.append(
+                RankedHit(
+                    source=snippet.source,
+                    path=snippet.path,
+                    symbol=snippet.symbol,
+                    line_start=snippet.full_line_start,
+                    line_end=snippet.full_line_end,
+                )
+            )
         except NotFoundError:
             pass
         hits += [_ranked(h) for h in search_tools.search_api(hub, q.query, limit=DEPTH).hits]
@@ -118,8 +129,7 @@ def _run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] 
         full = [_ranked(h) for h in first.hits]
         cursor = first.next_cursor
         while cursor:
-            page = search_tools.search_api(hub, q.query, limit=100, cursor=cursor,
-                                           **filters)  # type: ignore[arg-type]
+            page = search_tools.search_api(hub, q.query, limit=100, cursor=cursor, **filters)  # type: ignore[arg-type]
             full += [_ranked(h) for h in page.hits]
             cursor = page.next_cursor
         return [_ranked(h) for h in first.hits], full
@@ -140,13 +150,18 @@ def score_query(hub: Hub, q: EvalQuery) -> QueryResult:
     credits = credit(hits[:5], q.gold)
     found = {c for c in credits if c is not None}
     result = QueryResult(
-        id=q.id, category=q.category, query=q.query,
+        id=q.id,
+        category=q.category,
+        query=q.query,
         recall5=metrics.recall_at(hits, q.gold, 5),
         mrr10=metrics.mrr_at(hits, q.gold, DEPTH),
         ndcg10=metrics.ndcg_at(hits, q.gold, DEPTH),
         top=[_label(h) for h in hits[:5]],
-        missed=[f"{g.repo}:{g.path}" + (f":{g.symbol}" if g.symbol else "")
-                for i, g in enumerate(q.gold) if i not in found],
+        missed=[
+            f"{g.repo}:{g.path}" + (f":{g.symbol}" if g.symbol else "")
+            for i, g in enumerate(q.gold)
+            if i not in found
+        ],
         ms=round(ms, 1),
     )
     if full is not None:
@@ -163,8 +178,10 @@ def aggregate(category: str, results: Sequence[QueryResult]) -> CategoryScore:
     precisions = [r.set_precision for r in results if r.set_precision is not None]
     recalls = [r.set_recall for r in results if r.set_recall is not None]
     return CategoryScore(
-        category=category, n=len(results),
-        recall5=_mean([r.recall5 for r in results]), mrr10=_mean([r.mrr10 for r in results]),
+        category=category,
+        n=len(results),
+        recall5=_mean([r.recall5 for r in results]),
+        mrr10=_mean([r.mrr10 for r in results]),
         ndcg10=_mean([r.ndcg10 for r in results]),
         set_precision=_mean(precisions) if precisions else None,
         set_recall=_mean(recalls) if recalls else None,

@@ -41,8 +41,13 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
         rel = unit.members[0]
         text = decode_source(snapshot.read(rel))
         result = python_api.extract_python_file(
-            ctx.source, rel, text, version=ctx.version, internal_packages=ctx.packages,
-            module=ctx.modules.get(rel), known_modules=set(ctx.modules.values()),
+            ctx.source,
+            rel,
+            text,
+            version=ctx.version,
+            internal_packages=ctx.packages,
+            module=ctx.modules.get(rel),
+            known_modules=set(ctx.modules.values()),
         )
         return Extracted(result.chunks, result.deprecations, texts={rel: text})
     if unit.kind == "changelog":
@@ -51,10 +56,11 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
         return Extracted([], extract_changelog_deprecations(ctx.source, rel, text))
     if unit.kind == "docs":
         rel = unit.members[0]
-        chunks = docs.chunk_doc_file(
-            ctx.source, rel, snapshot.read(rel), version=ctx.version, base_url=ctx.base_url
+        return Extracted(
+            docs.chunk_doc_file(
+                ctx.source, rel, snapshot.read(rel), version=ctx.version, base_url=ctx.base_url
+            )
         )
-        return Extracted(chunks)
     if unit.kind == "dump":
         rel = unit.members[0]
         text = snapshot.read(rel).decode("utf-8", "replace")

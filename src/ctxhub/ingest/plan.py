@@ -128,10 +128,16 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         found = discover_examples(files, read_text)
         # Detection only trusts an examples folder holding code (a docs site's
         # `examples/` pages are docs); `kind = examples` takes any layout.
-        examples = found if explicit else [
-            e for e in found
-            if e.layout == "examples_dir" and not all(f.lower().endswith(DOC_EXT) for f in e.files)
-        ]
+        examples = (
+            found
+            if explicit
+            else [
+                e
+                for e in found
+                if e.layout == "examples_dir"
+                and not all(f.lower().endswith(DOC_EXT) for f in e.files)
+            ]
+        )
     chosen = explicit or detect_kinds(files, examples)
     if "examples" not in chosen:
         examples = []

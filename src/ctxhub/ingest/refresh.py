@@ -113,8 +113,8 @@ def refresh_source(
         plan = plan_units(snapshot, spec.kind)
     except (SourceError, OSError) as exc:
         summary.status, summary.error = "failed", str(exc)
-        state = previous or SourceState(name=spec.name, origin=spec.origin)
-        store.upsert_source(state.model_copy(update={"status": "failed", "error": str(exc)}))
+        failed = previous or SourceState(name=spec.name, origin=spec.origin)
+        store.upsert_source(failed.model_copy(update={"status": "failed", "error": str(exc)}))
         summary.seconds = time.perf_counter() - started
         return summary
 

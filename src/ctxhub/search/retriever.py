@@ -98,8 +98,10 @@ def collapse(ranked: list[Candidate]) -> list[Candidate]:
         copy_key = _copy_key(cand)
         if first is None and copy_key is not None:
             other = by_copy.get(copy_key)
-            if other is not None and other.chunk.source != cand.chunk.source and _near_copy(
-                other, cand
+            if (
+                other is not None
+                and other.chunk.source != cand.chunk.source
+                and _near_copy(other, cand)
             ):
                 first = other
         if first is not None:
@@ -139,7 +141,7 @@ class Retriever:
     def _run_paths(
         self, analysis: QueryAnalysis, request: SearchRequest, paths: Sequence[str]
     ) -> dict[str, list[tuple[str, float]]]:
-        kinds = list(request.kinds) if request.kinds else None
+        kinds: list[str] | None = list(request.kinds) if request.kinds else None
         filters = request.filters
         results: dict[str, list[tuple[str, float]]] = {}
         for path in paths:
@@ -182,8 +184,7 @@ class Retriever:
     ) -> SearchResponse:
         options = options or SearchOptions()
         if self.ablation is not None:
-            options = replace(options, paths=self.ablation.paths,
-                              scorers=self.ablation.scorers)
+            options = replace(options, paths=self.ablation.paths, scorers=self.ablation.scorers)
         analysis = analyze(request.query)
         weights = dict(options.weights or analysis.weights)
         ranked = self._run_paths(analysis, request, options.paths)
