@@ -181,10 +181,30 @@ def path_weights(
     return weights
 
 
-def fts_match_expression(analysis: QueryAnalysis, max_terms: int = 32) -> str | None:
-    """An FTS5 MATCH string: every term and phrase quoted, OR-joined. None if empty."""
+#: A word in more than this share of chunks is dropped from the BM25 query: its IDF is
+#: near zero, so it barely moves the ranking, yet it makes the OR match most rows.
+COMMON_SHARE = 0.2
+#: Words kept even when all are common, rarest first, so a query never matches nothing.
+MIN_TERMS = 3
+
+
+def informative_terms(terms: list[str], freqs: dict[str, int], total: int) -> list[str]:
+    """Terms worth sending to BM25: present in the index and not in most of it."""
+    present = [t for t in terms if freqs.get(t, 0) > 0]
+    keep = [t for t in present if freqs[t] <= COMMON_SHARE * total]
+    if len(keep) < MIN_TERMS:
+        rarest = sorted(present, key=lambda t: freqs[t])[:MIN_TERMS]
+        keep = [t for t in present if t in keep or t in rarest]
+    return keep
+
+
+def fts_match_expression(
+    analysis: QueryAnalysis, max_terms: int = 32, terms: list[str] | None = None
+) -> str | None:
+    """An FTS5 MATCH string: every term and phrase quoted, OR-joined. None if empty.
+    `terms` replaces the analysed terms (e.g. after dropping common ones)."""
     parts = [f'"{p}"' for p in analysis.phrases]
-    parts += [_quote(t) for t in analysis.terms[:max_terms]]
+    parts += [_quote(t) for t in (analysis.terms if terms is None else terms)[:max_terms]]
     parts = [p for p in parts if p != '""']
     return " OR ".join(parts) if parts else None
 

@@ -21,6 +21,7 @@ from ctxhub.search.analyzer import (
     analyze,
     fts_match_expression,
     fts_phrase_expression,
+    informative_terms,
 )
 from ctxhub.search.budget import to_hits
 from ctxhub.search.fusion import max_fused, rrf
@@ -147,7 +148,9 @@ class Retriever:
         for path in paths:
             try:
                 if path == "bm25":
-                    match = fts_match_expression(analysis)
+                    freqs, total = self.store.term_frequencies(analysis.terms)
+                    terms = informative_terms(analysis.terms, freqs, total)
+                    match = fts_match_expression(analysis, terms=terms)
                     if match:
                         results[path] = self.store.bm25(match, filters, kinds, OVERFETCH)
                 elif path == "dense":

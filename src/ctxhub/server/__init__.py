@@ -1,0 +1,1 @@
+"""The MCP server: the knowledge tools over stdio (default) or streamable HTTP."""

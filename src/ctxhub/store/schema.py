@@ -12,6 +12,10 @@ import sqlite3
 
 from ctxhub.store.base import StoreError
 
+#: FTS5 tokenizer: Porter stems, and `_` stays inside a token so `run_function_calls`
+#: is one word (its parts are indexed separately in the `idents` column).
+FTS_TOKENIZER = "\"porter unicode61 tokenchars '_'\""
+
 MIGRATIONS: list[list[str]] = [
     # 1: the knowledge store
     [
@@ -92,10 +96,10 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX IF NOT EXISTS symbol_names_name ON symbol_names(name)",
         "CREATE INDEX IF NOT EXISTS symbol_names_chunk ON symbol_names(chunk)",
         # external-content FTS5 over chunks: content, names (title/symbol/path), idents
-        """CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+        f"""CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
             content, names, idents,
             content='chunks', content_rowid='rowid',
-            tokenize="porter unicode61 tokenchars '_'"
+            tokenize={FTS_TOKENIZER}
         )""",
         # embedding cache: one vector per (model, sha256 of embedded text)
         """CREATE TABLE IF NOT EXISTS embeddings (
@@ -128,6 +132,8 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX IF NOT EXISTS file_texts_unit ON file_texts(source, unit)",
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')",
     ],
+    # 2: per-term document counts, so retrieval can drop words that match everything
+    ["CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, row)"],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

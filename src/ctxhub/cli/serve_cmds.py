@@ -1,0 +1,90 @@
+"""serve and install: run the MCP server, and point MCP clients at it."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import TYPE_CHECKING, cast
+
+import click
+
+from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.output import err
+
+if TYPE_CHECKING:
+    from ctxhub.server.install import Client, Scope
+
+CLIENT_CHOICE = click.Choice(["claude-code", "cursor", "vscode", "zed"])
+
+
+def _log_level() -> str:
+    """The level the global -v flags set (WARNING by default), for the SDK and uvicorn."""
+    return logging.getLevelName(logging.getLogger().getEffectiveLevel())
+
+
+@click.command()
+@click.option("--http", "use_http", is_flag=True, help="Serve streamable HTTP instead of stdio.")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="HTTP bind address (with --http)."
+)
+@click.option("--port", type=click.IntRange(1, 65535), help="HTTP port (default 8765).")
+@pass_ctx
+def serve(ctx: Context, use_http: bool, host: str, port: int | None) -> None:
+    """Serve the knowledge tools over MCP (stdio by default; logs go to stderr).
+
+    \b
+    Binding --http to anything but loopback needs a bearer token: set CTXHUB_TOKEN;
+    clients send `Authorization: Bearer <token>`.
+    """
+    if not use_http:
+        if port is not None or host != "127.0.0.1":
+            raise click.UsageError("--host and --port need --http")
+        from ctxhub.server.app import run_stdio
+
+        run_stdio(ctx.settings, _log_level())
+        return
+    from ctxhub.server.http import DEFAULT_PORT, HTTPServeError, run_http
+
+    try:
+        run_http(ctx.settings, host, port or DEFAULT_PORT, ctx.settings.token, _log_level())
+    except HTTPServeError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("client", required=False, type=CLIENT_CHOICE)
+@click.option("--project", "scope", flag_value="project", help="This project's config file.")
+@click.option(
+    "--user", "scope", flag_value="user", default=True, help="Your user config (default)."
+)
+@click.option("--print", "print_only", is_flag=True, help="Show the configuration; write nothing.")
+@click.option("--name", default="ctxhub", show_default=True, help="Server name in the config.")
+def install(client: str | None, scope: str, print_only: bool, name: str) -> None:
+    """Configure an MCP client (claude-code, cursor, vscode, zed) to start `ctxhub serve`.
+
+    \b
+    The entry points at this interpreter's ctxhub and carries CTXHUB_HOME / CTXHUB_DB
+    when they are set, so the client sees the same index. Existing config files are
+    merged into; other servers are kept.
+    """
+    from ctxhub.server.install import CLIENTS, InstallError, apply_install, describe, plan_install
+
+    if client is None and not print_only:
+        raise click.UsageError("name a client (claude-code, cursor, vscode, zed), or use --print")
+    chosen = [client] if client else list(CLIENTS)
+    for name_of_client in chosen:
+        plan = plan_install(cast("Client", name_of_client), cast("Scope", scope), name=name)
+        if print_only or plan.path is None:
+            click.echo(describe(plan))
+            if plan.path is None and not print_only:
+                err.print("[dim]run the command above to register ctxhub with Claude Code[/dim]")
+            continue
+        try:
+            err.print(apply_install(plan) + "; restart the client (or reload its MCP servers)")
+        except (InstallError, OSError) as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+
+COMMANDS = [serve, install]

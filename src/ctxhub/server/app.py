@@ -1,0 +1,125 @@
+"""The MCP server: the knowledge tools on the official SDK's MCPServer, served over stdio.
+
+stdout is the protocol channel: nothing else may write to it (the SDK points fd 1 at
+stderr while it serves; logs go to stderr)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+from typing import Any
+
+import anyio
+import anyio.from_thread
+import anyio.lowlevel
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, InputRequiredResult
+from pydantic import ValidationError
+
+from ctxhub import __version__
+from ctxhub.config import Settings
+from ctxhub.server import tools_read, tools_search
+from ctxhub.server.runtime import ToolRunner, describe_validation, warm_up, watch_parent
+
+log = logging.getLogger("ctxhub.server")
+
+INSTRUCTIONS = """ctxhub: the indexed docs, Python API and examples of the frameworks this
+project uses, pinned to the installed versions. Prefer it over grepping site-packages or
+guessing APIs.
+Orient first: `search` (everything), or `search_docs` / `search_api` / `search_examples`
+when you know what kind of answer you need (search_api filters by base_class, yields,
+calls, module, class_name).
+Then drill in by the ids the hits carry: `get_code_snippet` (exact source; companions are
+the functions it calls), `trace_calls` (callers / callees), `get_example` (a whole
+runnable example), `get_doc` (a whole page or one section).
+Before using an API you are unsure about, `check_deprecation`. `get_hub_status` lists the
+sources (names for the `source` filters) and their versions.
+Responses fit `max_tokens` (default 8000): text is trimmed, ids and citations are kept;
+cite source:path:lines or the url when you rely on a hit."""
+
+
+class CtxhubServer(MCPServer[Any]):
+    """MCPServer whose argument errors are one precise line, unknown arguments included."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._arguments: dict[str, frozenset[str]] | None = None
+        self.runner: ToolRunner | None = None
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        if self._arguments is None:
+            self._arguments = {
+                t.name: frozenset((t.input_schema or {}).get("properties", {}))
+                for t in await self.list_tools()
+            }
+        accepted = self._arguments.get(name)
+        unknown = sorted(set(arguments) - accepted) if accepted is not None else []
+        if unknown:
+            raise ToolError(
+                f"invalid arguments for {name}: unknown argument(s) {', '.join(unknown)}; "
+                f"it accepts {', '.join(sorted(accepted or ())) or 'none'}"
+            )
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                detail = describe_validation(exc.__cause__)
+                raise ToolError(f"invalid arguments for {name}: {detail}") from None
+            raise
+
+
+def build_server(settings: Settings, log_level: str = "WARNING") -> CtxhubServer:
+    server = CtxhubServer(
+        name="ctxhub",
+        title="ctxhub",
+        description="Framework docs, API source and examples for coding agents",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level=log_level,
+    )
+    runner = server.runner = ToolRunner(settings)
+    tools_search.register(server, runner)
+    tools_read.register(server, runner)
+    return server
+
+
+async def _serve_stdio(server: CtxhubServer) -> str:
+    """Serve until stdin closes ("eof"), a signal arrives or the parent dies ("stopped")."""
+    token = anyio.lowlevel.current_token()
+    reason = "eof"
+    async with anyio.create_task_group() as group:
+
+        def stop() -> None:
+            nonlocal reason
+            reason = "stopped"
+            group.cancel_scope.cancel()
+
+        async def on_signals() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                async for signum in signals:
+                    log.info("signal %d: shutting down", signum)
+                    stop()
+                    return
+
+        watch_parent(lambda: anyio.from_thread.run_sync(stop, token=token))
+        group.start_soon(on_signals)
+        await server.run_stdio_async()
+        group.cancel_scope.cancel()
+    return reason
+
+
+def run_stdio(settings: Settings, log_level: str = "WARNING") -> None:
+    """`ctxhub serve`: MCP over stdin/stdout until stdin closes or the parent goes away."""
+    server = build_server(settings, log_level)
+    warm_up(settings, server.runner.pool if server.runner else None)
+    reason = anyio.run(_serve_stdio, server)
+    logging.shutdown()
+    sys.stderr.flush()
+    if reason != "eof":
+        # A worker may still block reading a stdin nobody will close: leave without it.
+        os._exit(0)

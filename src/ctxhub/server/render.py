@@ -1,0 +1,234 @@
+"""Compact text renderings of the tool outputs: what an agent reads next to the structured
+content. Every citation (id, source:path:lines, url) is kept; prose is kept short."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ctxhub.models import Hit, SearchResponse
+from ctxhub.status import HubStatus
+from ctxhub.tools.models import CallTrace, CodeSnippet, DeprecationReport, DocPage, ExampleBundle
+
+#: How many names of a metadata list the text shows (the structured content has them all).
+LIST_SHOWN = 8
+
+
+def _names(values: Iterable[Any], shown: int = LIST_SHOWN) -> str:
+    items = [str(v) for v in values]
+    more = f" (+{len(items) - shown})" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
+
+
+def _lines(start: int | None, end: int | None) -> str:
+    if start is None:
+        return ""
+    return f":{start}" + (f"-{end}" if end is not None and end != start else "")
+
+
+def _fence(code: str, language: str = "") -> str:
+    # A fence longer than any backtick run inside keeps the block intact.
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{language}\n{code}\n{ticks}"
+
+
+def _hit_facts(hit: Hit) -> list[str]:
+    meta = hit.metadata
+    facts: list[str] = []
+    if hit.kind == "api":
+        if meta.get("signature"):
+            facts.append(f"signature: {meta['signature']}")
+        parts = []
+        for key in ("bases", "yields", "calls"):
+            if meta.get(key):
+                parts.append(f"{key}: {_names(meta[key])}")
+        if meta.get("deprecated"):
+            parts.append("DEPRECATED")
+        if parts:
+            facts.append(" · ".join(parts))
+    elif hit.kind == "example":
+        parts = [f"example: {meta['example']}"] if meta.get("example") else []
+        if meta.get("tags"):
+            parts.append(f"tags: {_names(meta['tags'])}")
+        for key in ("execution_mode", "language"):
+            if meta.get(key):
+                parts.append(f"{key}: {meta[key]}")
+        if parts:
+            facts.append(" · ".join(parts))
+    return facts
+
+
+def render_hit(rank: int, hit: Hit) -> str:
+    name = hit.symbol or hit.section or hit.title or hit.path
+    where = f"{hit.source}:{hit.path}{_lines(hit.line_start, hit.line_end)}"
+    cite = [f"id {hit.id}", where]
+    if hit.url:
+        cite.append(hit.url)
+    if hit.version:
+        cite.append(f"v{hit.version}")
+    head = [f"## {rank}. [{hit.kind}] {name}  (score {hit.score:.2f})", " · ".join(cite)]
+    body = hit.snippet.strip("\n")
+    if body and hit.kind in ("api", "example"):
+        language = "python" if hit.metadata.get("language", "python") == "python" else ""
+        body = _fence(body, language)
+    return "\n".join([*head, *_hit_facts(hit), body]).rstrip()
+
+
+def search_response(response: SearchResponse) -> str:
+    count = len(response.hits)
+    head = f"{count} hit{'s' if count != 1 else ''}"
+    if response.query.strip():
+        head += f" for {response.query!r}"
+    head += f" (confidence {response.confidence:.2f}"
+    head += ", LOW)" if response.low_confidence else ")"
+    if response.total is not None:
+        head += f"; {response.total} match the filters"
+    lines = [head]
+    lines.extend(render_hit(i, hit) for i, hit in enumerate(response.hits, start=1))
+    if response.next_cursor:
+        lines.append(f"more: call again with cursor={response.next_cursor!r}")
+    if response.low_confidence and response.next_queries:
+        lines.append("try instead: " + " | ".join(response.next_queries))
+    if response.truncated:
+        lines.append("(snippets trimmed to fit max_tokens; open a hit by its id for the rest)")
+    if not response.hits:
+        lines.append("nothing found; try other words, fewer filters, or get_hub_status")
+    return "\n\n".join(lines)
+
+
+def code_snippet(snippet: CodeSnippet) -> str:
+    name = snippet.symbol or snippet.path
+    kind = snippet.metadata.get("chunk_type") or snippet.kind
+    span = f"lines {snippet.line_start}-{snippet.line_end}"
+    if snippet.truncated:
+        span += f" of {snippet.full_line_start}-{snippet.full_line_end} (truncated)"
+    cite = [f"id {snippet.id}", f"{snippet.source}:{snippet.path}", span]
+    if snippet.version:
+        cite.append(f"v{snippet.version}")
+    lines = [f"{name} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
+    if snippet.metadata.get("deprecated"):
+        lines.append("DEPRECATED: see check_deprecation")
+    language = "python" if snippet.path.endswith((".py", ".pyi")) else ""
+    lines.append(_fence(snippet.code, language))
+    if snippet.companions:
+        lines.append("calls (open with get_code_snippet(chunk_id=...)):")
+        lines.extend(
+            f"- {c.name} -> {c.symbol} · id {c.id} · {c.path}{_lines(c.line_start, None)}"
+            for c in snippet.companions
+        )
+    if snippet.alternatives:
+        lines.append("other matches: " + _names(snippet.alternatives, 10))
+    return "\n".join(lines)
+
+
+def doc_page(page: DocPage) -> str:
+    cite = [f"id {page.id}", f"{page.source}:{page.path}"]
+    if page.url:
+        cite.append(page.url)
+    if page.version:
+        cite.append(f"v{page.version}")
+    lines = [f"# {page.title or page.path}", " · ".join(cite)]
+    if page.section:
+        lines.append(f"section matching {page.section!r}")
+    if len(page.sections) > 1:
+        lines.append("sections: " + " | ".join(page.sections[:40]))
+    lines.append("")
+    lines.append(page.content)
+    if page.truncated:
+        lines.append("\n(trimmed to fit max_tokens; ask for one section with section=...)")
+    return "\n".join(lines)
+
+
+def call_trace(trace: CallTrace) -> str:
+    verb = "calls" if trace.direction == "callees" else "is called by"
+    where = f"{trace.path}{_lines(trace.line_start, None)}" if trace.path else ""
+    head = f"{trace.symbol} {verb} (depth {trace.depth}) · id {trace.id}"
+    lines = [head + (f" · {where}" if where else "")]
+    if not trace.nodes:
+        lines.append(
+            "(no indexed " + ("callees" if trace.direction == "callees" else "callers") + ")"
+        )
+    for node in trace.nodes:
+        indent = "  " * (node.depth - 1)
+        lines.append(
+            f"{indent}- {node.symbol} · id {node.id} · {node.path}{_lines(node.line_start, None)}"
+            f" (as {node.name})"
+        )
+    if trace.unresolved:
+        lines.append("not indexed: " + _names(trace.unresolved, 20))
+    if trace.truncated:
+        lines.append("(more nodes left out; lower depth or raise max_tokens)")
+    return "\n".join(lines)
+
+
+def example_bundle(bundle: ExampleBundle) -> str:
+    lines = [f"# example {bundle.name}", f"id {bundle.id} · {bundle.source}:{bundle.path}"]
+    if bundle.summary:
+        lines.append(bundle.summary)
+    facts = []
+    if bundle.tags:
+        facts.append(f"tags: {_names(bundle.tags, 15)}")
+    for label, value in (("execution", bundle.execution_mode), ("language", bundle.language)):
+        if value:
+            facts.append(f"{label}: {value}")
+    if facts:
+        lines.append(" · ".join(facts))
+    for key, value in bundle.taxonomy.items():
+        if key in ("example_path",) or value in (None, "", [], {}):
+            continue
+        shown = _names(value, 10) if isinstance(value, list) else str(value)
+        lines.append(f"{key}: {shown[:300]}")
+    for file in bundle.files:
+        note = " (truncated)" if file.truncated else ""
+        language = "python" if file.path.endswith(".py") else ""
+        lines.append(f"\n=== {file.path}{note}\n{_fence(file.content, language)}")
+    if bundle.omitted:
+        lines.append("\nleft out to fit max_tokens: " + ", ".join(bundle.omitted))
+    return "\n".join(lines)
+
+
+def deprecation_report(report: DeprecationReport) -> str:
+    if not report.deprecated:
+        return f"{report.symbol}: not deprecated (no deprecation recorded in the index)"
+    head = f"{report.symbol}: DEPRECATED"
+    if report.since:
+        head += f" since {report.since}"
+    if report.replacement:
+        head += f"; use {report.replacement} instead"
+    lines = [head]
+    if report.note:
+        lines.append(f"note: {report.note}")
+    if report.location:
+        lines.append(f"at {report.location}")
+    for entry in report.entries[:10]:
+        where = f"{entry.path}{_lines(entry.line, None)}" if entry.path else ""
+        lines.append(
+            f"- {entry.symbol} [{entry.origin}]"
+            + (f" -> {entry.replacement}" if entry.replacement else "")
+            + (f" · {entry.source}:{where}" if where else f" · {entry.source}")
+        )
+    return "\n".join(lines)
+
+
+def hub_status(status: HubStatus) -> str:
+    lines = [
+        f"store {status.store_path} ({status.store_bytes // 1024} KB, schema "
+        f"{status.schema_version}, generation {status.generation})",
+        f"model {status.model or '-'} (dim {status.dim or '-'}); "
+        f"{status.chunks} chunks, {status.embedded} embedded",
+    ]
+    if not status.sources:
+        lines.append("no sources indexed; run `ctxhub add SOURCE`")
+    for s in status.sources:
+        version = s.version or (s.commit[:10] if s.commit else "-")
+        chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
+        age = "never" if s.age_days is None else f"{s.age_days:.1f} days ago"
+        state = s.status + (" (stale)" if s.stale else "")
+        if s.error:
+            state += f": {s.error[:120]}"
+        lines.append(
+            f"- {s.name} [{','.join(s.kinds)}] {version} · {state} · {chunks} · refreshed {age}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,129 @@
+"""Edge cases of the drill-down tool functions, on the test corpus indexed with the hashing
+embedder (fast, in-process)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.hub import Hub, set_embedder
+from ctxhub.ingest.refresh import refresh
+from ctxhub.search.budget import estimate_tokens
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.tools import code_tools, docs_tools, example_tools, status_tools
+from ctxhub.tools.errors import NotFoundError, ToolInputError
+
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
+    home = tmp_path_factory.mktemp("tools-home")
+    embedder = HashingEmbedder(dim=256)
+    specs = [
+        SourceSpec(name="chime", kind=["python"], path=str(CORPUS / "pkg")),
+        SourceSpec(name="chime-docs", kind=["docs"], path=str(CORPUS / "docs")),
+        SourceSpec(name="chime-examples", kind=["examples"], path=str(CORPUS / "examples")),
+    ]
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(store, specs, home / "sources", embedder)
+    set_embedder(embedder)
+    with Hub(Settings(home=home)) as h:
+        yield h
+    set_embedder(None)
+
+
+def test_snippet_budget_cuts_lines_but_keeps_the_span(hub: Hub) -> None:
+    full = code_tools.get_code_snippet(hub, symbol="SpeechService._synthesize")
+    small = code_tools.get_code_snippet(hub, symbol="SpeechService._synthesize", max_tokens=300)
+    assert not full.truncated and small.truncated
+    assert (small.full_line_start, small.full_line_end) == (
+        full.full_line_start,
+        full.full_line_end,
+    )
+    assert small.line_start == full.line_start and small.line_end < full.line_end
+    assert full.code.startswith(small.code)
+    assert small.line_end - small.line_start + 1 == len(small.code.splitlines())
+    assert estimate_tokens(small.model_dump_json()) <= 300
+
+
+def test_snippet_by_id_path_window_and_bad_input(hub: Hub) -> None:
+    method = code_tools.get_code_snippet(hub, symbol="FrameProcessor.link")
+    by_id = code_tools.get_code_snippet(hub, chunk_id=method.id)
+    assert by_id.resolution == "id" and by_id.code == method.code
+    # a path + line inside a definition returns that definition's rest by default
+    inside = code_tools.get_code_snippet(
+        hub, path=method.path, line_start=method.full_line_start + 1
+    )
+    assert inside.resolution == "path" and inside.line_end == method.full_line_end
+    with pytest.raises(NotFoundError):
+        code_tools.get_code_snippet(hub, chunk_id="0123456789abcdef")
+    with pytest.raises(NotFoundError):
+        code_tools.get_code_snippet(hub, path="chime/nowhere.py", line_start=1)
+    with pytest.raises(ToolInputError, match="line_end >= line_start"):
+        code_tools.get_code_snippet(hub, path=method.path, line_start=5, line_end=2)
+    with pytest.raises(ToolInputError, match="max_lines"):
+        code_tools.get_code_snippet(hub, symbol="Pipeline", max_lines=0)
+    with pytest.raises(ToolInputError, match="max_tokens"):
+        code_tools.get_code_snippet(hub, symbol="Pipeline", max_tokens=100)
+    with pytest.raises(ToolInputError, match="give symbol"):
+        code_tools.get_code_snippet(hub)
+
+
+def test_unknown_symbol_falls_back_to_a_semantic_lookup(hub: Hub) -> None:
+    found = code_tools.get_code_snippet(hub, symbol="synthesize_speech_chunks")
+    assert found.resolution == "semantic" and found.kind == "api"
+
+
+def test_trace_budget_keeps_nearest_nodes(hub: Hub) -> None:
+    full = code_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", depth=3)
+    assert len(full.nodes) >= 4 and not full.truncated
+    small = code_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", 3, max_tokens=250)
+    assert small.truncated and 0 < len(small.nodes) < len(full.nodes)
+    assert [n.id for n in small.nodes] == [n.id for n in full.nodes[: len(small.nodes)]]
+    with pytest.raises(ToolInputError, match="direction"):
+        code_tools.trace_calls(hub, "Pipeline.run", direction="sideways")
+    with pytest.raises(ToolInputError, match="symbol must not be empty"):
+        code_tools.trace_calls(hub, "  ")
+
+
+def test_doc_budget_and_section_errors(hub: Hub) -> None:
+    page = docs_tools.get_doc(hub, path="guides/quickstart")
+    small = docs_tools.get_doc(hub, path="guides/quickstart", max_tokens=200)
+    assert small.truncated and not page.truncated
+    assert small.sections == page.sections and small.url == page.url
+    assert page.content.startswith(small.content.rstrip("…").rstrip())
+    with pytest.raises(NotFoundError, match="its sections"):
+        docs_tools.get_doc(hub, path="guides/quickstart", section="Billing")
+    with pytest.raises(NotFoundError, match="search_docs"):
+        docs_tools.get_doc(hub, path="guides/nothing-here")
+    with pytest.raises(ToolInputError):
+        docs_tools.get_doc(hub)
+
+
+def test_example_budget_lists_every_file(hub: Hub) -> None:
+    [row] = hub.store.conn.execute(
+        "SELECT id FROM chunks WHERE kind = 'example' AND chunk_type = 'example' "
+        "AND path LIKE '%phone_agent%'"
+    ).fetchall()
+    whole = example_tools.get_example(hub, str(row[0]))
+    small = example_tools.get_example(hub, str(row[0]), max_tokens=500)
+    assert not whole.omitted and small.omitted
+    assert sorted([f.path for f in small.files] + small.omitted) == sorted(
+        f.path for f in whole.files
+    )
+    assert estimate_tokens(small.model_dump_json()) <= 500
+    with pytest.raises(NotFoundError):
+        example_tools.get_example(hub, "nope")
+
+
+def test_deprecation_of_unknown_and_empty_symbols(hub: Hub) -> None:
+    assert not status_tools.check_deprecation(hub, "Nothing.like_this").deprecated
+    with pytest.raises(ToolInputError):
+        status_tools.check_deprecation(hub, "   ")
