@@ -107,10 +107,21 @@ def test_doc_chunks_collapse_to_one_hit_per_page(retriever: Retriever) -> None:
 
 def test_budget_trims_snippets_but_keeps_citations(retriever: Retriever) -> None:
     full = retriever.search(SearchRequest(query="frames queue worker", max_tokens=8000))
+    medium = retriever.search(SearchRequest(query="frames queue worker", max_tokens=600))
     tight = retriever.search(SearchRequest(query="frames queue worker", max_tokens=200))
-    assert [h.id for h in tight.hits] == [h.id for h in full.hits]
-    assert all(h.path and h.line_start for h in tight.hits)
-    assert sum(len(h.snippet) for h in tight.hits) < sum(len(h.snippet) for h in full.hits)
+    # snippets shrink first: every hit and its citation survive a medium budget
+    assert [h.id for h in medium.hits] == [h.id for h in full.hits]
+    assert sum(len(h.snippet) for h in medium.hits) < sum(len(h.snippet) for h in full.hits)
+    assert medium.truncated
+    # when even the citations do not fit, the lowest-ranked hits go, never a citation
+    assert tight.hits and [h.id for h in tight.hits] == [h.id for h in full.hits][: len(tight.hits)]
+    for short, whole in zip(tight.hits, full.hits, strict=False):
+        assert (short.path, short.line_start, short.line_end, short.symbol) == (
+            whole.path,
+            whole.line_start,
+            whole.line_end,
+            whole.symbol,
+        )
     assert tight.truncated
 
 

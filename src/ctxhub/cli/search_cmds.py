@@ -8,7 +8,8 @@ from ctxhub.cli.main import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
 from ctxhub.cli.render import render_response
 from ctxhub.hub import Hub
-from ctxhub.models import SearchFilters, SearchRequest
+from ctxhub.tools import search_tools
+from ctxhub.tools.errors import ToolInputError
 
 KIND_CHOICE = click.Choice(["doc", "api", "example", "memory"])
 
@@ -18,6 +19,13 @@ KIND_CHOICE = click.Choice(["doc", "api", "example", "memory"])
 @click.option("--kind", "kinds", multiple=True, type=KIND_CHOICE, help="Only these kinds.")
 @click.option("--source", "sources", multiple=True, help="Only these sources (repeatable).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
+@click.option(
+    "--max-tokens",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(200, 25000),
+    help="Token budget of the response (snippets are trimmed to fit).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
 @pass_ctx
 def search(
@@ -26,17 +34,22 @@ def search(
     kinds: tuple[str, ...],
     sources: tuple[str, ...],
     limit: int,
+    max_tokens: int,
     as_json: bool,
 ) -> None:
-    """Hybrid search (BM25 + dense + symbol) over everything indexed."""
-    request = SearchRequest(
-        query=query,
-        kinds=list(kinds) or None,  # type: ignore[arg-type]
-        filters=SearchFilters(source=list(sources) or None),
-        limit=limit,
-    )
+    """Hybrid search (BM25 + dense + symbol) over everything indexed: the MCP `search`."""
     with Hub(ctx.settings) as hub:
-        response = hub.retriever.search(request)
+        try:
+            response = search_tools.search(
+                hub,
+                query,
+                kinds=list(kinds) or None,  # type: ignore[arg-type]
+                source=list(sources) or None,
+                limit=limit,
+                max_tokens=max_tokens,
+            )
+        except ToolInputError as exc:
+            raise click.BadParameter(str(exc)) from exc
     if as_json:
         print_json(response)
     else:

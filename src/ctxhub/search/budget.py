@@ -52,12 +52,21 @@ def trim(text: str, max_chars: int) -> tuple[str, bool]:
 def to_hits(
     ranked: Sequence[Candidate], norm: float, max_tokens: int, snippet_chars: int = SNIPPET_CHARS
 ) -> tuple[list[Hit], bool]:
-    """Hits with snippets trimmed so that the whole list fits max_tokens."""
+    """Hits with snippets trimmed so that the whole list fits max_tokens; `truncated` says
+    whether anything (a snippet's tail, or the lowest-ranked hits) was left out."""
     hits = [_hit(c, norm) for c in ranked]
-    overhead = sum(estimate_tokens(h.model_dump_json(exclude={"snippet"})) for h in hits)
+    costs = [estimate_tokens(h.model_dump_json(exclude={"snippet"})) for h in hits]
+    # Citations first: when even they do not fit, the lowest-ranked hits go.
+    dropped = False
+    while len(hits) > 1 and sum(costs) > max_tokens - ENVELOPE_TOKENS:
+        hits.pop()
+        costs.pop()
+        dropped = True
+    ranked = ranked[: len(hits)]
+    overhead = sum(costs)
     room = max(0, max_tokens - ENVELOPE_TOKENS - overhead)
     per_hit = min(snippet_chars, (room * 3) // max(1, len(hits)))
-    truncated = False
+    truncated = dropped
     for hit, cand in zip(hits, ranked, strict=True):
         hit.snippet, cut = trim(cand.chunk.content, per_hit)
         truncated = truncated or cut

@@ -3,8 +3,9 @@
 The features are what tells a good answer from a guess without knowing the answer:
 paths agreeing on the top hit, the top hit's cosine to the query, an exact symbol match,
 and how clearly the top hit leads the rest. A logistic over them gives a number that
-reads like a probability that the top hit is useful; `COEFFICIENTS` were fitted on the
-development set (see docs/RETRIEVAL.md) and are deliberately few, to generalise.
+reads like a probability that the top five hits hold the answer. `COEFFICIENTS` come
+from scripts/calibrate_confidence.py (the development set plus off-topic questions as
+negatives; L2-regularised, four features, to generalise); docs/EVAL.md has the tables.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from dataclasses import dataclass
 from ctxhub.search.analyzer import QueryAnalysis
 from ctxhub.search.rank import Candidate
 
-LOW_CONFIDENCE = 0.35
+#: Below this the top five probably do not hold the answer (see the calibration table).
+LOW_CONFIDENCE = 0.6
 
 #: intercept, agreement, top cosine, exact symbol, margin
-COEFFICIENTS = (-4.0, 1.6, 4.5, 2.5, 1.5)
+COEFFICIENTS = (-1.14, 1.2, 2.36, 1.12, 0.04)
 
 
 @dataclass

@@ -52,7 +52,6 @@ class SearchOptions:
     scorers: Sequence[str] | None = None  # None: all default scorers
     weights: Mapping[str, float] | None = None  # override the analyser's path weights
     collapse: bool = True  # keep the best chunk per doc page and per example
-    extra_scorers: Sequence[Scorer] = ()  # tool-specific scorers, applied after the defaults
 
 
 def collapse_key(cand: Candidate) -> tuple[str, str]:
@@ -118,6 +117,14 @@ def collapse(ranked: list[Candidate]) -> list[Candidate]:
     return out
 
 
+@dataclass
+class Ranking:
+    analysis: QueryAnalysis
+    candidates: list[Candidate]
+    norm: float  # the fused score of a hit ranked first by every weighted path
+    confidence: float
+
+
 class Retriever:
     def __init__(self, store: SQLiteStore, embedder: Embedder | None) -> None:
         self.store = store
@@ -173,18 +180,18 @@ class Retriever:
         return results
 
     def _scorers(self, options: SearchOptions) -> list[Scorer]:
-        available: dict[str, Scorer] = {"symbol": SymbolBoost(), "literal": LiteralMatch()}
+        available: dict[str, Scorer] = {
+            "symbol": SymbolBoost(),
+            "literal": LiteralMatch(),
+        }
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)
-        for scorer in options.extra_scorers:
-            available[scorer.name] = scorer
         if options.scorers is None:
             return list(available.values())
         return [available[name] for name in options.scorers if name in available]
 
-    def search(
-        self, request: SearchRequest, options: SearchOptions | None = None
-    ) -> SearchResponse:
+    def rank(self, request: SearchRequest, options: SearchOptions | None = None) -> Ranking:
+        """The re-ranked candidates (up to RERANK_DEPTH), before any budget or limit."""
         options = options or SearchOptions()
         if self.ablation is not None:
             options = replace(options, paths=self.ablation.paths, scorers=self.ablation.scorers)
@@ -202,14 +209,26 @@ class Retriever:
         if options.collapse:
             final = collapse(final)
         feats = conf.features(analysis, final, list(ranked))
-        confidence = conf.confidence(feats) if final else 0.0
-        low = confidence < conf.LOW_CONFIDENCE
-        hits, truncated = to_hits(final[: request.limit], max_fused(weights), request.max_tokens)
+        return Ranking(
+            analysis=analysis,
+            candidates=final,
+            norm=max_fused(weights),
+            confidence=conf.confidence(feats) if final else 0.0,
+        )
+
+    def search(
+        self, request: SearchRequest, options: SearchOptions | None = None
+    ) -> SearchResponse:
+        ranking = self.rank(request, options)
+        low = ranking.confidence < conf.LOW_CONFIDENCE
+        hits, truncated = to_hits(
+            ranking.candidates[: request.limit], ranking.norm, request.max_tokens
+        )
         return SearchResponse(
             query=request.query,
             hits=hits,
-            confidence=round(confidence, 4),
+            confidence=round(ranking.confidence, 4),
             low_confidence=low,
-            next_queries=conf.next_queries(analysis, final) if low else [],
+            next_queries=conf.next_queries(ranking.analysis, ranking.candidates) if low else [],
             truncated=truncated,
         )

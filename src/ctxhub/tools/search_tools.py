@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 
 from ctxhub.hub import Hub
 from ctxhub.models import HitKind, SearchFilters, SearchRequest, SearchResponse
-from ctxhub.search.analyzer import QueryAnalysis
 from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
@@ -15,9 +13,6 @@ from ctxhub.tools.errors import ToolInputError
 
 DEFAULT_TOKENS = 8000
 MAX_TOKENS = 25000
-#: Doc chunks tagged as worked examples (pages with complete programs) also answer
-#: "is there an example of ..." questions.
-WORKED_EXAMPLE_TAG = "worked-example"
 
 
 def _request(
@@ -82,24 +77,12 @@ def search_examples(
         source=_sources(source), tags=tags or None, execution_mode=execution_mode, language=language
     )
     narrowed = bool(tags or execution_mode or language)
-    # Doc pages join unless the caller filters on example-only facets; pages that are
-    # worked examples (complete programs) rank near example code, other pages lower.
+    # Doc pages join (guides with complete code are examples too) unless the caller
+    # filters on example-only facets; they rank a little below example code.
     kinds: list[HitKind] = ["example"] if narrowed else ["example", "doc"]
     request = _request(query, kinds, filters, limit, max_tokens)
-    options = SearchOptions(prefer={"example": 1.0, "doc": 0.8}, extra_scorers=(WorkedExample(),))
+    options = SearchOptions(prefer={"example": 1.0, "doc": 0.8})
     return hub.retriever.search(request, options)
-
-
-class WorkedExample:
-    """Doc pages tagged as worked examples rank like example code; other pages lower."""
-
-    name = "worked_example"
-
-    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
-        return [
-            1.0 if c.chunk.kind != "doc" or WORKED_EXAMPLE_TAG in c.chunk.metadata.tags else 0.8
-            for c in candidates
-        ]
 
 
 def _cursor_key(query: str, filters: SearchFilters) -> str:
@@ -165,38 +148,31 @@ def _list_filtered(
     key = _cursor_key(query, filters)
     offset = _parse_cursor(cursor, key)
     ids, total = hub.store.list_ids(filters, ["api"], limit=100_000)
-    ranked: list[str] = []
-    response: SearchResponse | None = None
+    scored: dict[str, Candidate] = {}
+    confidence, norm = 1.0, 1.0
     if query.strip():
         request = _request(query, ["api"], filters, 200, max_tokens)
-        response = hub.retriever.search(request, SearchOptions(collapse=False))
-        ranked = [h.id for h in response.hits]
-    seen = set(ranked)
-    order = ranked + [i for i in ids if i not in seen]
+        ranking = hub.retriever.rank(request, SearchOptions(collapse=False))
+        scored = {c.chunk.id: c for c in ranking.candidates}
+        confidence = ranking.confidence
+        norm = ranking.norm
+    order = list(scored) + [i for i in ids if i not in scored]
     page_ids = order[offset : offset + limit]
     by_id = {c.id: c for c in hub.store.get_chunks(page_ids)}
-    known = {h.id: h for h in response.hits} if response else {}
     candidates = [
-        Candidate(
-            chunk=by_id[i],
-            fused=0.0,
-            signals=known[i].signals if i in known else {},
-            score=known[i].score if i in known else 0.0,
-        )
+        scored.get(i) or Candidate(chunk=by_id[i], fused=0.0, signals={})
         for i in page_ids
         if i in by_id
     ]
-    hits, truncated = to_hits(candidates, 1.0, max_tokens)
-    for hit, cand in zip(hits, candidates, strict=True):
-        hit.score = round(cand.score, 4)
-    more = offset + limit < len(order)
+    hits, truncated = to_hits(candidates, norm if scored else 1.0, max_tokens)
+    end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
     return SearchResponse(
         query=query,
         hits=hits,
-        confidence=response.confidence if response else 1.0,
+        confidence=round(confidence, 4),
         low_confidence=False,
         total=total,
-        next_cursor=f"{offset + limit}:{key}" if more else None,
+        next_cursor=f"{end}:{key}" if end < len(order) else None,
         truncated=truncated,
     )
 
