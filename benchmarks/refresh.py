@@ -24,9 +24,7 @@ from ctxhub.ingest.refresh import RefreshSummary, refresh
 from ctxhub.models import SearchFilters
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite import SQLiteStore
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from report import write_section  # noqa: E402
+from report import write_section  # the sibling module (scripts run from this folder)
 
 ROOTS = ("pipecat-ai", "pipecat-ai-flows", "docs")
 TARGETS = {"full": 180.0, "searchable": 30.0, "no_change": 3.0, "one_file": 5.0}

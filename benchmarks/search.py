@@ -30,10 +30,7 @@ from ctxhub.embed import load_default_embedder
 from ctxhub.models import Chunk, SearchRequest, chunk_id
 from ctxhub.search.retriever import Retriever
 from ctxhub.store.sqlite import SQLiteStore
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from report import write_section  # noqa: E402
+from report import write_section  # the sibling module (scripts run from this folder)
 
 QUERIES_FILE = Path("/work/shared/eval/pipecat_dev.jsonl")
 FALLBACK_QUERIES = [

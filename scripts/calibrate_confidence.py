@@ -3,8 +3,9 @@
     python scripts/calibrate_confidence.py --db ~/.ctxhub/eval/eval.db FIT.jsonl \
         [--check OTHER.jsonl --check-db OTHER.db]
 
-For every query of FIT, the search its category uses runs once; the label is whether its
-top five hits hold a gold item (what an agent acts on), the features are those `confidence.features` computes. An
+For every query of FIT, the search its category uses runs once; the label is whether
+its top five hits hold a gold item (what an agent acts on), the features are those
+`confidence.features` computes; off-topic questions are added as negatives. An
 L2-regularised logistic regression (few features, strong prior: it must generalise)
 gives the coefficients; the script prints them with the Brier score and a reliability
 table, and the same on the --check set, which the fit never saw.

@@ -1,6 +1,6 @@
 """MCP server speed: cold start, per-tool round trips over stdio, memory while serving.
 
-    .venv/bin/python benchmarks/mcp.py [--home DIR] [--rounds 10] [--cold 3] [--write]
+    .venv/bin/python benchmarks/mcp_server.py [--home DIR] [--rounds 10] [--cold 3] [--write]
 
 Drives `python -m ctxhub serve` with the official MCP client, exactly as an agent's client
 does. Without `--home` it indexes the dev corpus (~/.cache/contexthub-eval/{pipecat-ai,
@@ -12,13 +12,6 @@ the targets (tools/list <= 1.5 s after spawn, first search <= 4 s, warm search p
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-# This file is named mcp.py: drop its folder from the path so `import mcp` is the SDK.
-if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
-    sys.path.pop(0)
-
 import argparse
 import json
 import os
@@ -26,7 +19,9 @@ import platform
 import re
 import statistics
 import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -260,7 +255,7 @@ def main() -> None:
     print(context)
     print(table)
     if args.write:
-        cmd = "python benchmarks/mcp.py" + (f" --home {args.home}" if args.home else "")
+        cmd = "python benchmarks/mcp_server.py" + (f" --home {args.home}" if args.home else "")
         cmd += f" --rounds {args.rounds} --cold {args.cold}"
         _write_section(args.doc, f"`{cmd}`\n\n{context}\n\n{table}\n")
 
