@@ -44,8 +44,9 @@ def _roots(script: Path, target: Path) -> list[SourceSpec]:
     return specs
 
 
-def _evaluate(name: str, queries: Path, specs: list[SourceSpec], ablations: bool
-              ) -> list[EvalReport]:
+def _evaluate(
+    name: str, queries: Path, specs: list[SourceSpec], ablations: bool
+) -> list[EvalReport]:
     home = CACHE / name
     settings = Settings(home=Path.home() / ".ctxhub", db=home / "eval.db")
     embedder = default_embedder(settings.home)
@@ -78,8 +79,10 @@ def _hybrid_beats_single_paths(reports: list[EvalReport]) -> None:
             assert full > r.overall.recall5, (r.variant, r.overall.recall5, full)
 
 
-@pytest.mark.skipif(not (SHARED / "eval" / "get_corpus.sh").is_file(),
-                    reason=f"the shared Pipecat eval set is not at {SHARED / 'eval'}")
+@pytest.mark.skipif(
+    not (SHARED / "eval" / "get_corpus.sh").is_file(),
+    reason=f"the shared Pipecat eval set is not at {SHARED / 'eval'}",
+)
 def test_pipecat_dev_set() -> None:
     specs = _roots(SHARED / "eval" / "get_corpus.sh", CACHE / "pipecat-corpus")
     reports = _evaluate("pipecat", SHARED / "eval" / "pipecat_dev.jsonl", specs, True)

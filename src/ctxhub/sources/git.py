@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -21,21 +22,15 @@ def _git(args: list[str], cwd: Path | None = None) -> str:
             text=True,
             timeout=GIT_TIMEOUT_S,
             check=False,
-            env={"GIT_TERMINAL_PROMPT": "0", "PATH": _path()},
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},  # never prompt for credentials
         )
     except FileNotFoundError as exc:
         raise SourceError("git is not installed") from exc
     except subprocess.TimeoutExpired as exc:
         raise SourceError(f"git {args[0]} timed out after {GIT_TIMEOUT_S}s") from exc
     if done.returncode != 0:
-        raise SourceError(f"git {' '.join(args[:2])} failed: {done.stderr.strip()[-500:]}")
+        raise SourceError(f"git {args[0]} failed: {done.stderr.strip()[-500:]}")
     return done.stdout.strip()
-
-
-def _path() -> str:
-    import os
-
-    return os.environ.get("PATH", "/usr/bin:/bin")
 
 
 def sync(url: str, dest: Path, ref: str | None = None) -> str:
