@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import statistics
 import sys
 import tempfile
@@ -25,6 +24,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
+
+from report import write_section  # the sibling module (scripts run from this folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -143,21 +144,8 @@ def main() -> None:
     print(context)
     print(table)
     if args.write:
-        _write_section(args.doc, f"`{cmd}` (in .venv-ref)\n\n{context}\n\n{table}\n")
-
-
-def _write_section(doc: Path, body: str) -> None:
-    """Replace (or append) the "## Embedding" section of the benchmarks doc."""
-    text = doc.read_text(encoding="utf-8") if doc.exists() else "# Benchmarks\n"
-    section = f"## Embedding\n\n{body}"
-    pattern = re.compile(r"^## Embedding\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text, count=1).rstrip("\n") + "\n"
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    doc.parent.mkdir(parents=True, exist_ok=True)
-    doc.write_text(text, encoding="utf-8")
-    print(f"updated {doc}")
+        write_section("Embedding", f"{cmd} (in .venv-ref)", f"{context}\n\n{table}", args.doc)
+        print(f"updated {args.doc}")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from report import write_section  # the sibling module (scripts run from this folder)
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path.home() / ".cache" / "contexthub-eval"
 DEFAULT_HOME = Path.home() / ".cache" / "ctxhub-bench" / "mcp"
@@ -257,21 +259,8 @@ def main() -> None:
     if args.write:
         cmd = "python benchmarks/mcp_server.py" + (f" --home {args.home}" if args.home else "")
         cmd += f" --rounds {args.rounds} --cold {args.cold}"
-        _write_section(args.doc, f"`{cmd}`\n\n{context}\n\n{table}\n")
-
-
-def _write_section(doc: Path, body: str) -> None:
-    """Replace (or append) the "## MCP server" section of the benchmarks doc."""
-    text = doc.read_text(encoding="utf-8") if doc.exists() else "# Benchmarks\n"
-    section = f"## MCP server\n\n{body}"
-    pattern = re.compile(r"^## MCP server\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text, count=1).rstrip("\n") + "\n"
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    doc.parent.mkdir(parents=True, exist_ok=True)
-    doc.write_text(text, encoding="utf-8")
-    print(f"updated {doc}")
+        write_section("MCP server", cmd, f"{context}\n\n{table}", args.doc)
+        print(f"updated {args.doc}")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ import numpy as np
 from ctxhub.config import load_settings
 from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery, load_queries
+from ctxhub.evaluation.runner import CATEGORY_KINDS
 from ctxhub.hub import Hub
-from ctxhub.models import HitKind, SearchRequest
+from ctxhub.models import SearchRequest
 from ctxhub.search import confidence as conf
 
 #: Questions no framework index of this kind can answer (other ecosystems): the negatives
@@ -50,16 +51,6 @@ OFF_TOPIC = [
     ("symbol", "django.db.models.QuerySet.select_related source"),
 ]
 
-KINDS: dict[str, list[HitKind] | None] = {
-    "symbol": ["api"],
-    "api": ["api"],
-    "yields": ["api"],
-    "calls": ["api"],
-    "docs": ["doc"],
-    "examples": ["example", "doc"],
-    "error": None,
-}
-
 
 def collect(
     db: Path, queries: list[EvalQuery], off_topic: bool = True
@@ -78,7 +69,7 @@ def collect(
         with Hub(load_settings(db)) as hub:
             for q in queries:
                 captured.clear()
-                request = SearchRequest(query=q.query, kinds=KINDS[q.category], limit=5)
+                request = SearchRequest(query=q.query, kinds=CATEGORY_KINDS[q.category], limit=5)
                 hits = hub.retriever.search(request).hits
                 ok = any(
                     matches(
@@ -98,7 +89,9 @@ def collect(
                 ys.append(1.0 if ok else 0.0)
             for category, text in OFF_TOPIC if off_topic else []:
                 captured.clear()
-                hub.retriever.search(SearchRequest(query=text, kinds=KINDS[category], limit=5))
+                hub.retriever.search(
+                    SearchRequest(query=text, kinds=CATEGORY_KINDS[category], limit=5)
+                )
                 xs.append(captured[-1].vector() if captured else (1.0, 0.0, 0.0, 0.0, 0.0))
                 ys.append(0.0)
     finally:

@@ -6,20 +6,10 @@ from pydantic import BaseModel
 
 from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery
-from ctxhub.evaluation.runner import _run_tool
+from ctxhub.evaluation.runner import CATEGORY_KINDS, _run_tool
 from ctxhub.hub import Hub
-from ctxhub.models import HitKind, SearchFilters, SearchRequest
+from ctxhub.models import SearchFilters, SearchRequest
 from ctxhub.search.retriever import SearchOptions
-
-KINDS: dict[str, list[HitKind] | None] = {
-    "symbol": ["api"],
-    "api": ["api"],
-    "yields": ["api"],
-    "calls": ["api"],
-    "docs": ["doc"],
-    "examples": ["example", "doc"],
-    "error": None,
-}
 
 
 class GoldRanks(BaseModel):
@@ -28,7 +18,7 @@ class GoldRanks(BaseModel):
 
 
 def explain(hub: Hub, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
-    kinds = KINDS.get(q.category)
+    kinds = CATEGORY_KINDS.get(q.category)
     filters = SearchFilters.model_validate(
         {k: v for k, v in q.filters.items() if k in ("yields", "calls")}
     )

@@ -17,7 +17,7 @@ from ctxhub.evaluation import metrics
 from ctxhub.evaluation.matching import RankedHit, credit
 from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.hub import Hub
-from ctxhub.models import Hit
+from ctxhub.models import Hit, HitKind
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.tools import code_tools, search_tools
@@ -33,6 +33,16 @@ CATEGORY_TOOL = {
     "error": "search",
 }
 DEPTH = 10
+#: The kinds each category's tool searches (for diagnostics that run one path at a time).
+CATEGORY_KINDS: dict[str, list[HitKind] | None] = {
+    "symbol": ["api"],
+    "api": ["api"],
+    "yields": ["api"],
+    "calls": ["api"],
+    "docs": ["doc"],
+    "examples": ["example", "doc"],
+    "error": None,
+}
 
 
 class QueryResult(BaseModel):
