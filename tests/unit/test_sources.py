@@ -79,6 +79,9 @@ def test_installed_distribution_lists_its_files_and_version() -> None:
     assert snap.version == md.version("tomli_w")
     assert any(f.endswith("tomli_w/_writer.py") for f in snap.files)
     assert not any(".dist-info" in f for f in snap.files)
+    narrowed = materialize(spec.model_copy(update={"include": ["*/_writer.py"]}), Path("/x"))
+    assert narrowed.files == [f for f in snap.files if f.endswith("/_writer.py")]
+    assert narrowed.version == snap.version
     with pytest.raises(SourceError, match="not installed"):
         materialize(spec_from_argument("pypi:no-such-dist-xyz"), Path("/nonexistent"))
 

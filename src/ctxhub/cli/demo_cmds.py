@@ -7,6 +7,7 @@ examples and its docs, small enough to index in well under a minute on two cores
 from __future__ import annotations
 
 import hashlib
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -83,8 +84,6 @@ def fetch_sdist(dest: Path) -> Path:
             tar.extractall(tmp)
     [top] = list(tmp.iterdir())
     if root.exists():
-        import shutil
-
         shutil.rmtree(root)
     top.rename(root)
     tmp.rmdir()

@@ -6,7 +6,7 @@ from pydantic import BaseModel
 
 from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery
-from ctxhub.evaluation.runner import CATEGORY_KINDS, _run_tool
+from ctxhub.evaluation.runner import CATEGORY_KINDS, run_tool
 from ctxhub.hub import Hub
 from ctxhub.models import SearchFilters, SearchRequest
 from ctxhub.search.retriever import SearchOptions
@@ -38,7 +38,7 @@ def explain(hub: Hub, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
             )
             for h in response.hits
         ]
-    lists["final"] = _run_tool(hub, q)[0]
+    lists["final"] = run_tool(hub, q)[0]
     out = []
     for g in q.gold:
         ranks = {

@@ -113,7 +113,7 @@ def _dedupe(hits: Sequence[RankedHit]) -> list[RankedHit]:
     return out
 
 
-def _run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] | None]:
+def run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] | None]:
     """(ranked hits, full filtered set or None) for one query."""
     if q.category == "symbol":
         hits: list[RankedHit] = []
@@ -155,7 +155,7 @@ def _run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] 
 
 def score_query(hub: Hub, q: EvalQuery) -> QueryResult:
     started = time.perf_counter()
-    hits, full = _run_tool(hub, q)
+    hits, full = run_tool(hub, q)
     ms = (time.perf_counter() - started) * 1000
     credits = credit(hits[:5], q.gold)
     found = {c for c in credits if c is not None}

@@ -22,6 +22,7 @@ class ExtractContext:
     version: str | None
     packages: set[str]  # this source's top-level packages (imports under them are internal)
     modules: dict[str, str] = field(default_factory=dict)  # python file -> dotted module
+    known_modules: frozenset[str] = frozenset()  # every module of the source
     base_url: str | None = None
     doc_pages: set[str] = field(default_factory=set)  # normalised paths of doc files
     taxonomies: dict[str, Taxonomy] = field(default_factory=dict)  # by example path
@@ -47,7 +48,7 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
             version=ctx.version,
             internal_packages=ctx.packages,
             module=ctx.modules.get(rel),
-            known_modules=set(ctx.modules.values()),
+            known_modules=ctx.known_modules,
         )
         return Extracted(result.chunks, result.deprecations, texts={rel: text})
     if unit.kind == "changelog":

@@ -80,6 +80,7 @@ def _context(
         version=plan.version,
         packages=plan.packages,
         modules=plan.modules,
+        known_modules=frozenset(plan.modules.values()),
         base_url=spec.base_url,
         doc_pages={normalize_doc_path(u.key) for u in plan.units if u.kind == "docs"},
     )

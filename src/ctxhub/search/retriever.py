@@ -33,7 +33,7 @@ from ctxhub.search.rank import (
     SymbolBoost,
     rerank,
 )
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.base import Store
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ class Ranking:
 
 
 class Retriever:
-    def __init__(self, store: SQLiteStore, embedder: Embedder | None) -> None:
+    def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
         self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()

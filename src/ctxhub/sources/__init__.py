@@ -13,7 +13,7 @@ from ctxhub.sources.base import (
     SourceError,
     SourceSpec,
 )
-from ctxhub.sources.local import snapshot_dir, walk
+from ctxhub.sources.local import selected, snapshot_dir
 
 __all__ = [
     "CONTENT_KINDS",
@@ -37,11 +37,10 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
     elif spec.package:
         snap = pypi.snapshot_distribution(spec.package)
         if spec.include or spec.exclude:
-            files, _ = walk(snap.root, spec.include, spec.exclude)
-            keep = set(files)
-            snap = Snapshot(
-                snap.root, [f for f in snap.files if f in keep], snap.origin, snap.version
-            )
+            # filter the distribution's own file list (walking site-packages would read
+            # every other installed package's tree)
+            files = [f for f in snap.files if selected(f, spec.include, spec.exclude)]
+            snap = Snapshot(snap.root, files, snap.origin, snap.version, snap.commit, snap.notes)
     elif spec.git:
         dest = sources_dir / spec.name
         commit = git.sync(spec.git, dest, spec.ref)

@@ -93,6 +93,14 @@ def is_dump(name: str) -> bool:
     return name.lower() in ("llms-full.txt", "llms.txt")
 
 
+def selected(relpath: str, include: Iterable[str], exclude: Iterable[str]) -> bool:
+    """The manifest's globs: in `include` (when any is given) and in no `exclude`."""
+    include = list(include)
+    if include and not any(fnmatch.fnmatch(relpath, g) for g in include):
+        return False
+    return not any(fnmatch.fnmatch(relpath, g) for g in exclude)
+
+
 def walk(
     root: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()
 ) -> tuple[list[str], list[str]]:
@@ -109,9 +117,7 @@ def walk(
                 continue
             if Path(name).suffix.lower() in BINARY_EXT:
                 continue
-            if include and not any(fnmatch.fnmatch(rel, g) for g in include):
-                continue
-            if any(fnmatch.fnmatch(rel, g) for g in exclude):
+            if not selected(rel, include, exclude):
                 continue
             full = Path(dirpath) / name
             if full.is_symlink() and not full.resolve().is_relative_to(root):

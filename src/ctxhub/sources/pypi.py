@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata as md
 import json
+import sys
 from pathlib import Path
 
 from ctxhub.sources.base import Snapshot, SourceError
@@ -20,7 +21,7 @@ def snapshot_distribution(name: str) -> Snapshot:
     except md.PackageNotFoundError as exc:
         raise SourceError(
             f"distribution {name!r} is not installed in this environment "
-            f"({Path(__import__('sys').executable)}); pip install it first"
+            f"({sys.executable}); pip install it first"
         ) from exc
     version = dist.version
     editable = _editable_root(dist)

@@ -92,6 +92,10 @@ class Store(Protocol):
     # -- reads -------------------------------------------------------------------
     def get_chunks(self, ids: Sequence[str]) -> list[Chunk]: ...
 
+    def term_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
+        """({term: chunks containing it}, total chunks), as the text index tokenises."""
+        ...
+
     def bm25(
         self, match: str, filters: SearchFilters, kinds: list[str] | None, limit: int
     ) -> list[tuple[str, float]]: ...
