@@ -19,6 +19,7 @@ class Settings(BaseSettings):
     stale_days: int = 30  # a source older than this is flagged stale
     embed_batch_size: int = 32
     token: str | None = None  # bearer token for non-loopback HTTP serving
+    memory_half_life_days: float = 180.0  # recency half-life of a record, from last seen
 
     @property
     def db_path(self) -> Path:
@@ -32,6 +33,11 @@ class Settings(BaseSettings):
     @property
     def models_dir(self) -> Path:
         return self.home / "models"
+
+    @property
+    def pending_dir(self) -> Path:
+        """Records captured by hooks, waiting to be embedded and stored."""
+        return self.home / "pending"
 
 
 def load_settings(db: str | Path | None = None) -> Settings:

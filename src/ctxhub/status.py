@@ -26,6 +26,19 @@ class SourceStatus(BaseModel):
     skipped_files: int = 0
 
 
+class MemoryStatus(BaseModel):
+    records: int = 0
+    by_source: dict[str, int] = Field(default_factory=dict)
+    variants: int = 0
+    worked: int = 0
+    not_worked: int = 0
+    pending: int = 0  # captured by hooks, not yet embedded
+    knowledge_useful: int = 0
+    knowledge_not_useful: int = 0
+    #: queries whose knowledge results agents rated not useful (count), most often first
+    unhelpful_queries: list[tuple[str, int]] = Field(default_factory=list)
+
+
 class HubStatus(BaseModel):
     store_path: str
     store_bytes: int
@@ -36,9 +49,10 @@ class HubStatus(BaseModel):
     chunks: int
     embedded: int
     sources: list[SourceStatus]
+    memory: MemoryStatus = Field(default_factory=MemoryStatus)
 
 
-def hub_status(store: SQLiteStore, stale_days: int) -> HubStatus:
+def hub_status(store: SQLiteStore, stale_days: int, pending: int = 0) -> HubStatus:
     counts = store.counts()
     now = time.time()
     sources: list[SourceStatus] = []
@@ -78,4 +92,7 @@ def hub_status(store: SQLiteStore, stale_days: int) -> HubStatus:
         chunks=total,
         embedded=embedded,
         sources=sources,
+        memory=MemoryStatus(
+            **store.memory_counts(), pending=pending, unhelpful_queries=store.unhelpful_queries()
+        ),
     )

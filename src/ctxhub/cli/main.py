@@ -60,7 +60,11 @@ def _register() -> None:
     from ctxhub.cli import (
         demo_cmds,
         eval_cmds,
+        github_cmds,
+        hook_cmds,
         knowledge_cmds,
+        memory_cmds,
+        mine_cmds,
         search_cmds,
         serve_cmds,
         sources_cmds,
@@ -68,7 +72,8 @@ def _register() -> None:
     )
 
     groups = (sources_cmds, status_cmds, search_cmds, eval_cmds, demo_cmds)
-    for module in (*groups, knowledge_cmds, serve_cmds):
+    memory = (memory_cmds, github_cmds, mine_cmds, hook_cmds)
+    for module in (*groups, knowledge_cmds, *memory, serve_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

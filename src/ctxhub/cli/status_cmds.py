@@ -11,6 +11,7 @@ from rich.table import Table
 
 from ctxhub.cli.main import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
+from ctxhub.server.render import memory_line
 from ctxhub.status import hub_status
 from ctxhub.store.sqlite import SQLiteStore
 
@@ -28,8 +29,10 @@ def _size(n: int) -> str:
 @pass_ctx
 def status(ctx: Context, as_json: bool) -> None:
     """Sources, versions, chunk counts, model and store."""
+    pending = ctx.settings.pending_dir
+    waiting = sum(1 for _ in pending.glob("*.json")) if pending.is_dir() else 0
     with SQLiteStore(ctx.settings.db_path) as store:
-        report = hub_status(store, ctx.settings.stale_days)
+        report = hub_status(store, ctx.settings.stale_days, waiting)
     if as_json:
         print_json(report)
         return
@@ -44,6 +47,9 @@ def status(ctx: Context, as_json: bool) -> None:
         state = s.status if not s.error else f"{s.status}: {s.error[:60]}"
         table.add_row(s.name, ",".join(s.kinds), version, state, age, chunks, str(s.skipped_files))
     out.print(table)
+    out.print(memory_line(report))
+    for query, n in report.memory.unhelpful_queries[:5]:
+        out.print(f"  rated not useful ({n}x): {query[:120]}")
 
 
 @click.command()

@@ -21,14 +21,14 @@ from pydantic import ValidationError
 
 from ctxhub import __version__
 from ctxhub.config import Settings
-from ctxhub.server import tools_read, tools_search
+from ctxhub.server import tools_memory, tools_read, tools_search
 from ctxhub.server.runtime import ToolRunner, describe_validation, warm_up, watch_parent
 
 log = logging.getLogger("ctxhub.server")
 
 INSTRUCTIONS = """ctxhub: the indexed docs, Python API and examples of the frameworks this
-project uses, pinned to the installed versions. Prefer it over grepping site-packages or
-guessing APIs.
+project uses, pinned to the installed versions, and a memory of problems agents already
+solved. Prefer it over grepping site-packages or guessing APIs.
 Orient first: `search` (everything), or `search_docs` / `search_api` / `search_examples`
 when you know what kind of answer you need (search_api filters by base_class, yields,
 calls, module, class_name).
@@ -38,7 +38,9 @@ runnable example), `get_doc` (a whole page or one section).
 Before using an API you are unsure about, `check_deprecation`. `get_hub_status` lists the
 sources (names for the `source` filters) and their versions.
 Responses fit `max_tokens` (default 8000): text is trimmed, ids and citations are kept;
-cite source:path:lines or the url when you rely on a hit."""
+cite source:path:lines or the url when you rely on a hit.
+Memory: on an error, `search_solutions` first (paste the error; code in code_context).
+After trying a result, `rate` it. After solving something new, `log_solution`."""
 
 
 class CtxhubServer(MCPServer[Any]):
@@ -85,6 +87,7 @@ def build_server(settings: Settings, log_level: str = "WARNING") -> CtxhubServer
     runner = server.runner = ToolRunner(settings)
     tools_search.register(server, runner)
     tools_read.register(server, runner)
+    tools_memory.register(server, runner)
     return server
 
 

@@ -231,4 +231,17 @@ def hub_status(status: HubStatus) -> str:
         lines.append(
             f"- {s.name} [{','.join(s.kinds)}] {version} · {state} · {chunks} · refreshed {age}"
         )
+    lines.append(memory_line(status))
+    for query, n in status.memory.unhelpful_queries[:5]:
+        lines.append(f"  rated not useful ({n}x): {query[:120]}")
     return "\n".join(lines)
+
+
+def memory_line(status: HubStatus) -> str:
+    m = status.memory
+    sources = ", ".join(f"{k} {n}" for k, n in sorted(m.by_source.items())) or "none"
+    return (
+        f"memory: {m.records} records ({sources}); {m.variants} variants; ratings "
+        f"{m.worked} worked / {m.not_worked} not; {m.pending} pending; knowledge hits "
+        f"{m.knowledge_useful} useful / {m.knowledge_not_useful} not useful"
+    )

@@ -134,6 +134,88 @@ MIGRATIONS: list[list[str]] = [
     ],
     # 2: per-term document counts, so retrieval can drop words that match everything
     ["CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, row)"],
+    # 3: memory -- problem/solution records, their vectors, symbol links and feedback
+    [
+        """CREATE TABLE IF NOT EXISTS records (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            problem TEXT NOT NULL,
+            solution TEXT NOT NULL DEFAULT '',
+            error_type TEXT,
+            stack_trace TEXT,
+            code_snippet TEXT,
+            code_diff TEXT,
+            language TEXT,
+            framework TEXT,
+            libraries TEXT NOT NULL DEFAULT '[]',
+            tags TEXT NOT NULL DEFAULT '[]',
+            file_path TEXT,
+            agent TEXT,
+            os TEXT,
+            confidence REAL NOT NULL,
+            resolved INTEGER NOT NULL DEFAULT 1,
+            source TEXT NOT NULL,
+            session_id TEXT,
+            url TEXT,
+            variant_of TEXT,
+            created_at REAL NOT NULL,
+            last_seen REAL NOT NULL,
+            occurrences INTEGER NOT NULL DEFAULT 1,
+            worked INTEGER NOT NULL DEFAULT 0,
+            not_worked INTEGER NOT NULL DEFAULT 0,
+            text_hash TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS records_language ON records(language)",
+        "CREATE INDEX IF NOT EXISTS records_framework ON records(framework)",
+        "CREATE INDEX IF NOT EXISTS records_error_type ON records(error_type COLLATE NOCASE)",
+        "CREATE INDEX IF NOT EXISTS records_source ON records(source)",
+        "CREATE INDEX IF NOT EXISTS records_last_seen ON records(last_seen)",
+        """CREATE TABLE IF NOT EXISTS record_tags (
+            record INTEGER NOT NULL,
+            tag TEXT NOT NULL,
+            PRIMARY KEY (record, tag)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX IF NOT EXISTS record_tags_tag ON record_tags(tag)",
+        # its own FTS table (not external content): `code` joins three columns
+        f"""CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
+            problem, error_type, stack_trace, solution, code,
+            tokenize={FTS_TOKENIZER}
+        )""",
+        # one vector per (record, space): problem, solution, code (only when there is code)
+        """CREATE TABLE IF NOT EXISTS record_vectors (
+            record INTEGER NOT NULL,
+            space TEXT NOT NULL,
+            model TEXT NOT NULL,
+            vec BLOB NOT NULL,
+            PRIMARY KEY (record, space, model)
+        ) WITHOUT ROWID""",
+        # knowledge symbols a record names, with the content hash they had when linked
+        """CREATE TABLE IF NOT EXISTS record_links (
+            record INTEGER NOT NULL,
+            symbol TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            PRIMARY KEY (record, symbol)
+        ) WITHOUT ROWID""",
+        # append-only ratings of records (worked) and knowledge hits (useful)
+        """CREATE TABLE IF NOT EXISTS feedback_events (
+            id INTEGER PRIMARY KEY,
+            target TEXT NOT NULL,
+            target_kind TEXT NOT NULL,
+            worked INTEGER NOT NULL,
+            note TEXT,
+            agent TEXT,
+            session_id TEXT,
+            query TEXT,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS feedback_events_target ON feedback_events(target)",
+        """CREATE TABLE IF NOT EXISTS knowledge_feedback (
+            chunk_id TEXT PRIMARY KEY,
+            useful INTEGER NOT NULL DEFAULT 0,
+            not_useful INTEGER NOT NULL DEFAULT 0
+        )""",
+        "INSERT OR IGNORE INTO meta(key, value) VALUES ('memory_generation', '0')",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -31,11 +31,12 @@ from ctxhub.store.rows import (
     symbol_suffixes,
     term_values,
 )
+from ctxhub.store.sqlite_memory import MemoryQueries
 from ctxhub.store.sqlite_search import SearchQueries
 from ctxhub.store.vectors import to_blob
 
 
-class SQLiteStore(SearchQueries):
+class SQLiteStore(SearchQueries, MemoryQueries):
     def __init__(self, path: str | Path, *, timeout: float = 30.0) -> None:
         self.path = Path(path).expanduser()
         self.location = str(self.path.resolve())
@@ -111,13 +112,16 @@ class SQLiteStore(SearchQueries):
 
     # -- transactions --------------------------------------------------------------
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, bumping the generation; ROLLBACK on any error."""
+    def transaction(self, counter: str = "generation") -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, bumping `counter`; ROLLBACK on any error.
+
+        Knowledge writes bump `generation`, memory writes `memory_generation`, so logging
+        a solution never makes a server reload the knowledge vector matrix."""
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
             self.conn.execute(
-                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
+                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?", (counter,)
             )
             self.conn.execute("COMMIT")
         except BaseException:

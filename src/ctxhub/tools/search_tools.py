@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from ctxhub.hub import Hub
 from ctxhub.models import HitKind, SearchFilters, SearchRequest, SearchResponse
 from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
+from ctxhub.tools.cursor import cursor_key, parse_cursor
 from ctxhub.tools.errors import ToolInputError
 
 DEFAULT_TOKENS = 8000
@@ -86,21 +85,7 @@ def search_examples(
 
 
 def _cursor_key(query: str, filters: SearchFilters) -> str:
-    raw = query + "\x1f" + filters.model_dump_json()
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:8]
-
-
-def _parse_cursor(cursor: str | None, key: str) -> int:
-    if not cursor:
-        return 0
-    try:
-        offset_text, cursor_key = cursor.split(":", 1)
-        offset = int(offset_text)
-    except ValueError:
-        raise ToolInputError(f"cursor {cursor!r} is not one this server returned") from None
-    if cursor_key != key or offset < 0:
-        raise ToolInputError("cursor belongs to another query or filter set; start again")
-    return offset
+    return cursor_key(query, filters.model_dump_json())
 
 
 def search_api(
@@ -146,7 +131,7 @@ def _list_filtered(
     hub: Hub, query: str, filters: SearchFilters, limit: int, cursor: str | None, max_tokens: int
 ) -> SearchResponse:
     key = _cursor_key(query, filters)
-    offset = _parse_cursor(cursor, key)
+    offset = parse_cursor(cursor, key)
     ids, total = hub.store.list_ids(filters, ["api"], limit=100_000)
     scored: dict[str, Candidate] = {}
     confidence, norm = 1.0, 1.0

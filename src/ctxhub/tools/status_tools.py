@@ -67,4 +67,6 @@ def _final_replacement(hub: Hub, replacement: str | None, hops: int = 5) -> str 
 
 
 def get_hub_status(hub: Hub) -> HubStatus:
-    return hub_status(hub.store, hub.settings.stale_days)
+    pending = hub.settings.pending_dir
+    waiting = sum(1 for _ in pending.glob("*.json")) if pending.is_dir() else 0
+    return hub_status(hub.store, hub.settings.stale_days, waiting)

@@ -1,0 +1,160 @@
+"""The memory vocabulary: what an agent logs (`RecordInput`), what the store keeps
+(`Record`), and what logging, rating and searching answer.
+
+Language, framework, libraries and tags are normalised on the way in (stripped,
+lowercased, de-duplicated), so `Python`, `python ` and `PYTHON` are one filter value.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+#: Where a record came from. `github:owner/repo` for imported issues.
+SOURCE_PATTERN = re.compile(r"^(local|session|hook|import|github:[\w.-]+/[\w.-]+)$")
+#: uuid5 namespace for deterministic record ids (imports, mined sessions).
+RECORD_NAMESPACE = uuid.UUID("6f1c3a52-6f5e-4a39-9a55-2c1f0d6e8b17")
+MAX_TEXT = 20_000  # characters per text field: a pasted log, not a whole file
+
+LogAction = Literal["created", "merged", "variant", "updated", "unchanged"]
+
+
+def record_id_for(*parts: str) -> str:
+    """A deterministic id: the same issue or session step always maps to the same record."""
+    return str(uuid.uuid5(RECORD_NAMESPACE, "\x1f".join(parts)))
+
+
+def normalise_label(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = " ".join(value.split()).lower()
+    return value or None
+
+
+def normalise_labels(values: list[str] | None) -> list[str]:
+    out: list[str] = []
+    for value in values or []:
+        label = normalise_label(value)
+        if label and label not in out:
+            out.append(label)
+    return out
+
+
+class RecordInput(BaseModel):
+    """One problem and (usually) its solution, as an agent, importer or hook reports it."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    problem: str = Field(min_length=1, max_length=MAX_TEXT)
+    solution: str = Field(default="", max_length=MAX_TEXT)
+    error_type: str | None = Field(default=None, max_length=200)
+    stack_trace: str | None = Field(default=None, max_length=MAX_TEXT)
+    code_snippet: str | None = Field(default=None, max_length=MAX_TEXT)
+    code_diff: str | None = Field(default=None, max_length=MAX_TEXT)
+    language: str | None = Field(default=None, max_length=60)
+    framework: str | None = Field(default=None, max_length=100)
+    libraries: list[str] = Field(default_factory=list, max_length=50)
+    tags: list[str] = Field(default_factory=list, max_length=50)
+    file_path: str | None = Field(default=None, max_length=1000)
+    agent: str | None = Field(default=None, max_length=100)
+    os: str | None = Field(default=None, max_length=100)
+    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    resolved: bool = True
+    source: str = "local"
+    session_id: str | None = Field(default=None, max_length=200)
+    url: str | None = Field(default=None, max_length=2000)
+    created_at: float | None = None  # unix time; importers keep the original date
+    last_seen: float | None = None
+
+    @field_validator("language", "framework")
+    @classmethod
+    def _label(cls, v: str | None) -> str | None:
+        return normalise_label(v)
+
+    @field_validator("libraries", "tags")
+    @classmethod
+    def _labels(cls, v: list[str]) -> list[str]:
+        return normalise_labels(v)
+
+    @field_validator("error_type", "stack_trace", "code_snippet", "code_diff", "file_path")
+    @classmethod
+    def _blank_is_none(cls, v: str | None) -> str | None:
+        return v or None
+
+    @field_validator("source")
+    @classmethod
+    def _source(cls, v: str) -> str:
+        if not SOURCE_PATTERN.match(v):
+            raise ValueError(
+                f"source must be local, session, hook, import or github:OWNER/REPO (got {v!r})"
+            )
+        return v
+
+    def code_text(self) -> str:
+        """The code context: snippet, diff and stack trace; empty when there is no code."""
+        parts = (self.code_snippet, self.code_diff, self.stack_trace)
+        return "\n".join(p for p in parts if p)
+
+
+class Record(RecordInput):
+    """A stored record: the input plus identity, history and feedback."""
+
+    id: str
+    created_at: float = 0.0
+    last_seen: float = 0.0
+    occurrences: int = 1
+    worked: int = 0
+    not_worked: int = 0
+    variant_of: str | None = None
+    linked_symbols: list[str] = Field(default_factory=list)
+    stale_symbols: list[str] = Field(default_factory=list)  # linked symbols that changed
+
+    @property
+    def ratings(self) -> int:
+        return self.worked + self.not_worked
+
+
+class LogResult(BaseModel):
+    """What `log_solution` did: a new record, a merge into an existing one, or a variant."""
+
+    id: str
+    action: LogAction
+    matched_id: str | None = None  # the record merged into, or the original of a variant
+    problem_similarity: float | None = None
+    solution_similarity: float | None = None
+    linked_symbols: list[str] = Field(default_factory=list)
+    message: str = ""
+
+
+class RateResult(BaseModel):
+    id: str
+    target: Literal["memory", "knowledge"]
+    worked: bool
+    worked_total: int
+    not_worked_total: int
+    message: str = ""
+
+
+class MemoryFilters(BaseModel):
+    """Filters over records, applied before ranking; labels compare normalised."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    language: str | None = None
+    framework: str | None = None
+    tags: list[str] | None = None  # every tag must be present
+    error_type: str | None = None  # case-insensitive exact
+    source: str | None = None  # exact, or a prefix ending in ':' (e.g. "github:")
+
+    @field_validator("language", "framework")
+    @classmethod
+    def _label(cls, v: str | None) -> str | None:
+        return normalise_label(v)
+
+    @field_validator("tags")
+    @classmethod
+    def _labels(cls, v: list[str] | None) -> list[str] | None:
+        return normalise_labels(v) or None

@@ -1,0 +1,232 @@
+"""search_solutions and search_by_approach: hybrid retrieval over records.
+
+1. Candidates: dense over the problem space (the query), dense over the code-context
+   space (the pasted code, or the query when it is error- or code-shaped), BM25 over
+   problem, error type, stack trace, solution and code.
+2. Weighted RRF with weights chosen by the query's shape (`shape.SHAPE_WEIGHTS`).
+3. Multipliers on every fused candidate, before truncation: the record's confidence,
+   recency (half-life from last seen), the worked ratio once it has >= 3 ratings, and a
+   small penalty when a linked knowledge symbol has changed since the record was written.
+4. Abstain: the best hit's evidence (its cosine to the query, plus an exact error-code
+   match) below a calibrated floor means nothing relevant was found.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ctxhub.embed.base import Vectors
+from ctxhub.hub import Hub
+from ctxhub.memory.hits import record_hit
+from ctxhub.memory.models import MemoryFilters, Record
+from ctxhub.memory.response import SolutionSearchResponse
+from ctxhub.memory.shape import MemoryQuery, analyze_memory_query, error_codes
+from ctxhub.search.fusion import max_fused, rrf
+from ctxhub.tools.errors import ToolInputError
+
+FETCH = 50
+#: Evidence (cosine to the query + code-match bonus) below which nothing is relevant.
+#: Fitted by `benchmarks/memory.py --calibrate` on the calibration queries only.
+EVIDENCE_FLOOR = 0.55
+#: Evidence added when the query and the record share an exact error code.
+CODE_MATCH_BONUS = 0.25
+#: How sharply confidence rises around the floor (0.5 at the floor).
+CONFIDENCE_SLOPE = 12.0
+MIN_RATINGS = 3
+STALE_FACTOR = 0.9
+#: A dense hit below this cosine is not a hit: with few records, the top-k of a
+#: dense path would otherwise rank unrelated records (RRF only sees ranks).
+DENSE_MIN = 0.15
+#: Ablation switches for the benchmark: which paths and which multipliers run.
+ALL_PATHS = ("problem", "solution", "code", "bm25")
+
+
+@dataclass
+class Ablation:
+    paths: tuple[str, ...] = ALL_PATHS
+    multipliers: bool = True
+
+
+@dataclass
+class Scored:
+    record: Record
+    fused: float
+    score: float
+    signals: dict[str, tuple[int, float]]
+    multipliers: dict[str, float]
+    evidence: float
+
+
+def multipliers(record: Record, now: float, half_life_days: float) -> dict[str, float]:
+    """Each factor in [0.5, 1.5]; 1.0 means neutral."""
+    age_days = max(0.0, now - record.last_seen) / 86400
+    out = {
+        "confidence": 0.5 + 0.5 * record.confidence,
+        "recency": 0.5 + 0.5 * 0.5 ** (age_days / max(half_life_days, 1e-6)),
+    }
+    if record.ratings >= MIN_RATINGS:
+        out["worked_ratio"] = 0.5 + record.worked / record.ratings
+    if record.stale_symbols:
+        out["stale"] = STALE_FACTOR
+    return out
+
+
+def _match(terms: Sequence[str]) -> str | None:
+    quoted = ['"' + t.replace('"', "") + '"' for t in terms if t.replace('"', "").strip()]
+    return " OR ".join(quoted) if quoted else None
+
+
+def _cos(a: Vectors | None, b: Vectors | None) -> float:
+    if a is None or b is None:
+        return 0.0
+    return float(np.dot(a, b))
+
+
+def _evidence(
+    hub: Hub, record: Record, q: MemoryQuery, vectors: dict[str, Vectors], main_space: str
+) -> float:
+    stored = hub.store.record_vectors(record.id, hub.embedder.id)
+    best = _cos(vectors.get("query"), stored.get(main_space))
+    if q.code_context:
+        best = max(best, _cos(vectors.get("context"), stored.get("code")))
+    if q.codes:
+        text = " ".join(p or "" for p in (record.error_type, record.problem, record.stack_trace))
+        if q.codes & error_codes(text):
+            best += CODE_MATCH_BONUS
+    return best
+
+
+def confidence_of(evidence: float) -> float:
+    return float(1 / (1 + np.exp(-CONFIDENCE_SLOPE * (evidence - EVIDENCE_FLOOR))))
+
+
+def rank_records(
+    hub: Hub,
+    q: MemoryQuery,
+    filters: MemoryFilters,
+    *,
+    main_space: str = "problem",
+    bm25_columns: str | None = None,
+    ablation: Ablation | None = None,
+) -> list[Scored]:
+    """Every candidate, fused and multiplied, best first."""
+    ablation = ablation or Ablation()
+    model = hub.embedder.id
+    texts = [q.text] + ([q.code_context] if q.code_context else [])
+    embedded = hub.embedder.embed(texts)
+    vectors: dict[str, Vectors] = {"query": embedded[0]}
+    if q.code_context:
+        vectors["context"] = embedded[1]
+    ranked: dict[str, list[tuple[str, float]]] = {}
+    weights = {p: w for p, w in q.weights.items() if p in ablation.paths}
+    if "code" in weights and not q.code_context:
+        weights["code"] *= 0.5  # the query itself stands in for code: count it less
+    if main_space in weights:
+        ranked[main_space] = hub.store.record_dense(
+            main_space, vectors["query"], model, filters, FETCH
+        )
+    if "code" in weights:
+        code_query = vectors.get("context", vectors["query"])
+        ranked["code"] = hub.store.record_dense("code", code_query, model, filters, FETCH)
+    match = _match(q.terms)
+    if "bm25" in weights and match:
+        ranked["bm25"] = hub.store.record_bm25(match, filters, FETCH, bm25_columns)
+    for path in (main_space, "code"):
+        if path in ranked:
+            ranked[path] = [(d, s) for d, s in ranked[path] if s >= DENSE_MIN]
+    fused = rrf(ranked, weights)
+    if not fused:
+        return []
+    norm = max_fused(weights) or 1.0
+    records = {r.id: r for r in hub.store.get_records([d for d, _, _ in fused])}
+    now = time.time()
+    half_life = hub.settings.memory_half_life_days
+    out: list[Scored] = []
+    for doc_id, score, signals in fused:
+        record = records.get(doc_id)
+        if record is None:
+            continue
+        factors = multipliers(record, now, half_life) if ablation.multipliers else {}
+        product = float(np.prod(list(factors.values()))) if factors else 1.0
+        out.append(
+            Scored(
+                record=record,
+                fused=score,
+                score=min(1.0, score / norm * product),
+                signals={p: (s.rank, s.score) for p, s in signals.items()},
+                multipliers={k: round(v, 4) for k, v in factors.items()},
+                evidence=0.0,
+            )
+        )
+    out.sort(key=lambda s: -s.score)
+    for item in out[:5]:
+        item.evidence = round(_evidence(hub, item.record, q, vectors, main_space), 4)
+    return out
+
+
+def _respond(q: MemoryQuery, scored: list[Scored], limit: int, tool: str) -> SolutionSearchResponse:
+    top = scored[:limit]
+    evidence = max((s.evidence for s in scored[:5]), default=0.0)
+    confidence = round(confidence_of(evidence), 4) if scored else 0.0
+    hits = [record_hit(s.record, s.score, s.signals, s.multipliers, s.evidence) for s in top]
+    nothing = not hits or evidence < EVIDENCE_FLOOR
+    message = ""
+    if nothing:
+        message = (
+            "Nothing relevant in memory for this query."
+            " After you solve it, call log_solution so the next agent finds it."
+        )
+    return SolutionSearchResponse(
+        query=q.text,
+        tool=tool,
+        shape=q.shape,
+        weights=q.weights,
+        hits=[] if nothing else hits,
+        nearest=hits[:3] if nothing else [],
+        confidence=confidence,
+        nothing_relevant=nothing,
+        message=message,
+        candidates=len(scored),
+    )
+
+
+def _check(query: str, limit: int) -> str:
+    query = query.strip()
+    if not query:
+        raise ToolInputError("query must not be empty")
+    if not 1 <= limit <= 50:
+        raise ToolInputError(f"limit must be between 1 and 50 (got {limit})")
+    return query
+
+
+def search_solutions(
+    hub: Hub,
+    query: str,
+    *,
+    code_context: str | None = None,
+    filters: MemoryFilters | None = None,
+    limit: int = 5,
+    ablation: Ablation | None = None,
+) -> SolutionSearchResponse:
+    query = _check(query, limit)
+    q = analyze_memory_query(query, (code_context or "").strip() or None)
+    scored = rank_records(hub, q, filters or MemoryFilters(), ablation=ablation)
+    return _respond(q, scored, limit, "search_solutions")
+
+
+def search_by_approach(
+    hub: Hub, approach: str, *, filters: MemoryFilters | None = None, limit: int = 5
+) -> SolutionSearchResponse:
+    """Records whose solution takes this approach ("pin the dependency", "use a lock")."""
+    approach = _check(approach, limit)
+    q = analyze_memory_query(approach)
+    q.shape = "natural"
+    q.weights = {"solution": 1.0, "bm25": 0.8}
+    scored = rank_records(
+        hub, q, filters or MemoryFilters(), main_space="solution", bm25_columns="solution code"
+    )
+    return _respond(q, scored, limit, "search_by_approach")

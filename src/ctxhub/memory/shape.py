@@ -1,0 +1,76 @@
+"""What a memory query looks like, and how much each retrieval path counts for it.
+
+An agent pastes an error (exact codes and messages: BM25 matters most), a piece of code
+(the code-context space matters), a plain description (the problem space matters), or a
+mix. The weights below are the RRF weights per shape; `benchmarks/memory.py --ablation`
+shows what each path adds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ctxhub.search.analyzer import analyze
+
+QueryShape = Literal["error", "code", "natural", "mixed"]
+
+#: RRF weight of each path, per query shape
+SHAPE_WEIGHTS: dict[QueryShape, dict[str, float]] = {
+    "natural": {"problem": 1.0, "code": 0.3, "bm25": 0.7},
+    "error": {"problem": 0.8, "code": 0.5, "bm25": 1.2},
+    "code": {"problem": 0.8, "code": 1.0, "bm25": 0.8},
+    "mixed": {"problem": 0.8, "code": 0.8, "bm25": 1.1},
+}
+
+#: Exact error identifiers: ERR_REQUIRE_ESM, E0463, TS2307, ENOENT, SQLSTATE 40001-ish
+#: codes, HTTP-ish `E11000`. Matching one exactly is strong evidence of the same problem.
+ERROR_CODE = re.compile(
+    r"\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}|E\d{3,5}|[A-Z]{2,4}\d{3,5}|E[A-Z]{4,12})\b"
+)
+_ERROR_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b")
+
+
+def error_codes(text: str) -> set[str]:
+    """Exact error codes and exception class names in `text`."""
+    return set(ERROR_CODE.findall(text)) | set(_ERROR_NAME.findall(text))
+
+
+@dataclass
+class MemoryQuery:
+    text: str
+    code_context: str | None
+    shape: QueryShape
+    terms: list[str]
+    codes: set[str]
+    weights: dict[str, float] = field(default_factory=dict)
+
+
+def analyze_memory_query(query: str, code_context: str | None = None) -> MemoryQuery:
+    analysis = analyze(query)
+    context = analyze(code_context) if code_context else None
+    codes = error_codes(query) | (error_codes(code_context) if code_context else set())
+    is_error = analysis.is_error or bool(error_codes(query)) or bool(context and context.is_error)
+    is_code = bool(code_context) or analysis.has_code
+    shape: QueryShape = (
+        "mixed"
+        if is_error and is_code
+        else "error"
+        if is_error
+        else "code"
+        if is_code
+        else "natural"
+    )
+    terms = list(analysis.terms)
+    for term in context.terms if context else []:
+        if term not in terms:
+            terms.append(term)
+    return MemoryQuery(
+        text=query,
+        code_context=code_context,
+        shape=shape,
+        terms=terms[:64],
+        codes=codes,
+        weights=dict(SHAPE_WEIGHTS[shape]),
+    )

@@ -1,0 +1,106 @@
+"""The memory tools: log_solution, search_solutions, search_by_approach, rate,
+browse_solutions, ecosystem_digest. Each first stores what hooks captured since the last
+call (the hook itself never embeds: it must return to the agent at once)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ctxhub.hub import Hub
+from ctxhub.memory import browse, feedback, records, search
+from ctxhub.memory.browse import BrowseResponse, DigestResponse
+from ctxhub.memory.models import LogResult, MemoryFilters, RateResult, RecordInput
+from ctxhub.memory.response import SolutionSearchResponse
+
+log = logging.getLogger("ctxhub.memory")
+
+
+def store_pending(hub: Hub) -> int:
+    """Embed and store records hooks left in the pending folder; returns how many."""
+    from ctxhub.memory.pending import drain_pending
+
+    try:
+        return drain_pending(hub).stored
+    except Exception as exc:  # a broken pending file never fails the tool call
+        log.warning("could not store pending records: %s", exc)
+        return 0
+
+
+def log_solution(hub: Hub, **fields: Any) -> LogResult:
+    store_pending(hub)
+    record = RecordInput.model_validate({k: v for k, v in fields.items() if v is not None})
+    return records.log_solution(hub, record)
+
+
+def search_solutions(
+    hub: Hub,
+    query: str,
+    *,
+    code_context: str | None = None,
+    language: str | None = None,
+    framework: str | None = None,
+    tags: list[str] | None = None,
+    error_type: str | None = None,
+    limit: int = 5,
+) -> SolutionSearchResponse:
+    store_pending(hub)
+    filters = MemoryFilters(
+        language=language, framework=framework, tags=tags, error_type=error_type
+    )
+    return search.search_solutions(
+        hub, query, code_context=code_context, filters=filters, limit=limit
+    )
+
+
+def search_by_approach(
+    hub: Hub, approach: str, *, language: str | None = None, limit: int = 5
+) -> SolutionSearchResponse:
+    store_pending(hub)
+    return search.search_by_approach(
+        hub, approach, filters=MemoryFilters(language=language), limit=limit
+    )
+
+
+def rate(
+    hub: Hub,
+    id: str,
+    worked: bool,
+    *,
+    note: str | None = None,
+    agent: str | None = None,
+    session_id: str | None = None,
+    query: str | None = None,
+) -> RateResult:
+    return feedback.rate(
+        hub, id, worked, note=note, agent=agent, session_id=session_id, query=query
+    )
+
+
+def browse_solutions(
+    hub: Hub,
+    *,
+    language: str | None = None,
+    framework: str | None = None,
+    tag: str | None = None,
+    error_type: str | None = None,
+    source: str | None = None,
+    limit: int = 20,
+    cursor: str | None = None,
+) -> BrowseResponse:
+    store_pending(hub)
+    filters = MemoryFilters(
+        language=language,
+        framework=framework,
+        tags=[tag] if tag else None,
+        error_type=error_type,
+        source=source,
+    )
+    return browse.browse_solutions(hub, filters, limit, cursor)
+
+
+def ecosystem_digest(
+    hub: Hub, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
+) -> DigestResponse:
+    store_pending(hub)
+    return browse.ecosystem_digest(hub, languages, frameworks, limit)
