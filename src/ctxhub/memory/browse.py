@@ -113,7 +113,8 @@ def ecosystem_digest(
         f"_From ctxhub memory, {day}: {len(chosen)} solved problems for {scope}._"
         " Search more with `search_solutions`; after fixing something new, `log_solution`.",
     ]
-    for lang, fw in sorted({(r.language or "", r.framework) for r in chosen}):
+    groups_shown = {(r.language or "", r.framework) for r in chosen}
+    for lang, fw in sorted(groups_shown, key=lambda g: (g[0], g[1] or "")):
         lines += ["", f"### {lang}{' / ' + fw if fw else ''}", ""]
         lines += [_line(r) for r in chosen if (r.language or "", r.framework) == (lang, fw)]
     if not chosen:

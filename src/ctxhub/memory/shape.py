@@ -24,17 +24,20 @@ SHAPE_WEIGHTS: dict[QueryShape, dict[str, float]] = {
     "mixed": {"problem": 0.8, "code": 0.8, "bm25": 1.1},
 }
 
-#: Exact error identifiers: ERR_REQUIRE_ESM, E0463, TS2307, ENOENT, SQLSTATE 40001-ish
-#: codes, HTTP-ish `E11000`. Matching one exactly is strong evidence of the same problem.
+#: Exact error identifiers: ERR_REQUIRE_ESM, SQLITE_BUSY, E0463, TS2307, GH001, ENOENT,
+#: and exception class names. Sharing one is strong evidence of the same problem; a
+#: query naming one code and a record naming only others is evidence against. Plain
+#: constants (API_URL, HTTP_HOST) and the word ERROR are not codes.
 ERROR_CODE = re.compile(
-    r"\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}|E\d{3,5}|[A-Z]{2,4}\d{3,5}|E[A-Z]{4,12})\b"
+    r"\b(?:ERR_[A-Z0-9_]+|[A-Z][A-Z0-9]*_ERR[A-Z0-9_]*|SQLITE_[A-Z]+|E\d{3,5}"
+    r"|[A-Z]{2,4}\d{3,5}|E(?!RROR)[A-Z]{4,12})\b"
+    r"|\b[A-Z][A-Za-z]*(?:Error|Exception|Warning)\b"
 )
-_ERROR_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b")
 
 
 def error_codes(text: str) -> set[str]:
     """Exact error codes and exception class names in `text`."""
-    return set(ERROR_CODE.findall(text)) | set(_ERROR_NAME.findall(text))
+    return set(ERROR_CODE.findall(text))
 
 
 @dataclass

@@ -8,7 +8,7 @@ what they did in `Candidate.boosts`, so a hit can explain its final position.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -105,6 +105,31 @@ class KindPreference:
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
         return [self.weights.get(c.chunk.kind, 1.0) for c in candidates]
+
+
+class FeedbackRatio:
+    """Multiply by what agents said of a hit once it has enough ratings: 0.5 (never
+    useful) to 1.5 (always useful). Below `min_ratings` a hit is left alone: two votes
+    are noise, not a verdict."""
+
+    name = "feedback"
+
+    def __init__(
+        self,
+        ratings: Callable[[Sequence[str]], Mapping[str, tuple[int, int]]],
+        min_ratings: int = 3,
+    ) -> None:
+        self.ratings = ratings
+        self.min_ratings = min_ratings
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        found = self.ratings([c.chunk.id for c in candidates])
+        out = []
+        for cand in candidates:
+            useful, not_useful = found.get(cand.chunk.id, (0, 0))
+            total = useful + not_useful
+            out.append(0.5 + useful / total if total >= self.min_ratings else 1.0)
+        return out
 
 
 def rerank(

@@ -27,6 +27,7 @@ from ctxhub.search.budget import to_hits
 from ctxhub.search.fusion import max_fused, rrf
 from ctxhub.search.rank import (
     Candidate,
+    FeedbackRatio,
     KindPreference,
     LiteralMatch,
     Scorer,
@@ -183,6 +184,7 @@ class Retriever:
         available: dict[str, Scorer] = {
             "symbol": SymbolBoost(),
             "literal": LiteralMatch(),
+            "feedback": FeedbackRatio(self.store.knowledge_feedback),
         }
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)

@@ -23,8 +23,13 @@ WRITES = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
 )
 
-Text = Annotated[str | None, Field(max_length=MAX_TEXT)]
-Label = Annotated[str | None, Field(max_length=100, description="Case-insensitive")]
+StackTrace = Annotated[
+    str | None, Field(max_length=MAX_TEXT, description="The error output or traceback")
+]
+SessionId = Annotated[
+    str | None, Field(max_length=200, description="Your session id, to group records")
+]
+Agent = Annotated[str | None, Field(max_length=100, description="Who logs it, e.g. 'claude-code'")]
 Language = Annotated[
     str | None, Field(max_length=60, description="Programming language, e.g. 'python'")
 ]
@@ -71,7 +76,7 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
         error_type: Annotated[
             str | None, Field(max_length=200, description="e.g. ModuleNotFoundError, E0463")
         ] = None,
-        stack_trace: Text = None,
+        stack_trace: StackTrace = None,
         code_snippet: Annotated[
             str | None, Field(max_length=MAX_TEXT, description="The fixed code")
         ] = None,
@@ -80,16 +85,22 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
         ] = None,
         language: Language = None,
         framework: Framework = None,
-        libraries: Annotated[list[str] | None, Field(max_length=50)] = None,
+        libraries: Annotated[
+            list[str] | None, Field(max_length=50, description="Libraries involved")
+        ] = None,
         tags: Tags = None,
-        file_path: Annotated[str | None, Field(max_length=1000)] = None,
-        agent: Label = None,
-        os: Label = None,
+        file_path: Annotated[
+            str | None, Field(max_length=1000, description="The file the fix was in")
+        ] = None,
+        agent: Agent = None,
+        os: Annotated[
+            str | None, Field(max_length=100, description="Operating system, e.g. linux")
+        ] = None,
         confidence: Annotated[
             float, Field(ge=0, le=1, description="How sure you are the fix is right (0-1)")
         ] = 0.7,
         resolved: Annotated[bool, Field(description="False: problem seen, not solved")] = True,
-        session_id: Annotated[str | None, Field(max_length=200)] = None,
+        session_id: SessionId = None,
     ) -> Annotated[CallToolResult, LogResult]:
         fields = dict(
             problem=problem,
@@ -170,9 +181,11 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
             str, Field(min_length=1, max_length=200, description="A record or knowledge hit id")
         ],
         worked: Annotated[bool, Field(description="It worked / was useful (true) or not")],
-        note: Annotated[str | None, Field(max_length=2000)] = None,
-        agent: Label = None,
-        session_id: Annotated[str | None, Field(max_length=200)] = None,
+        note: Annotated[
+            str | None, Field(max_length=2000, description="What happened when you tried it")
+        ] = None,
+        agent: Agent = None,
+        session_id: SessionId = None,
         query: Annotated[
             str | None, Field(max_length=2000, description="The query the hit answered")
         ] = None,
@@ -188,8 +201,12 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
     async def browse_solutions(
         language: Language = None,
         framework: Framework = None,
-        tag: Label = None,
-        error_type: Annotated[str | None, Field(max_length=200)] = None,
+        tag: Annotated[
+            str | None, Field(max_length=100, description="Only records with this tag")
+        ] = None,
+        error_type: Annotated[
+            str | None, Field(max_length=200, description="Only records of this error type")
+        ] = None,
         source: Annotated[
             str | None,
             Field(max_length=200, description="local, session, hook, import, github:OWNER/REPO"),
@@ -218,7 +235,9 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
         languages: Annotated[
             list[str], Field(min_length=1, max_length=10, description="e.g. ['python']")
         ],
-        frameworks: Annotated[list[str] | None, Field(max_length=20)] = None,
+        frameworks: Annotated[
+            list[str] | None, Field(max_length=20, description="Only these frameworks")
+        ] = None,
         limit: Annotated[int, Field(ge=1, le=200, description="Most records (1-200)")] = 30,
     ) -> Annotated[CallToolResult, DigestResponse]:
         def work(hub: Hub) -> DigestResponse:

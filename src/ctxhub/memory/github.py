@@ -1,0 +1,365 @@
+"""Import GitHub issues as memory records, over the REST API.
+
+`GitHubClient` pages through `GET /repos/{owner}/{repo}/issues` and each issue's
+comments by the `Link: rel="next"` header, and waits out rate limits (`Retry-After`, or
+`X-RateLimit-Remaining: 0` until `X-RateLimit-Reset`) with a bounded backoff.
+`iter_issue_records` turns issues into records without touching the store;
+`import_issues` upserts them under deterministic ids, so a re-import updates a record in
+place and never resets its feedback.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+import httpx
+from pydantic import BaseModel, Field, ValidationError
+
+from ctxhub import __version__
+from ctxhub.memory.github_parse import Json, ResolutionKind, issue_to_record
+from ctxhub.memory.models import LogAction, LogResult, RecordInput, record_id_for
+from ctxhub.memory.records import upsert_record
+
+if TYPE_CHECKING:
+    from ctxhub.hub import Hub
+
+log = logging.getLogger(__name__)
+
+DEFAULT_API_URL = "https://api.github.com"
+API_VERSION = "2022-11-28"
+IssueState = Literal["open", "closed", "all"]
+_OWNER_REPO = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})$")
+_GITHUB_URL = re.compile(r"^(?:https?://)?(?:www\.)?github\.com/([^/]+)/([^/#?]+?)(?:\.git)?/?$")
+
+
+class GitHubError(RuntimeError):
+    """A GitHub request that failed for good: the message is one line for the user."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def parse_repository(value: str) -> tuple[str, str]:
+    """`owner/repo`, or a github.com URL of it, as (owner, repo); GitHubError otherwise."""
+    text = value.strip()
+    url = _GITHUB_URL.match(text)
+    if url:
+        text = f"{url.group(1)}/{url.group(2)}"
+    match = _OWNER_REPO.match(text)
+    if not match or match.group(2) in (".", ".."):
+        raise GitHubError(f"expected OWNER/REPO (e.g. pallets/flask), got {value!r}")
+    return match.group(1), match.group(2)
+
+
+class GitHubClient:
+    """A small GitHub REST client: JSON pages, Link pagination, rate-limit backoff.
+
+    `sleep` and `clock` (default: `time.sleep`, `time.time`) are injectable, so tests
+    neither wait nor depend on the time;
+    a wait longer than `max_wait` seconds, or more than `max_retries` retries of one
+    request, ends in a GitHubError instead of hanging.
+    """
+
+    def __init__(
+        self,
+        token: str | None = None,
+        *,
+        base_url: str = DEFAULT_API_URL,
+        sleep: Callable[[float], None] | None = None,
+        clock: Callable[[], float] | None = None,
+        max_retries: int = 3,
+        max_wait: float = 300.0,
+        timeout: float = 30.0,
+        on_wait: Callable[[float, str], None] | None = None,
+    ) -> None:
+        headers = {
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": API_VERSION,
+            "User-Agent": f"ctxhub/{__version__}",
+        }
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.base_url = base_url.rstrip("/")
+        self._host = httpx.URL(self.base_url).host
+        self.authenticated = bool(token)
+        self._http = httpx.Client(headers=headers, timeout=timeout, follow_redirects=True)
+        self._sleep = time.sleep if sleep is None else sleep
+        self._clock = time.time if clock is None else clock
+        self._on_wait = on_wait
+        self.max_retries = max_retries
+        self.max_wait = max_wait
+        self.requests = 0
+        self.waited = 0.0
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> GitHubClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def get(self, url: str, params: dict[str, str] | None = None) -> httpx.Response:
+        """One GET, retried through rate limits, 5xx answers and network errors."""
+        if httpx.URL(url).host != self._host:
+            raise GitHubError(f"refusing to follow {url}: it is not on {self._host}")
+        attempt = 0
+        while True:
+            try:
+                response = self._http.get(url, params=params)
+            except httpx.TransportError as exc:
+                if attempt >= self.max_retries:
+                    host = httpx.URL(url).host
+                    why = str(exc) or type(exc).__name__
+                    raise GitHubError(f"cannot reach {host}: {why}") from exc
+                self._wait(min(2.0**attempt, self.max_wait), f"network error ({exc})")
+                attempt += 1
+                continue
+            self.requests += 1
+            if response.status_code < 400:
+                return response
+            wait = self._rate_limit_wait(response, attempt)
+            if wait is None:
+                if response.status_code < 500 or attempt >= self.max_retries:
+                    raise self._error(response)
+                wait, reason = min(2.0**attempt, self.max_wait), f"HTTP {response.status_code}"
+            else:
+                reason = "rate limited"
+                if wait > self.max_wait:
+                    raise GitHubError(self._limit_message(wait), response.status_code)
+                if attempt >= self.max_retries:
+                    raise GitHubError(
+                        f"still rate limited after {attempt} retries; try again later"
+                        + ("" if self.authenticated else " or set GITHUB_TOKEN"),
+                        response.status_code,
+                    )
+            self._wait(wait, reason)
+            attempt += 1
+
+    def paginate(self, url: str, params: dict[str, str] | None = None) -> Iterator[Json]:
+        """Every item of a list endpoint, page after page by the `Link: rel="next"` header."""
+        next_url: str | None = url
+        while next_url:
+            response = self.get(next_url, params)
+            params = None  # the next link carries the query
+            try:
+                page = response.json()
+            except ValueError as exc:
+                raise GitHubError(f"{next_url} answered something that is not JSON") from exc
+            if not isinstance(page, list):
+                raise GitHubError(f"{next_url} answered {type(page).__name__}, not a list")
+            yield from (item for item in page if isinstance(item, dict))
+            next_url = response.links.get("next", {}).get("url")
+
+    def issues(
+        self, owner: str, repo: str, *, state: IssueState = "closed", labels: Sequence[str] = ()
+    ) -> Iterator[Json]:
+        """The repository's issues, newest first, pull requests left out."""
+        params = {"state": state, "per_page": "100", "sort": "created", "direction": "desc"}
+        if labels:
+            params["labels"] = ",".join(labels)
+        url = f"{self.base_url}/repos/{owner}/{repo}/issues"
+        try:
+            for item in self.paginate(url, params):
+                if "pull_request" not in item:
+                    yield item
+        except GitHubError as exc:
+            if exc.status == 404:
+                hint = "" if self.authenticated else "; set GITHUB_TOKEN if it is private"
+                raise GitHubError(f"repository {owner}/{repo} not found{hint}", 404) from exc
+            if exc.status == 410:
+                raise GitHubError(f"issues are disabled for {owner}/{repo}", 410) from exc
+            raise
+
+    def comments(self, issue: Json) -> list[Json]:
+        """An issue's comments, oldest first (none fetched when it has none)."""
+        url = issue.get("comments_url")
+        if not url or not issue.get("comments"):
+            return []
+        return list(self.paginate(str(url), {"per_page": "100"}))
+
+    def _rate_limit_wait(self, response: httpx.Response, attempt: int) -> float | None:
+        """Seconds to wait before retrying a rate-limited answer; None when it is not one."""
+        if response.status_code not in (403, 429):
+            return None
+        retry_after = _number(response.headers.get("retry-after"))
+        if retry_after is not None:
+            return max(0.0, retry_after)
+        reset = _number(response.headers.get("x-ratelimit-reset"))
+        if response.headers.get("x-ratelimit-remaining") == "0" and reset is not None:
+            return max(0.0, reset - self._clock()) + 1.0
+        if response.status_code == 429 or "rate limit" in _message(response).lower():
+            return 60.0 * 2.0**attempt  # a secondary limit without headers: a minute, then more
+        return None
+
+    def _limit_message(self, wait: float) -> str:
+        at = datetime.fromtimestamp(self._clock() + wait).strftime("%H:%M:%S")
+        hint = "" if self.authenticated else "; set GITHUB_TOKEN for 5,000 requests an hour"
+        return (
+            f"GitHub rate limit exceeded: it resets in {wait:.0f}s (at {at}),"
+            f" longer than the {self.max_wait:.0f}s this import waits{hint}"
+        )
+
+    def _wait(self, seconds: float, reason: str) -> None:
+        if self._on_wait is not None:
+            self._on_wait(seconds, reason)
+        else:
+            log.warning("GitHub: %s; waiting %.0fs", reason, seconds)
+        self._sleep(seconds)
+        self.waited += seconds
+
+    def _error(self, response: httpx.Response) -> GitHubError:
+        status = response.status_code
+        message = _message(response)
+        path = response.request.url.path
+        if status == 401:
+            text = f"GitHub rejected the token (401 {message}); check GITHUB_TOKEN"
+        elif status == 404:
+            text = f"not found: {path}"
+        else:
+            text = f"GitHub answered {status} for {path}" + (f": {message}" if message else "")
+        return GitHubError(text, status)
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        return None if value is None else float(value)
+    except ValueError:
+        return 60.0
+
+
+def _message(response: httpx.Response) -> str:
+    try:
+        data = response.json()
+    except ValueError:
+        return response.text[:200].strip()
+    return " ".join(str(data.get("message", "")).split()) if isinstance(data, dict) else ""
+
+
+@dataclass(frozen=True)
+class IssueQuery:
+    """Which issues to import, and the labels their records get."""
+
+    owner: str
+    repo: str
+    state: IssueState = "closed"
+    labels: tuple[str, ...] = ()
+    max_issues: int | None = None
+    framework: str | None = None  # None: the repository name, lowercased
+    language: str | None = None
+
+
+class IssueRecord(NamedTuple):
+    """One issue as a record, with its deterministic id."""
+
+    id: str
+    record: RecordInput
+    number: int
+    resolution: ResolutionKind | None
+
+
+class SkippedIssue(BaseModel):
+    number: int
+    reason: str
+
+
+class ImportedIssue(BaseModel):
+    number: int
+    id: str
+    action: LogAction
+    resolved: bool
+    resolution: ResolutionKind | None
+
+
+class ImportSummary(BaseModel):
+    """What one `import-github` run did."""
+
+    repository: str
+    state: IssueState
+    labels: list[str] = Field(default_factory=list)
+    fetched: int = 0
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    resolved: int = 0
+    skipped: list[SkippedIssue] = Field(default_factory=list)
+    requests: int = 0
+    waited_seconds: float = 0.0
+    seconds: float = 0.0
+    issues: list[ImportedIssue] = Field(default_factory=list)
+
+
+def iter_issue_records(
+    client: GitHubClient, query: IssueQuery, skipped: list[SkippedIssue] | None = None
+) -> Iterator[IssueRecord]:
+    """Fetch issues and their comments and map each to a record; the store is not touched.
+    An issue that cannot become a valid record is reported in `skipped` (when given)."""
+    q = query
+    if q.max_issues is not None and q.max_issues <= 0:
+        return
+    issues = client.issues(q.owner, q.repo, state=q.state, labels=q.labels)
+    for count, issue in enumerate(issues, start=1):
+        number = int(issue.get("number", 0))
+        comments = client.comments(issue)
+        try:
+            record, resolution = issue_to_record(
+                issue, comments, q.owner, q.repo, framework=q.framework, language=q.language
+            )
+        except (ValidationError, ValueError) as exc:
+            if skipped is not None:
+                first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                skipped.append(SkippedIssue(number=number, reason=first))
+        else:
+            rid = record_id_for("github", f"{q.owner}/{q.repo}", str(number))
+            yield IssueRecord(rid, record, number, resolution.kind if resolution else None)
+        if q.max_issues is not None and count >= q.max_issues:
+            return
+
+
+def import_issues(
+    hub: Hub,
+    client: GitHubClient,
+    query: IssueQuery,
+    on_issue: Callable[[IssueRecord, LogResult], None] | None = None,
+) -> ImportSummary:
+    """Upsert every fetched issue as a record: a re-import updates texts and labels in place
+    and keeps ids, dates of first sight, occurrence counts and feedback."""
+    started = time.perf_counter()
+    summary = ImportSummary(
+        repository=f"{query.owner}/{query.repo}", state=query.state, labels=list(query.labels)
+    )
+    try:
+        for item in iter_issue_records(client, query, summary.skipped):
+            result = upsert_record(hub, item.id, item.record)
+            summary.issues.append(
+                ImportedIssue(
+                    number=item.number,
+                    id=item.id,
+                    action=result.action,
+                    resolved=item.record.resolved,
+                    resolution=item.resolution,
+                )
+            )
+            if on_issue is not None:
+                on_issue(item, result)
+    except GitHubError as exc:
+        if summary.issues:
+            done = len(summary.issues)
+            raise GitHubError(f"{exc} ({done} issues imported before it)", exc.status) from exc
+        raise
+    actions = [i.action for i in summary.issues]
+    summary.created, summary.unchanged = actions.count("created"), actions.count("unchanged")
+    summary.updated = len(actions) - summary.created - summary.unchanged
+    summary.resolved = sum(i.resolved for i in summary.issues)
+    summary.fetched = len(summary.issues) + len(summary.skipped)
+    summary.requests, summary.waited_seconds = client.requests, client.waited
+    summary.seconds = time.perf_counter() - started
+    return summary

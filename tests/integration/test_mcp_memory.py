@@ -1,0 +1,119 @@
+"""The memory tools through the official MCP client over stdio, with the real model and a
+real SQLite file; and ratings from many processes at once."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.client.session import ClientSession
+
+from ctxhub.config import Settings
+from ctxhub.hub import Hub
+from ctxhub.memory.models import RecordInput
+from ctxhub.memory.records import log_solution
+from ctxhub.store.sqlite import SQLiteStore
+from tests.integration.conftest import McpClient
+from tests.integration.test_mcp_tools import error_text, ok
+
+pytestmark = pytest.mark.integration
+
+ESM = {
+    "problem": "Node script crashes with ERR_REQUIRE_ESM when it requires chalk 5",
+    "error_type": "ERR_REQUIRE_ESM",
+    "solution": "chalk 5 is ESM-only: load it with await import('chalk') or pin chalk@4",
+    "code_snippet": "const chalk = (await import('chalk')).default;",
+    "language": "JavaScript",
+    "tags": ["node", "esm"],
+}
+PORTS = {
+    "problem": "uvicorn fails to start because the address is already in use on port 8000",
+    "error_type": "OSError",
+    "solution": "Another server holds the port: stop it (lsof -i :8000) or pass --port 8001",
+    "language": "python",
+    "framework": "fastapi",
+}
+
+
+def test_memory_tools_end_to_end(private_home: Path) -> None:
+    async def body(session: ClientSession) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        out["logged"] = ok(await session.call_tool("log_solution", ESM))
+        out["again"] = ok(await session.call_tool("log_solution", {**ESM, "tags": ["cli"]}))
+        out["ports"] = ok(await session.call_tool("log_solution", PORTS))
+        out["found"] = ok(
+            await session.call_tool(
+                "search_solutions",
+                {"query": "Error [ERR_REQUIRE_ESM]: require() of ES Module chalk not supported"},
+            )
+        )
+        out["filtered"] = ok(
+            await session.call_tool(
+                "search_solutions", {"query": "ERR_REQUIRE_ESM chalk", "language": "PYTHON"}
+            )
+        )
+        out["nothing"] = ok(
+            await session.call_tool(
+                "search_solutions", {"query": "how do I rotate kubernetes ingress certificates"}
+            )
+        )
+        out["approach"] = ok(
+            await session.call_tool("search_by_approach", {"approach": "use a different port"})
+        )
+        rid = out["logged"]["id"]
+        for worked in (True, True, False):
+            out["rated"] = ok(await session.call_tool("rate", {"id": rid, "worked": worked}))
+        out["browse"] = ok(await session.call_tool("browse_solutions", {"language": "javascript"}))
+        out["digest"] = ok(await session.call_tool("ecosystem_digest", {"languages": ["python"]}))
+        out["status"] = ok(await session.call_tool("get_hub_status", {}))
+        out["bad_rate"] = await session.call_tool("rate", {"id": "no-such-id", "worked": True})
+        out["bad_log"] = await session.call_tool("log_solution", {"problem": "x", "confidence": 3})
+        return out
+
+    out = McpClient(private_home).run(body)
+    assert out["logged"]["action"] == "created"
+    assert out["again"]["action"] == "merged" and out["again"]["id"] == out["logged"]["id"]
+    found = out["found"]
+    assert not found["nothing_relevant"] and found["hits"][0]["id"] == out["logged"]["id"]
+    top = found["hits"][0]
+    assert top["kind"] == "memory" and top["metadata"]["occurrences"] == 2
+    assert top["metadata"]["tags"] == ["node", "esm", "cli"]
+    assert {"bm25", "problem"} <= set(top["signals"]) and top["metadata"]["multipliers"]
+    assert all(h["metadata"]["language"] == "python" for h in out["filtered"]["hits"])
+    assert out["nothing"]["nothing_relevant"] and out["nothing"]["hits"] == []
+    assert out["approach"]["hits"][0]["id"] == out["ports"]["id"]
+    assert (out["rated"]["worked_total"], out["rated"]["not_worked_total"]) == (2, 1)
+    assert out["browse"]["total"] == 1
+    assert "address is already in use" in out["digest"]["markdown"]
+    memory = out["status"]["memory"]
+    assert memory["records"] == 2 and memory["worked"] == 2 and memory["not_worked"] == 1
+    assert "not found" in error_text(out["bad_rate"])
+    assert "confidence" in error_text(out["bad_log"])
+
+
+def _rate_many(db: str, record_id: str, n: int) -> None:
+    store = SQLiteStore(db)
+    for i in range(n):
+        assert store.add_feedback(record_id, "memory", i % 2 == 0, agent="p") is not None
+    store.close()
+
+
+def test_concurrent_ratings_are_never_lost(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    with Hub(settings) as hub:  # the real model
+        rid = log_solution(hub, RecordInput.model_validate(PORTS)).id
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_rate_many, args=(str(settings.db_path), rid, 50)) for _ in range(8)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(120)
+        assert w.exitcode == 0
+    with SQLiteStore(settings.db_path) as store:
+        (record,) = store.get_records([rid])
+        events = store.conn.execute("SELECT COUNT(*) FROM feedback_events").fetchone()[0]
+    assert (record.worked, record.not_worked, events) == (200, 200, 400)

@@ -1,0 +1,122 @@
+"""Records: normalisation, the three vector spaces, merge / variant / new, upserts that
+keep feedback, symbol links that go stale when the knowledge changes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.hub import Hub
+from ctxhub.memory.feedback import rate
+from ctxhub.memory.models import MemoryFilters, RecordInput, record_id_for
+from ctxhub.memory.records import log_solution, upsert_record
+from tests.conftest import make_chunk
+
+ESM = "ERR_REQUIRE_ESM when requiring chalk 5 from a CommonJS script"
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Hub]:
+    h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
+    yield h
+    h.close()
+
+
+def rec(problem: str = ESM, solution: str = "Use dynamic import() or pin chalk@4", **kw: object):
+    return RecordInput.model_validate({"problem": problem, "solution": solution, **kw})
+
+
+def test_labels_are_normalised_on_write_and_in_filters(hub: Hub) -> None:
+    r = rec(language=" Python ", framework="FastAPI", tags=["Pytest", "pytest", " CI "])
+    assert (r.language, r.framework, r.tags) == ("python", "fastapi", ["pytest", "ci"])
+    log_solution(hub, r)
+    found, total = hub.store.list_records(MemoryFilters(language="PYTHON", tags=["PyTest"]), 10)
+    assert total == 1 and found[0].framework == "fastapi"
+    assert hub.store.list_records(MemoryFilters(language="rust"), 10)[1] == 0
+
+
+def test_invalid_input_is_rejected_precisely() -> None:
+    with pytest.raises(ValidationError, match="source must be"):
+        rec(source="somewhere")
+    with pytest.raises(ValidationError, match="problem"):
+        RecordInput(problem="   ")
+    with pytest.raises(ValidationError, match="confidence"):
+        rec(confidence=2)
+
+
+def test_code_vector_exists_only_with_code(hub: Hub) -> None:
+    plain = log_solution(hub, rec())
+    coded = log_solution(
+        hub, rec("pytest cannot import src package", "set pythonpath", code_snippet="[pytest]")
+    )
+    model = hub.embedder.id
+    assert set(hub.store.record_vectors(plain.id, model)) == {"problem", "solution"}
+    assert set(hub.store.record_vectors(coded.id, model)) == {"problem", "solution", "code"}
+
+
+def test_same_problem_same_fix_merges_counts_and_unites_tags(hub: Hub) -> None:
+    first = log_solution(hub, rec(tags=["node"]))
+    again = log_solution(hub, rec(tags=["esm"]))
+    assert first.action == "created"
+    assert again.action == "merged" and again.id == first.id
+    (stored,) = hub.store.get_records([first.id])
+    assert stored.occurrences == 2 and stored.tags == ["node", "esm"]
+    assert hub.store.memory_counts()["records"] == 1
+
+
+def test_same_problem_other_fix_is_a_variant_of_the_original(hub: Hub) -> None:
+    first = log_solution(hub, rec())
+    other = log_solution(hub, rec(solution="Convert the package to ESM with type module"))
+    third = log_solution(hub, rec(solution="Switch to the picocolors package entirely"))
+    assert other.action == "variant" and other.matched_id == first.id
+    assert third.action == "variant" and third.matched_id == first.id  # not a chain
+    assert hub.store.get_records([other.id])[0].variant_of == first.id
+
+
+def test_different_problem_or_language_is_new(hub: Hub) -> None:
+    log_solution(hub, rec(language="javascript"))
+    assert log_solution(hub, rec("numpy int alias removed in 1.24", "use int")).action == "created"
+    assert log_solution(hub, rec(language="python")).action == "created"
+
+
+def test_upsert_updates_in_place_and_keeps_feedback(hub: Hub) -> None:
+    rid = record_id_for("github", "o/r", "7")
+    assert upsert_record(hub, rid, rec(source="github:o/r")).action == "created"
+    rate(hub, rid, True)
+    rate(hub, rid, False)
+    assert upsert_record(hub, rid, rec(source="github:o/r")).action == "unchanged"
+    changed = upsert_record(hub, rid, rec(solution="Pin chalk to 4.1.2", source="github:o/r"))
+    assert changed.action == "updated"
+    (stored,) = hub.store.get_records([rid])
+    assert (stored.solution, stored.worked, stored.not_worked) == ("Pin chalk to 4.1.2", 1, 1)
+    assert hub.store.memory_counts()["records"] == 1
+
+
+def test_linked_symbol_change_flags_the_record_stale(hub: Hub) -> None:
+    chunk = make_chunk(symbol="chime.audio.Mixer.set_volume", content="def set_volume(self): ...")
+    hub.store.replace_file("src", "pkg/mod.py", [chunk])
+    logged = log_solution(
+        hub, rec("volume jumps after reconnect", "call `Mixer.set_volume` after connect")
+    )
+    assert logged.linked_symbols == ["chime.audio.Mixer.set_volume"]
+    assert hub.store.get_records([logged.id])[0].stale_symbols == []
+    changed = make_chunk(
+        symbol="chime.audio.Mixer.set_volume", content="def set_volume(self, ramp): ..."
+    )
+    hub.store.replace_file("src", "pkg/mod.py", [changed])
+    assert hub.store.get_records([logged.id])[0].stale_symbols == ["chime.audio.Mixer.set_volume"]
+
+
+def test_generic_names_are_not_linked(hub: Hub) -> None:
+    chunks = [
+        make_chunk(symbol=f"chime.m{i}.Worker.run_task", path=f"pkg/m{i}.py") for i in range(5)
+    ]
+    for i, c in enumerate(chunks):
+        hub.store.replace_file("src", f"pkg/m{i}.py", [c])
+    logged = log_solution(hub, rec("jobs stall", "await run_task instead of calling it"))
+    assert logged.linked_symbols == []

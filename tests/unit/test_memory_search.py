@@ -1,0 +1,151 @@
+"""search_solutions / search_by_approach: query shapes, filters before ranking, the
+multipliers (confidence, recency, worked ratio), abstention, and explained scores."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.hub import Hub
+from ctxhub.memory.feedback import rate
+from ctxhub.memory.models import MemoryFilters, RecordInput, record_id_for
+from ctxhub.memory.records import upsert_record
+from ctxhub.memory.search import MIN_RATINGS, search_by_approach, search_solutions
+from ctxhub.memory.shape import analyze_memory_query, error_codes
+from ctxhub.tools.errors import ToolInputError
+
+RECORDS = {
+    "esm": dict(
+        problem="Node crashes with ERR_REQUIRE_ESM when a CommonJS file requires chalk",
+        error_type="ERR_REQUIRE_ESM",
+        solution="Load it with a dynamic import() or pin chalk to version 4",
+        language="javascript",
+    ),
+    "pytest": dict(
+        problem="pytest cannot import the package from a src layout",
+        error_type="ModuleNotFoundError",
+        solution="Add pythonpath = src under [pytest] in pytest.ini",
+        code_snippet="[pytest]\npythonpath = src",
+        language="python",
+    ),
+    "rust": dict(
+        problem="cargo build fails with error E0463 can't find crate for core on a new target",
+        error_type="E0463",
+        solution="Install the target's standard library with rustup target add",
+        language="rust",
+    ),
+}
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Hub]:
+    h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
+    for key, fields in RECORDS.items():
+        upsert_record(h, record_id_for("t", key), RecordInput.model_validate(fields))
+    yield h
+    h.close()
+
+
+def rid(key: str) -> str:
+    return record_id_for("t", key)
+
+
+def test_query_shapes_choose_weights() -> None:
+    assert analyze_memory_query("why does my bot forget the conversation").shape == "natural"
+    assert analyze_memory_query("Error [ERR_REQUIRE_ESM]: require of ES module").shape == "error"
+    assert analyze_memory_query("what is wrong here", "def f(x):\n    return x").shape == "code"
+    mixed = analyze_memory_query("TypeError: x is not iterable", "for a, b in pairs(): pass")
+    assert mixed.shape == "mixed"
+    assert mixed.weights["bm25"] > analyze_memory_query("plain words here").weights["bm25"]
+
+
+def test_error_codes_are_exact_tokens_not_constants() -> None:
+    assert error_codes("error[E0463]: can't find crate; ERR_REQUIRE_ESM; TS2307") == {
+        "E0463",
+        "ERR_REQUIRE_ESM",
+        "TS2307",
+    }
+    assert error_codes("set API_URL and HTTP_HOST; ERROR: failed") == set()
+
+
+def test_exact_error_code_ranks_its_record_first_and_explains_it(hub: Hub) -> None:
+    r = search_solutions(hub, "error[E0463]: can't find crate for `core`")
+    assert not r.nothing_relevant
+    top = r.hits[0]
+    assert top.id == rid("rust") and top.kind == "memory"
+    assert top.signals["bm25"].rank == 1
+    assert set(top.metadata["multipliers"]) >= {"confidence", "recency"}
+    assert top.metadata["error_type"] == "E0463"
+    assert 0 < top.score <= 1
+
+
+def test_code_context_searches_the_code_space(hub: Hub) -> None:
+    r = search_solutions(hub, "tests fail to import", code_context="[pytest]\npythonpath = src")
+    assert r.shape == "code"
+    assert r.hits[0].id == rid("pytest") and "code" in r.hits[0].signals
+
+
+def test_filters_apply_before_ranking(hub: Hub) -> None:
+    r = search_solutions(
+        hub, "ERR_REQUIRE_ESM chalk", filters=MemoryFilters(language="Python"), limit=5
+    )
+    ids = {h.id for h in r.hits + r.nearest}
+    assert rid("esm") not in ids
+    assert all(h.metadata["language"] == "python" for h in r.hits + r.nearest)
+
+
+def test_unrelated_query_says_nothing_relevant(hub: Hub) -> None:
+    r = search_solutions(hub, "kubernetes ingress tls certificate renewal schedule")
+    assert r.nothing_relevant and r.hits == []
+    assert "log_solution" in r.message
+    assert r.confidence < 0.5
+
+
+def _twins(hub: Hub, **second: object) -> tuple[str, str]:
+    base = dict(problem="websocket closes after sixty seconds idle", solution="send pings")
+    a, b = record_id_for("twin", "a"), record_id_for("twin", "b")
+    upsert_record(hub, a, RecordInput.model_validate(base))
+    upsert_record(hub, b, RecordInput.model_validate({**base, **second}))
+    return a, b
+
+
+def test_worked_ratio_counts_only_after_enough_ratings(hub: Hub) -> None:
+    a, b = _twins(hub, solution="send pings every 20 seconds")
+    for _ in range(MIN_RATINGS - 1):
+        rate(hub, a, False)
+    r = search_solutions(hub, "websocket closes after sixty seconds idle")
+    assert "worked_ratio" not in next(h for h in r.hits if h.id == a).metadata["multipliers"]
+    rate(hub, a, False)
+    r = search_solutions(hub, "websocket closes after sixty seconds idle")
+    order = [h.id for h in r.hits]
+    assert order.index(b) < order.index(a)
+    assert next(h for h in r.hits if h.id == a).metadata["multipliers"]["worked_ratio"] == 0.5
+
+
+def test_recency_and_confidence_multiply_the_score(hub: Hub) -> None:
+    old = time.time() - 400 * 86400
+    a, b = _twins(hub, last_seen=old, created_at=old, confidence=0.3)
+    r = search_solutions(hub, "websocket closes after sixty seconds idle")
+    hits = {h.id: h for h in r.hits}
+    assert [h.id for h in r.hits].index(a) < [h.id for h in r.hits].index(b)
+    factors = hits[b].metadata["multipliers"]
+    assert factors["recency"] < 0.75 and factors["confidence"] == pytest.approx(0.65)
+    assert hits[b].score < hits[a].score
+
+
+def test_search_by_approach_searches_solutions(hub: Hub) -> None:
+    r = search_by_approach(hub, "rustup target add the standard library")
+    assert r.hits and r.hits[0].id == rid("rust")
+    assert "solution" in r.hits[0].signals
+
+
+def test_bad_arguments_are_precise(hub: Hub) -> None:
+    with pytest.raises(ToolInputError, match="query must not be empty"):
+        search_solutions(hub, "   ")
+    with pytest.raises(ToolInputError, match="limit"):
+        search_solutions(hub, "x", limit=0)
