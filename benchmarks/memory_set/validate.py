@@ -4,6 +4,7 @@
 Usage: python benchmarks/memory_set/validate.py  ->  prints counts, exits 1 on any problem.
 It checks the files only; it does not run ctxhub.
 """
+
 from __future__ import annotations
 
 import collections
@@ -14,8 +15,18 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RECORD_FIELDS = {
-    "key", "problem", "error_type", "stack_trace", "solution", "code_snippet", "code_diff",
-    "language", "framework", "libraries", "tags", "file_path",
+    "key",
+    "problem",
+    "error_type",
+    "stack_trace",
+    "solution",
+    "code_snippet",
+    "code_diff",
+    "language",
+    "framework",
+    "libraries",
+    "tags",
+    "file_path",
 }
 QUERY_FIELDS = {"id", "query", "code_context", "language", "framework", "category", "relevant"}
 CATEGORIES = {"paraphrase", "error_code", "code_context", "no_answer"}
@@ -94,14 +105,21 @@ def main() -> int:
     with_code = sum(1 for r in records_list if r.get("code_snippet") or r.get("code_diff"))
     with_trace = sum(1 for r in records_list if r.get("stack_trace"))
     gold = collections.Counter(k for q in test for k in q["relevant"])
-    print(f"records: {len(records_list)} ({with_code} with code_snippet/code_diff, "
-          f"{with_trace} with stack_trace)")
-    print("records by language:", dict(collections.Counter(r["language"] for r in records_list).most_common()))
+    print(
+        f"records: {len(records_list)} ({with_code} with code_snippet/code_diff, "
+        f"{with_trace} with stack_trace)"
+    )
+    print(
+        "records by language:",
+        dict(collections.Counter(r["language"] for r in records_list).most_common()),
+    )
     print(f"test queries: {len(test)}", dict(sorted(test_counts.items())))
     print(f"calibration queries: {len(cal)}", dict(sorted(cal_counts.items())))
-    print(f"test: {sum(1 for q in test if len(q['relevant']) == 2)} queries with 2 relevant keys, "
-          f"{len(gold)} distinct gold records, "
-          f"{sum(1 for q in test if q['language'] or q['framework'])} with a filter")
+    print(
+        f"test: {sum(1 for q in test if len(q['relevant']) == 2)} queries with 2 relevant keys, "
+        f"{len(gold)} distinct gold records, "
+        f"{sum(1 for q in test if q['language'] or q['framework'])} with a filter"
+    )
     if errors:
         print(f"\n{len(errors)} problem(s):")
         for e in errors:

@@ -1,6 +1,6 @@
 """`python -m ctxhub`: the same CLI as the `ctxhub` console script."""
 
-from ctxhub.cli.main import main
+from ctxhub.cli.entry import main
 
 if __name__ == "__main__":
     main()

@@ -60,16 +60,37 @@ def serve(ctx: Context, use_http: bool, host: str, port: int | None) -> None:
 )
 @click.option("--print", "print_only", is_flag=True, help="Show the configuration; write nothing.")
 @click.option("--name", default="ctxhub", show_default=True, help="Server name in the config.")
-def install(client: str | None, scope: str, print_only: bool, name: str) -> None:
+@click.option(
+    "--hooks",
+    is_flag=True,
+    help="claude-code only: add the error/fix capture hook to Claude Code's settings.",
+)
+@click.option("--remove", is_flag=True, help="With --hooks: take the hook out again.")
+def install(
+    client: str | None, scope: str, print_only: bool, name: str, hooks: bool, remove: bool
+) -> None:
     """Configure an MCP client (claude-code, cursor, vscode, zed) to start `ctxhub serve`.
 
     \b
     The entry points at this interpreter's ctxhub and carries CTXHUB_HOME / CTXHUB_DB
     when they are set, so the client sees the same index. Existing config files are
     merged into; other servers are kept.
+
+    \b
+    --hooks (claude-code): instead of the MCP server, add `ctxhub hook post-tool-use`
+    on PostToolUse and PostToolUseFailure to ~/.claude/settings.json (or, with
+    --project, .claude/settings.json), so an error followed by its fix is captured as
+    a memory record. Installing twice keeps one entry; --remove takes out only ours.
     """
     from ctxhub.server.install import CLIENTS, InstallError, apply_install, describe, plan_install
 
+    if remove and not hooks:
+        raise click.UsageError("--remove works with --hooks (MCP entries are removed by hand)")
+    if hooks:
+        if client != "claude-code":
+            raise click.UsageError("--hooks is for claude-code: ctxhub install claude-code --hooks")
+        _install_hooks(cast("Scope", scope), print_only, remove)
+        return
     if client is None and not print_only:
         raise click.UsageError("name a client (claude-code, cursor, vscode, zed), or use --print")
     chosen = [client] if client else list(CLIENTS)
@@ -85,6 +106,27 @@ def install(client: str | None, scope: str, print_only: bool, name: str) -> None
         except (InstallError, OSError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
+
+
+def _install_hooks(scope: Scope, print_only: bool, remove: bool) -> None:
+    from ctxhub.server.hooks_install import apply_hooks, describe_hooks, plan_hooks, remove_hooks
+    from ctxhub.server.install import InstallError
+
+    plan = plan_hooks(scope)
+    if print_only and not remove:
+        click.echo(describe_hooks(plan))
+        return
+    if print_only:
+        click.echo(f"# would remove the ctxhub hook from {plan.path}")
+        return
+    try:
+        action, report = remove_hooks(plan) if remove else apply_hooks(plan)
+    except (InstallError, OSError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    if action in ("added", "updated", "removed"):
+        report += "; Claude Code picks it up in a new session (or via /hooks)"
+    err.print(report)
 
 
 COMMANDS = [serve, install]

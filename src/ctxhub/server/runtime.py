@@ -25,6 +25,7 @@ from ctxhub.search.budget import estimate_tokens, trim
 from ctxhub.sources.base import SourceError
 from ctxhub.store.base import StoreError
 from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.tools.memory_tools import store_pending
 
 log = logging.getLogger("ctxhub.server")
 
@@ -224,7 +225,8 @@ class ToolRunner:
 
 def warm_up(settings: Settings, pool: HubPool | None = None) -> threading.Thread:
     """Load the embedder, the vector matrix and a store connection's cache in the
-    background, so the first search does not pay for them; tools/list never waits."""
+    background, so the first search does not pay for them (tools/list never waits), and
+    store the records hooks captured while no server ran."""
 
     def work() -> None:
         started = time.perf_counter()
@@ -233,6 +235,9 @@ def warm_up(settings: Settings, pool: HubPool | None = None) -> threading.Thread
             embedder.embed(["warm up"])
             with pool.hub() if pool is not None else Hub(settings) as hub:
                 hub.retriever.search(SearchRequest(query="warm up", limit=1))
+                stored = store_pending(hub)  # what hooks captured while no server ran
+                if stored:
+                    log.info("stored %d records captured by hooks", stored)
         except Exception as exc:  # the tools report a broken model or store themselves
             log.warning("warm-up failed: %s", exc)
             return
