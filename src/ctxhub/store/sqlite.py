@@ -22,8 +22,10 @@ from ctxhub.store.base import (
     ModelMismatchError,
     ReplaceResult,
     SourceState,
+    Store,
     StoreError,
 )
+from ctxhub.store.memory_base import MemoryStore
 from ctxhub.store.rows import (
     CHUNK_COLUMNS,
     chunk_row,
@@ -321,3 +323,8 @@ class SQLiteStore(SearchQueries, MemoryQueries):
                     json.dumps(state.stats),
                 ),
             )
+
+
+def _conforms(store: SQLiteStore) -> tuple[Store, MemoryStore]:
+    """Never called: makes mypy check SQLiteStore against both halves of the seam."""
+    return store, store

@@ -1,0 +1,77 @@
+"""The memory half of the Store seam: what records, feedback and their search need from a
+backend. SQLite implements it in `sqlite_memory.py`; a PostgreSQL store implements the
+same methods (and the conformance suite runs against both)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+from ctxhub.embed.base import Vectors
+from ctxhub.memory.models import MemoryFilters, Record
+
+
+class MemoryStore(Protocol):
+    def memory_generation(self) -> int:
+        """A counter every memory write moves (caches of record vectors key on it)."""
+        ...
+
+    def put_record(
+        self,
+        record: Record,
+        text_hash: str,
+        vectors: Mapping[str, Vectors] | None,
+        model: str,
+        links: Sequence[tuple[str, str]] | None = None,
+    ) -> None:
+        """Insert or replace a record by id, atomically. `vectors`/`links` None keep
+        the stored ones."""
+        ...
+
+    def add_occurrence(self, record_id: str, tags: Sequence[str], seen: float) -> Record: ...
+
+    def delete_record(self, record_id: str) -> bool: ...
+
+    def add_feedback(
+        self,
+        target: str,
+        target_kind: str,
+        worked: bool,
+        *,
+        note: str | None = None,
+        agent: str | None = None,
+        session_id: str | None = None,
+        query: str | None = None,
+    ) -> tuple[int, int] | None:
+        """Append an event and increment the counter atomically; None: unknown target."""
+        ...
+
+    def knowledge_feedback(self, ids: Sequence[str]) -> dict[str, tuple[int, int]]: ...
+
+    def unhelpful_queries(self, limit: int = 10) -> list[tuple[str, int]]: ...
+
+    def get_records(self, ids: Sequence[str]) -> list[Record]:
+        """In the order asked, with `linked_symbols` and `stale_symbols` filled in."""
+        ...
+
+    def record_text_hash(self, record_id: str) -> str | None: ...
+
+    def record_vectors(self, record_id: str, model: str) -> dict[str, Vectors]: ...
+
+    def records_without_vectors(self, model: str, limit: int = 500) -> list[str]: ...
+
+    def record_bm25(
+        self, match: str, filters: MemoryFilters, limit: int, columns: str | None = None
+    ) -> list[tuple[str, float]]: ...
+
+    def record_dense(
+        self, space: str, query: Vectors, model: str, filters: MemoryFilters, limit: int
+    ) -> list[tuple[str, float]]: ...
+
+    def list_records(
+        self, filters: MemoryFilters, limit: int, offset: int = 0, order: str = "recent"
+    ) -> tuple[list[Record], int]: ...
+
+    def iter_records(self, batch: int = 200) -> Iterator[Record]: ...
+
+    def memory_counts(self) -> dict[str, Any]: ...
