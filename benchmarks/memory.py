@@ -25,8 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ctxhub.config import Settings
 from ctxhub.hub import Hub
+from ctxhub.memory import evidence
 from ctxhub.memory import search as memsearch
 from ctxhub.memory.models import MemoryFilters, RecordInput, record_id_for
 from ctxhub.memory.records import upsert_record
@@ -63,6 +66,7 @@ class Outcome:
     ranked: list[str]  # record keys, best first
     evidence: float
     seconds: float
+    features: dict[str, float] = field(default_factory=dict)  # of the deciding candidate
 
 
 @dataclass
@@ -87,11 +91,14 @@ def run(
         scored = memsearch.rank_records(hub, mq, filters, ablation=ablation)
         seconds = time.perf_counter() - started
         ranked = [keys.get(s.record.id, "?") for s in scored[:10]]
-        out.append(Outcome(q, ranked, memsearch.best_evidence(scored), seconds))
+        chosen = evidence.carrier(scored)
+        feats = dict(chosen.features) if chosen is not None else {}
+        out.append(Outcome(q, ranked, evidence.best_evidence(scored), seconds, feats))
     return out
 
 
 def metrics(outcomes: list[Outcome], floor: float) -> Metrics:
+    """Ranking metrics over answerable queries; abstention at `floor` on both kinds."""
     answerable = [o for o in outcomes if o.query["relevant"]]
     unanswerable = [o for o in outcomes if not o.query["relevant"]]
 
@@ -123,17 +130,45 @@ def metrics(outcomes: list[Outcome], floor: float) -> Metrics:
     )
 
 
-def calibrate(outcomes: list[Outcome]) -> tuple[float, float]:
-    """The floor with the best balanced accuracy (abstain on no-answer queries, answer
-    the answerable ones), and that accuracy. Where several floors tie, the middle of the
-    tied range: the calibration set is small, so stay away from its edges."""
+def balanced_floor(values: list[float], answerable: list[bool]) -> tuple[float, float]:
+    """The threshold with the best balanced accuracy (abstain below it on no-answer
+    queries, answer above it on answerable ones), and that accuracy. Where several tie,
+    the middle of the tied range: the calibration set is small, stay off its edges."""
+    yes = max(sum(answerable), 1)
+    no = max(len(answerable) - sum(answerable), 1)
     scored = []
-    for step in range(200, 900, 5):
-        m = metrics(outcomes, step / 1000)
-        scored.append((step / 1000, (m.abstain_ok + (1 - m.false_abstain)) / 2))
+    for t in np.linspace(min(values), max(values), 400):
+        ok_no = sum(v < t and not a for v, a in zip(values, answerable, strict=True)) / no
+        ok_yes = sum(v >= t and a for v, a in zip(values, answerable, strict=True)) / yes
+        scored.append((float(t), (ok_no + ok_yes) / 2))
     top = max(score for _, score in scored)
-    tied = [floor for floor, score in scored if score >= top - 1e-9]
-    return round((tied[0] + tied[-1]) / 2, 3), top
+    tied = [t for t, score in scored if score >= top - 1e-9]
+    return (tied[0] + tied[-1]) / 2, top
+
+
+def calibrate(outcomes: list[Outcome]) -> dict[str, float]:
+    """Logistic regression of "has an answer" on the deciding candidate's features, the
+    weights rescaled to cosine units, and the floor at the balanced-accuracy midpoint."""
+    names = ["cosine", "code_match", "code_mismatch"]
+    x = np.array([[o.features.get(n, 0.0) for n in names] for o in outcomes])
+    y = np.array([bool(o.query["relevant"]) for o in outcomes], dtype=float)
+    mu, sd = x.mean(0), x.std(0) + 1e-6
+    z = (x - mu) / sd
+    w, b = np.zeros(len(names)), 0.0
+    for _ in range(4000):  # gradient descent, L2 0.05 on standardised features
+        p = 1 / (1 + np.exp(-(z @ w + b)))
+        w -= 0.1 * (z.T @ (p - y) / len(y) + 0.05 * w)
+        b -= 0.1 * float((p - y).mean())
+    weights = w / sd  # raw units
+    scale = weights[0]  # evidence is measured in cosine units
+    values = list((x @ weights) / scale)
+    floor, accuracy = balanced_floor(values, [bool(v) for v in y])
+    return {
+        "code_match": float(weights[1] / scale),
+        "code_mismatch": float(weights[2] / scale),
+        "floor": floor,
+        "balanced_accuracy": accuracy,
+    }
 
 
 def fmt(m: Metrics) -> str:
@@ -158,16 +193,16 @@ def main() -> int:
         index_s = time.perf_counter() - started
         if args.calibrate:
             calib = run(hub, keys, load(args.set / "calibration.jsonl"), memsearch.Ablation())
-            floor, accuracy = calibrate(calib)
+            fitted = calibrate(calib)
             print(
-                f"calibrated floor {floor:.3f} (balanced accuracy {accuracy:.3f}) "
-                f"on {len(calib)} calibration queries; shipped {memsearch.EVIDENCE_FLOOR}"
+                f"fitted on {len(calib)} calibration queries: CODE_MATCH"
+                f" {fitted['code_match']:.2f}, CODE_MISMATCH {fitted['code_mismatch']:.2f},"
+                f" EVIDENCE_FLOOR {fitted['floor']:.2f} (balanced accuracy"
+                f" {fitted['balanced_accuracy']:.3f}); shipped {evidence.CODE_MATCH},"
+                f" {evidence.CODE_MISMATCH}, {evidence.EVIDENCE_FLOOR}"
             )
-            for o in sorted(calib, key=lambda o: o.evidence):
-                mark = "answerable" if o.query["relevant"] else "no-answer "
-                print(f"  {o.evidence:.3f} {mark} {o.query['query'][:70]}")
             return 0
-        floor = memsearch.EVIDENCE_FLOOR
+        floor = evidence.EVIDENCE_FLOOR
         rows = []
         full: list[Outcome] = []
         for name, ablation in VARIANTS:
@@ -181,11 +216,16 @@ def main() -> int:
         "| answerable abstained |\n|---|---|---|---|---|---|---|"
     )
     n_answerable = sum(1 for q in queries if q["relevant"])
+    n_calibration = len(load(args.set / "calibration.jsonl"))
+    curve = ", ".join(
+        f"{f:.2f}: {metrics(full, f).abstain_ok:.2f} / {metrics(full, f).false_abstain:.2f}"
+        for f in (0.40, 0.45, 0.50, floor, 0.55, 0.60, 0.65)
+    )
     body = "\n".join(
         [
             f"{len(records)} records, {len(queries)} test queries ({n_answerable} answerable,"
             f" {len(queries) - n_answerable} without an answer); relevance floor"
-            f" {floor} (fitted on the 30 separate calibration queries).",
+            f" {floor} (fitted on the {n_calibration} separate calibration queries).",
             "",
             head,
             *rows,
@@ -193,6 +233,9 @@ def main() -> int:
             "Full ranker by category (answerable: R@5; no_answer: share abstained): "
             + ", ".join(f"{k} {v:.3f}" for k, v in m.by_category.items())
             + ".",
+            "",
+            "Other floors (`CTXHUB_MEMORY_FLOOR`), no-answer abstained / answerable"
+            f" abstained: {curve}.",
             "",
             f"Storing the {len(records)} records (three spaces embedded): {index_s:.1f} s;"
             f" search median {latency:.1f} ms (query embedding included).",

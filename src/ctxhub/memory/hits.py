@@ -48,12 +48,12 @@ def record_hit(
     score: float,
     signals: dict[str, tuple[int, float]],
     multipliers: dict[str, float],
-    evidence: float | None = None,
+    evidence: dict[str, float] | None = None,
 ) -> Hit:
     meta = record_metadata(record)
     meta["multipliers"] = multipliers
     if evidence:
-        meta["evidence"] = evidence
+        meta["evidence"] = evidence  # the relevance features: cosine, code (mis)match
     first_line = record.problem.strip().splitlines()[0] if record.problem.strip() else ""
     return Hit(
         id=record.id,

@@ -7,8 +7,8 @@
 3. Multipliers on every fused candidate, before truncation: the record's confidence,
    recency (half-life from last seen), the worked ratio once it has >= 3 ratings, and a
    small penalty when a linked knowledge symbol has changed since the record was written.
-4. Abstain: the best hit's evidence (its cosine to the query, plus an exact error-code
-   match) below a calibrated floor means nothing relevant was found.
+4. Abstain: evidence (`evidence.py`: cosine plus exact error-code agreement) below a
+   calibrated floor means nothing relevant was found.
 """
 
 from __future__ import annotations
@@ -21,22 +21,15 @@ import numpy as np
 
 from ctxhub.embed.base import Vectors
 from ctxhub.hub import Hub
+from ctxhub.memory import evidence
 from ctxhub.memory.hits import record_hit
 from ctxhub.memory.models import MemoryFilters, Record
 from ctxhub.memory.response import SolutionSearchResponse
-from ctxhub.memory.shape import MemoryQuery, analyze_memory_query, error_codes
+from ctxhub.memory.shape import MemoryQuery, analyze_memory_query
 from ctxhub.search.fusion import max_fused, rrf
 from ctxhub.tools.errors import ToolInputError
 
 FETCH = 50
-#: Evidence that a record answers the query: the best cosine (query to problem, code
-#: context to code) plus these terms. Weights and floor were fitted (logistic regression,
-#: then the balanced-accuracy threshold) on the 30 calibration queries of
-#: benchmarks/memory_set only; the test queries stay held out.
-EVIDENCE = {"solution": 0.33, "code_match": 0.17, "code_mismatch": -0.40}
-EVIDENCE_FLOOR = 0.61
-#: How sharply confidence rises around the floor (0.5 at the floor).
-CONFIDENCE_SLOPE = 12.0
 MIN_RATINGS = 3
 STALE_FACTOR = 0.9
 #: A dense hit below this cosine is not a hit: with few records, the top-k of a
@@ -59,7 +52,7 @@ class Scored:
     score: float
     signals: dict[str, tuple[int, float]]
     multipliers: dict[str, float]
-    evidence: float
+    features: dict[str, float]
 
 
 def multipliers(record: Record, now: float, half_life_days: float) -> dict[str, float]:
@@ -79,43 +72,6 @@ def multipliers(record: Record, now: float, half_life_days: float) -> dict[str, 
 def _match(terms: Sequence[str]) -> str | None:
     quoted = ['"' + t.replace('"', "") + '"' for t in terms if t.replace('"', "").strip()]
     return " OR ".join(quoted) if quoted else None
-
-
-def _cos(a: Vectors | None, b: Vectors | None) -> float:
-    if a is None or b is None:
-        return 0.0
-    return float(np.dot(a, b))
-
-
-def _evidence(
-    hub: Hub, record: Record, q: MemoryQuery, vectors: dict[str, Vectors], main_space: str
-) -> float:
-    """How strongly this record answers the query, in cosine units (see EVIDENCE)."""
-    stored = hub.store.record_vectors(record.id, hub.embedder.id)
-    best = _cos(vectors.get("query"), stored.get(main_space))
-    if q.code_context:
-        best = max(best, _cos(vectors.get("context"), stored.get("code")))
-    # the other text space adds a third of its cosine (the solution for a problem query,
-    # the problem for an approach query)
-    other = "problem" if main_space == "solution" else "solution"
-    evidence = best + EVIDENCE["solution"] * _cos(vectors.get("query"), stored.get(other))
-    if q.codes:
-        text = " ".join(p or "" for p in (record.error_type, record.problem, record.stack_trace))
-        theirs = error_codes(text)
-        if q.codes & theirs:
-            evidence += EVIDENCE["code_match"]
-        elif theirs:
-            evidence += EVIDENCE["code_mismatch"]
-    return evidence
-
-
-def best_evidence(scored: Sequence[Scored], depth: int = 5) -> float:
-    """The strongest evidence among the top `depth` hits (0 when there are none)."""
-    return max((s.evidence for s in scored[:depth]), default=0.0)
-
-
-def confidence_of(evidence: float) -> float:
-    return float(1 / (1 + np.exp(-CONFIDENCE_SLOPE * (evidence - EVIDENCE_FLOOR))))
 
 
 def rank_records(
@@ -173,21 +129,24 @@ def rank_records(
                 score=min(1.0, score / norm * product),
                 signals={p: (s.rank, s.score) for p, s in signals.items()},
                 multipliers={k: round(v, 4) for k, v in factors.items()},
-                evidence=0.0,
+                features={},
             )
         )
     out.sort(key=lambda s: -s.score)
-    for item in out[:5]:
-        item.evidence = round(_evidence(hub, item.record, q, vectors, main_space), 4)
+    for item in out[: evidence.DEPTH]:
+        stored = hub.store.record_vectors(item.record.id, model)
+        item.features = evidence.features(item.record, stored, q, vectors, main_space)
     return out
 
 
-def _respond(q: MemoryQuery, scored: list[Scored], limit: int, tool: str) -> SolutionSearchResponse:
+def _respond(
+    q: MemoryQuery, scored: list[Scored], limit: int, tool: str, floor: float | None
+) -> SolutionSearchResponse:
     top = scored[:limit]
-    evidence = best_evidence(scored)
-    confidence = round(confidence_of(evidence), 4) if scored else 0.0
-    hits = [record_hit(s.record, s.score, s.signals, s.multipliers, s.evidence) for s in top]
-    nothing = not hits or evidence < EVIDENCE_FLOOR
+    strength = evidence.best_evidence(scored)
+    confidence = round(evidence.confidence_of(strength), 4) if scored else 0.0
+    hits = [record_hit(s.record, s.score, s.signals, s.multipliers, s.features) for s in top]
+    nothing = not hits or strength < (evidence.EVIDENCE_FLOOR if floor is None else floor)
     message = ""
     if nothing:
         message = (
@@ -229,7 +188,7 @@ def search_solutions(
     query = _check(query, limit)
     q = analyze_memory_query(query, (code_context or "").strip() or None)
     scored = rank_records(hub, q, filters or MemoryFilters(), ablation=ablation)
-    return _respond(q, scored, limit, "search_solutions")
+    return _respond(q, scored, limit, "search_solutions", hub.settings.memory_floor)
 
 
 def search_by_approach(
@@ -243,4 +202,4 @@ def search_by_approach(
     scored = rank_records(
         hub, q, filters or MemoryFilters(), main_space="solution", bm25_columns="solution code"
     )
-    return _respond(q, scored, limit, "search_by_approach")
+    return _respond(q, scored, limit, "search_by_approach", hub.settings.memory_floor)

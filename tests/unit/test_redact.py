@@ -1,0 +1,201 @@
+"""Secret redaction: every kind of secret goes, ordinary code and prose stay as they are."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ctxhub.memory.models import RecordInput
+from ctxhub.memory.redact import Redactor, redact, redact_counted, redact_record
+
+# Secrets are assembled from parts so that this file itself trips no secret scanner.
+GITHUB = "ghp_" + "k3J9sL2mQ8vX1cB7nR4tY6wE0pA5dF2gH9iU"
+GITHUB_PAT = "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
+OPENAI = "sk-" + "proj-Q9vX2mLk8RtYpW3nB7cJ4hD6fG1sA5eZ0uI"
+ANTHROPIC = "sk-" + "ant-api03-Zx8Vb6Nm4Lk2Jh0Gf9Ds7Ap5Qw3Er1Ty-AbCdEf"
+AWS_ID = "AKIA" + "4EXAMPLEQ7ZT2VXW"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"
+SLACK = "xoxb-" + "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
+GOOGLE = "AIza" + "SyA1234567890abcdefghijklmnopqrstuv"
+STRIPE = "sk_" + "live_51HxYzAbCdEfGhIjKlMnOpQr"
+STRIPE_RESTRICTED = "rk_" + "live_51H8abcdefghijklmnop"
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    ".eyJzdWIiOiIxMjM0NTY3ODkwIn0"
+    ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+)
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\n"
+    "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2uzf8Xe0nWz1\n"
+    "QZ5cTk4w1jz0bVv7yLz3l6xq2s0+AbCdEf==\n"
+    "-----END RSA PRIVATE KEY-----"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        (f"AWS_ACCESS_KEY_ID={AWS_ID}", AWS_ID, "aws_access_key"),
+        (f"aws_secret_access_key = {AWS_SECRET}", AWS_SECRET, "aws_secret_key"),
+        (f"export GITHUB_TOKEN={GITHUB}", GITHUB, "github_token"),
+        (f"git clone https://x-access:{GITHUB_PAT}@github.com/o/r", GITHUB_PAT, None),
+        (f"OPENAI_API_KEY={OPENAI}", OPENAI, "openai_key"),
+        (f"client = Anthropic(api_key='{ANTHROPIC}')", ANTHROPIC, "anthropic_key"),
+        (f"slack: {SLACK}", SLACK, "slack_token"),
+        (f"maps?key={GOOGLE}", GOOGLE, "google_api_key"),
+        (f"stripe.api_key = {STRIPE}", STRIPE, "stripe_key"),
+        (f"restricted {STRIPE_RESTRICTED}", STRIPE_RESTRICTED, "stripe_key"),
+        (f'{{"id_token": "{JWT}"}}', JWT, "jwt"),
+        (
+            "curl -H 'Authorization: Bearer abc123def456ghi789' https://api.x.io",
+            "abc123def456",
+            None,
+        ),
+        ('{"Authorization": "Basic dXNlcjpwYXNzd29yZA=="}', "dXNlcjpwYXNzd29yZA", "authorization"),
+        ("fetch(url, {token}) // Bearer 9f8e7d6c5b4a39281706", "9f8e7d6c5b4a", "bearer"),
+        ("DB_PASSWORD=hunter2\nDEBUG=1", "hunter2", "password"),
+        ("SECRET_KEY='django-insecure-7c#x!q'", "django-insecure", "secret"),
+        ('API_KEY="abcd1234efgh"', "abcd1234efgh", "key"),
+        ("database:\n  user: app\n  password: s3cr3t!\n", "s3cr3t!", "password"),
+        ('{"user": "bob", "password": "p@ssw0rd"}', "p@ssw0rd", "password"),
+        ('{"apiKey": "abcdef123456", "n": 1}', "abcdef123456", "key"),
+        ("X-Auth-Token: 4f1c9a7e2b\n", "4f1c9a7e2b", "token"),
+        ("mysql -u root --password hunter2 app", "hunter2", "password"),
+        ("mysql -u root --password=hunter2 app", "hunter2", "password"),
+        ("psql -U app --db-pass 'Zq9!xw' -h db", "Zq9!xw", "password"),
+        ("[pypi]\nusername = __token__\npassword = pw-90210-x\n", "pw-90210-x", "password"),
+        ("the staging password is `Wz8kLq2vRt`, rotate it", "Wz8kLq2vRt", "password"),
+        (f"{PEM}\nnext line", "MIIEpAIBAAKCAQEA", "private_key"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n", "b3BlbnNz", None),
+        ("machine api.example.com login bob password s3cret99", "s3cret99", "password"),
+        ("machine example.com\n  login bob\n  password hunter22\n", "hunter22", "password"),
+        ("curl -u admin:Adm1nPw https://x", "Adm1nPw", "password"),
+    ],
+)
+def test_secret_is_replaced_by_a_marker(text: str, secret: str, kind: str | None) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:" in out
+    if kind is not None:
+        assert f"[REDACTED:{kind}]" in out
+
+
+@pytest.mark.parametrize(
+    ("url", "kept", "secret"),
+    [
+        ("postgres://app:Sup3rS3cret@db.internal:5432/app", "postgres://app:", "Sup3rS3cret"),
+        ("postgresql+psycopg2://u:p%40ss9@h/db", "postgresql+psycopg2://u:", "p%40ss9"),
+        ("mysql://root:toor123@localhost:3306/shop", "mysql://root:", "toor123"),
+        (
+            "mongodb+srv://admin:hunter2@cluster0.abcde.mongodb.net/test",
+            "mongodb+srv://admin:",
+            "hunter2",
+        ),
+        ("redis://:r3dis-pass@cache:6379/0", "redis://:", "r3dis-pass"),
+        ("amqp://guest:gu3st-pw@rabbit:5672//", "amqp://guest:", "gu3st-pw"),
+        ("https://user:pa@ss99@host.example/x", "https://user:", "pa@ss99"),
+    ],
+)
+def test_connection_string_keeps_scheme_user_and_host(url: str, kept: str, secret: str) -> None:
+    out = redact(f"DATABASE_URL={url}")
+    host = url.rsplit("@", 1)[1]
+    assert out == f"DATABASE_URL={kept}[REDACTED:password]@{host}"
+    assert secret not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "commit 3f2a9c1e5b7d4e8a9c0f1d2e3f4a5b6c7d8e9f01",
+        "request 123e4567-e89b-12d3-a456-426614174000 failed",
+        "password_field = forms.CharField(widget=forms.PasswordInput)",
+        "def get_token():\n    return self.token",
+        "password = os.environ['DB_PASSWORD']",
+        "token = make_token(user, scope='read')",
+        "conn = psycopg2.connect(host=h, password=pw, user=u)",
+        "api_key = key",
+        "secret = settings.SECRET",
+        "def login(username: str, password: str) -> Session:",
+        "class Config:\n    token: str\n    password: Optional[str] = None",
+        "if token == 'abc':\n    pass",
+        "Use the --password option to set it interactively.",
+        'headers = {"Authorization": f"Bearer {token}"}',
+        'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com',
+        "token: ${{ secrets.GITHUB_TOKEN }}",
+        'url = f"postgres://{user}:{password}@{host}/db"',
+        'FATAL:  password authentication failed for user "postgres"',
+        "the password is required and the token expired",
+        '{"max_tokens": 1024, "input_tokens": 55, "tokenizer": "bpe"}',
+        "git@github.com:org/repo.git and ssh://git@github.com/org/repo",
+        "Bearer authentication is used by the API",
+        "The task-management-system-component-library is risk-free-and-open-source",
+        "DB_PASSWORD=${DB_PASSWORD:-changeme}",
+        'SECRET_KEY = "<your-secret-key>"',
+        "password: '***'",
+        "http://localhost:8080/health and https://example.com:443/path",
+        'tok.enable_padding(pad_id=0, pad_token="[PAD]", unk_token="<unk>")',
+        'guard = " (bearer token required)" if token else ""',
+        "~78/s for 256-token chunks), as the activations stop fitting in cache",
+        "Secret redaction: API keys are replaced; pass `--token x` to override",
+    ],
+)
+def test_ordinary_code_and_prose_stay_untouched(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_redaction_is_idempotent_and_counted() -> None:
+    text = (
+        f"DATABASE_URL=postgres://app:Sup3rS3cret@db/app\nGITHUB_TOKEN={GITHUB}\n"
+        f"password: hunter22\n{PEM}\n"
+    )
+    once, counts = redact_counted(text)
+    assert redact(once) == once
+    assert counts == {"password": 2, "github_token": 1, "private_key": 1}
+
+
+def test_redactor_scrubs_a_learned_secret_everywhere() -> None:
+    redactor = Redactor()
+    redactor.learn("postgres://billing:Wz8kLq2vRt@db.internal/billing")
+    out = redactor.redact("it worked once Wz8kLq2vRt was set")
+    assert out == "it worked once [REDACTED:secret] was set"
+    assert redactor.counts["secret"] == 1
+    # A plain word never becomes a known secret: it would eat ordinary text.
+    plain = Redactor()
+    plain.learn("postgres://postgres:postgres@localhost/db")
+    assert plain.redact("run postgres locally") == "run postgres locally"
+
+
+def test_redact_record_cleans_every_text_field_and_keeps_the_rest() -> None:
+    record = RecordInput(
+        problem=f"push failed with GITHUB_TOKEN={GITHUB}",
+        solution="set password: hunter22 in the config; hunter22 must be quoted",
+        error_type="AuthError",
+        stack_trace=f"Authorization: Bearer {GITHUB}",
+        code_snippet=f"client = OpenAI(api_key='{OPENAI}')",
+        code_diff="-DB_PASSWORD=old\n+DB_PASSWORD=n3w-Passw0rd",
+        file_path="config/.env",
+        url="https://bob:Xy9pass@git.example.com/repo",
+        language="Python",
+        tags=["auth"],
+        confidence=0.8,
+        source="session",
+        session_id="s-1",
+    )
+    clean = redact_record(record)
+    dumped = clean.model_dump_json()
+    for secret in (GITHUB, OPENAI, "hunter22", "n3w-Passw0rd", "Xy9pass"):
+        assert secret not in dumped
+    assert clean.language == "python" and clean.tags == ["auth"] and clean.confidence == 0.8
+    assert clean.error_type == "AuthError" and clean.file_path == "config/.env"
+    assert clean.url == "https://bob:[REDACTED:password]@git.example.com/repo"
+
+
+def test_redaction_is_fast_on_a_large_log() -> None:
+    line = "2025-06-03 09:14:02 INFO worker.py:88 processed batch 1234 in 0.52s token_count=17\n"
+    text = line * 20_000 + f"GITHUB_TOKEN={GITHUB}\n"  # ~1.7 MB
+    started = time.perf_counter()
+    out = redact(text)
+    assert GITHUB not in out and out.count("[REDACTED:") == 1
+    assert time.perf_counter() - started < 5.0

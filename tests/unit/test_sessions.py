@@ -1,0 +1,544 @@
+"""Session mining: reading Claude Code transcripts, finding error -> fix -> pass sequences,
+redacting them, and storing them idempotently (`ctxhub mine`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ctxhub.cli.main import cli
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.hub import Hub, set_embedder
+from ctxhub.memory.models import MemoryFilters, record_id_for
+from ctxhub.memory.records import upsert_record
+from ctxhub.memory.session_mining import (
+    command_key,
+    edit_diff,
+    error_type_of,
+    is_failure,
+    key_error_lines,
+    relative_path,
+)
+from ctxhub.memory.session_reader import (
+    MAX_OUTPUT,
+    ToolCall,
+    ToolResult,
+    parse_timestamp,
+    read_transcript,
+    transcript_files,
+)
+from ctxhub.memory.sessions import MineSummary, mine_sessions, mine_transcript
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
+INVOICER = FIXTURES / "-home-dev-code-invoicer"
+PYTEST_SESSION = INVOICER / "3f2a9c1e-5b7d-4e8a-9c0f-1d2e3f4a5b6c.jsonl"
+NEVER_FIXED = INVOICER / "b7e9d3a4-0c1f-4a2b-8d6e-5f7a9b1c3d2e.jsonl"
+NODE_SESSION = (
+    FIXTURES / "-Users-sam-work-weather-bot" / "8c41d0b2-77e3-4f0e-a6b1-2c9d5e8f0a13.jsonl"
+)
+SECRETS_SESSION = FIXTURES / "-srv-apps-billing-api" / "e1d2c3b4-a596-4877-8899-aabbccddeeff.jsonl"
+#: What the secrets fixture leaks in tool output, inputs and prose.
+SECRETS = (
+    "Wz8kLq2vRt",
+    "sk_" + "live_51HxYzAbCdEfGhIjKlMnOpQr",
+    "sk-" + "proj-Q9vX2mLk8RtYpW3nB7cJ4hD6fG1sA5eZ0uI",
+    "AKIA" + "4EXAMPLEQ7ZT2VXW",
+    "ghp_" + "k3J9sL2mQ8vX1cB7nR4tY6wE0pA5dF2gH9iU",
+)
+
+
+# --- a tiny transcript writer for edge cases ----------------------------------------------
+
+
+class Transcript:
+    def __init__(self, session_id: str = "sess-1", cwd: str = "/work/app") -> None:
+        self.session_id, self.cwd = session_id, cwd
+        self.lines: list[str] = []
+        self.clock = 1_750_000_000.0
+        self.n = 0
+
+    def _line(self, kind: str, content: Any, **extra: Any) -> None:
+        self.clock += 5
+        self.n += 1
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(self.clock)) + ".250Z"
+        line = {
+            "type": kind,
+            "sessionId": self.session_id,
+            "uuid": f"u{self.n}",
+            "parentUuid": f"u{self.n - 1}" if self.n > 1 else None,
+            "timestamp": stamp,
+            "cwd": self.cwd,
+            "message": {"role": kind, "content": content},
+            **extra,
+        }
+        self.lines.append(json.dumps(line))
+
+    def say(self, text: str) -> None:
+        self._line("assistant", [{"type": "text", "text": text}])
+
+    def bash(self, tid: str, command: str, output: str, error: bool = False) -> None:
+        self._line("assistant", [{"type": "tool_use", "id": tid, "name": "Bash",
+                                  "input": {"command": command}}])  # fmt: skip
+        self.result(tid, (f"Exit code 1\n{output}" if error else output), error)
+
+    def edit(self, tid: str, path: str, old: str, new: str, error: bool = False) -> None:
+        self._line("assistant", [{"type": "tool_use", "id": tid, "name": "Edit",
+                                  "input": {"file_path": path, "old_string": old,
+                                            "new_string": new}}])  # fmt: skip
+        self.result(tid, "String to replace not found" if error else "updated", error)
+
+    def result(self, tid: str, content: Any, error: bool = False) -> None:
+        part: dict[str, Any] = {"type": "tool_result", "tool_use_id": tid, "content": content}
+        if error:
+            part["is_error"] = True
+        self._line("user", [part])
+
+    def write(self, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
+        return path
+
+
+TRACE = (
+    "Traceback (most recent call last):\n"
+    '  File "/work/app/app.py", line 1, in <module>\n'
+    "    import yaml\n"
+    "ModuleNotFoundError: No module named 'yaml'"
+)
+PYTEST_FAIL = (
+    "F.\nE       AssertionError: assert 3 == 4\n"
+    "FAILED tests/test_calc.py::test_add - AssertionError: assert 3 == 4\n1 failed, 1 passed"
+)
+
+
+def mine_one(t: Transcript, tmp_path: Path) -> MineSummary:
+    return mine_sessions(t.write(tmp_path / "projects" / "-work-app" / f"{t.session_id}.jsonl"))
+
+
+# --- reader -----------------------------------------------------------------------------
+
+
+def test_reader_pairs_tool_calls_with_their_results() -> None:
+    t = read_transcript(PYTEST_SESSION)
+    assert t.session_id == "3f2a9c1e-5b7d-4e8a-9c0f-1d2e3f4a5b6c"
+    assert (t.project, t.cwd, t.git_branch) == (
+        INVOICER.name,
+        "/home/dev/code/invoicer",
+        "fix/expiry",
+    )
+    calls = {c.id: c for c in t.tool_calls}
+    assert [c.name for c in t.tool_calls] == ["Bash", "Read", "Bash", "Edit", "Edit", "Bash"]
+    failing = calls["toolu_01PyFail7Qm2cXfTtYb8Lk3D"]
+    assert failing.command == "python -m pytest tests/test_dates.py -q"
+    assert failing.result is not None and failing.result.is_error
+    assert "TypeError: can't compare" in failing.result.output
+    passing = calls["toolu_01PyPass2Wn8"].result
+    assert passing is not None and not passing.is_error and "4 passed" in passing.output
+    assert failing.timestamp == parse_timestamp("2025-06-03T09:14:15.117Z")
+    # One truncated JSON line at the end; summary and file-history lines are not errors.
+    assert (t.lines, t.lines_skipped, t.orphan_results) == (20, 1, 0)
+
+
+def test_reader_takes_text_parts_of_a_result_and_skips_bad_lines() -> None:
+    node = read_transcript(NODE_SESSION)
+    first = node.tool_calls[0]
+    assert first.result is not None and "Error [ERR_REQUIRE_ESM]" in first.result.output
+    broken = read_transcript(NEVER_FIXED)
+    assert broken.lines_skipped == 2  # a line of prose, a JSON array
+    dangling = broken.tool_calls[-1]
+    assert dangling.id == "toolu_01Dangling5" and dangling.result is None
+
+
+def test_reader_survives_garbage(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_huge", "python gen.py", "x" * (MAX_OUTPUT * 3) + "\nValueError: at the end")
+    t.result("toolu_unknown", "a result for a call this file never made")
+    t._line("assistant", [{"type": "image", "source": {}}, {"type": "mystery"}, "bare"])
+    t._line("assistant", {"not": "a list"})
+    path = t.write(tmp_path / "s.jsonl")
+    with path.open("ab") as f:
+        f.write(
+            b'\xff\xfe not utf-8 \x00\n{"type": "user", "message": 3}\n' + b"[" * 100_000 + b"\n"
+        )
+    read = read_transcript(path)
+    huge = read.tool_calls[0].result
+    assert huge is not None and len(huge.output) < MAX_OUTPUT + 100
+    assert huge.output.endswith("ValueError: at the end")  # the tail is what matters
+    assert read.orphan_results == 1
+    assert read.lines_skipped == 2  # the undecodable line and the absurdly nested one
+
+
+@pytest.mark.parametrize(
+    ("stamp", "expected"),
+    [
+        ("2025-06-03T09:14:02.117Z", 1748942042.117),
+        ("2025-06-03T09:14:02Z", 1748942042.0),
+        ("2025-06-03T09:14:02.1Z", 1748942042.1),
+        ("2025-06-03T09:14:02.123456789+00:00", 1748942042.123456),
+        ("yesterday", None),
+        (None, None),
+    ],
+)
+def test_timestamps(stamp: str | None, expected: float | None) -> None:
+    got = parse_timestamp(stamp)
+    assert got == pytest.approx(expected) if expected is not None else got is None
+
+
+def test_transcript_files_filters_projects_and_age(tmp_path: Path) -> None:
+    assert [p for _, p in transcript_files(FIXTURES, project="invoicer")] == sorted(
+        INVOICER.glob("*.jsonl")
+    )
+    assert len(transcript_files(FIXTURES, project="-srv-apps-billing-api")) == 1
+    assert transcript_files(FIXTURES, project="nothing-like-this") == []
+    assert transcript_files(NODE_SESSION) == [(NODE_SESSION.parent.name, NODE_SESSION)]
+    old = Transcript().write(tmp_path / "p" / "old.jsonl")
+    new = Transcript().write(tmp_path / "p" / "new.jsonl")
+    os.utime(old, (time.time() - 10 * 86400,) * 2)
+    assert transcript_files(tmp_path, since=time.time() - 86400) == [("p", new)]
+
+
+# --- signals ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "key"),
+    [
+        ("pytest tests/test_a.py -x", ("pytest",)),
+        ("python -m pytest -q 2>&1 | tail -20", ("pytest",)),
+        ("cd /work/app && source .venv/bin/activate && CI=1 uv run pytest", ("pytest",)),
+        ("timeout 120 .venv/bin/python scripts/x.py > out.log", ("python", "scripts/x.py")),
+        ("npm test", ("npm", "test")),
+        ("npm run test -- --watch=false", ("npm", "test")),
+        ("npx tsc --noEmit", ("tsc",)),
+        ("cargo build --release", ("cargo", "build")),
+        ("node src/index.js", ("node", "src/index.js")),
+        ("ls -la; make 2>&1", ("make",)),
+        ('grep -rn "datetime.now()" src/', ()),
+        ("echo done", ()),
+    ],
+)
+def test_command_key(command: str, key: tuple[str, ...]) -> None:
+    assert command_key(command) == key
+
+
+def _call(command: str, output: str, error: bool) -> ToolCall:
+    call = ToolCall("t1", "Bash", {"command": command}, None, "s", None)
+    call.result = ToolResult(output, error, None)
+    return call
+
+
+def test_failures_come_from_exit_status_or_output() -> None:
+    assert is_failure(_call("pytest", "Exit code 1\n" + PYTEST_FAIL, True))
+    assert is_failure(_call("pytest | tail -3", "1 failed, 1 passed\nFAILED tests/a.py::t", False))
+    assert not is_failure(_call("pytest", "2 passed in 0.1s", False))
+    assert not is_failure(_call("grep -r foo .", "Exit code 1", True))  # no match is not a bug
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+    assert not is_failure(_call("docker compose up -d", rejected, True))
+    edit = ToolCall("t2", "Edit", {"file_path": "a.py"}, None, "s", None)
+    edit.result = ToolResult("String to replace not found", True, None)
+    assert not is_failure(edit)
+
+
+@pytest.mark.parametrize(
+    ("output", "error_type", "first_line"),
+    [
+        (TRACE, "ModuleNotFoundError", "ModuleNotFoundError: No module named 'yaml'"),
+        (PYTEST_FAIL, "AssertionError", "AssertionError: assert 3 == 4"),
+        (
+            "error[E0463]: can't find crate for `serde`\n --> src/main.rs:1:1",
+            "E0463",
+            "error[E0463]: can't find crate for `serde`",
+        ),
+        (
+            "src/app.ts(3,22): error TS2307: Cannot find module 'zod'.",
+            "TS2307",
+            "error TS2307: Cannot find module 'zod'.",
+        ),
+        (
+            "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree",
+            "ERESOLVE",
+            "code ERESOLVE",
+        ),
+        ("Exit code 2\nsomething odd happened", None, "Exit code 2"),
+    ],
+)
+def test_error_lines_and_types(output: str, error_type: str | None, first_line: str) -> None:
+    lines = key_error_lines(output)
+    assert lines[0] == first_line
+    assert error_type_of(output, lines) == error_type
+
+
+def test_edit_diffs_are_relative_to_the_session_cwd() -> None:
+    edit = ToolCall("t", "Edit", {"file_path": "/work/app/src/a.py", "old_string": "x = 1\n",
+                                   "new_string": "x = 2\n"}, None, "s", "/work/app")  # fmt: skip
+    assert edit_diff(edit, "/work/app") == "--- a/src/a.py\n+++ b/src/a.py\n@@\n-x = 1\n+x = 2"
+    write = ToolCall("t", "Write", {"file_path": "/elsewhere/b.txt", "content": "hi\nthere"},
+                     None, "s", None)  # fmt: skip
+    assert edit_diff(write, "/work/app") == "+++ b//elsewhere/b.txt (written)\n+hi\n+there"
+    assert relative_path("/work/app2/x.py", "/work/app") == "/work/app2/x.py"
+
+
+# --- sequences on the fixture transcripts ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mined() -> MineSummary:
+    return mine_sessions(FIXTURES)
+
+
+def _by_session(summary: MineSummary, session_id: str) -> list[Any]:
+    return [m.record for m in summary.records if m.record.session_id == session_id]
+
+
+def test_fixture_totals(mined: MineSummary) -> None:
+    assert (mined.files, mined.sessions, mined.files_failed) == (4, 4, 0)
+    assert mined.lines_skipped == 3
+    assert len(mined.records) == 3
+    # npm run lint, the migration and the flaky re-run never led to a verified fix.
+    assert (mined.failures, mined.unresolved) == (6, 3)
+
+
+def test_pytest_failure_fixed_by_an_edit(mined: MineSummary) -> None:
+    [found] = [m for m in mined.records if m.project == INVOICER.name]
+    r = found.record
+    assert found.id == record_id_for(
+        "session", "3f2a9c1e-5b7d-4e8a-9c0f-1d2e3f4a5b6c", "toolu_01PyFail7Qm2cXfTtYb8Lk3D"
+    )
+    assert r.problem.startswith(
+        "`python -m pytest tests/test_dates.py -q` failed: TypeError: can't compare"
+        " offset-naive and offset-aware datetimes"
+    )
+    assert "naive `datetime.now()`" in r.problem  # the agent's diagnosis after the error
+    assert r.error_type == "TypeError"
+    assert r.stack_trace is not None and "src/invoicer/dates.py:18: TypeError" in r.stack_trace
+    assert r.solution.startswith("All 4 tests pass. `is_expired` now takes")
+    assert "Now let me run the tests again" not in r.solution
+    assert r.solution.endswith(
+        "Edited src/invoicer/dates.py. Verified: `python -m pytest tests/test_dates.py -q` passed."
+    )
+    assert r.code_diff is not None
+    assert "-        return datetime.now() > self.expires_at" in r.code_diff
+    assert "+        return datetime.now(timezone.utc) > self.expires_at" in r.code_diff
+    assert "+from datetime import datetime, timezone" in r.code_diff
+    assert (r.file_path, r.language, r.tags) == ("src/invoicer/dates.py", "python", ["pytest"])
+    assert (r.source, r.agent, r.resolved, r.confidence) == ("session", "claude-code", True, 0.7)
+    assert r.created_at == parse_timestamp("2025-06-03T09:14:15.117Z")
+    assert r.last_seen is not None and r.created_at is not None and r.last_seen > r.created_at
+
+
+def test_node_esm_error_fixed_by_imports_and_package_json(mined: MineSummary) -> None:
+    [r] = _by_session(mined, "8c41d0b2-77e3-4f0e-a6b1-2c9d5e8f0a13")
+    assert r.error_type == "ERR_REQUIRE_ESM"
+    assert r.problem.startswith("`node src/index.js` failed: Error [ERR_REQUIRE_ESM]")
+    assert "require() of ES Module" in r.problem and "ES module only" in r.problem
+    assert r.code_diff is not None
+    assert '+  "type": "module",' in r.code_diff
+    assert "-const fetch = require('node-fetch');\n+import fetch from 'node-fetch';" in r.code_diff
+    assert "+export { getWeather };" in r.code_diff
+    assert "Edited package.json, src/client.js, src/index.js." in r.solution
+    assert (r.language, r.libraries, r.file_path) == ("javascript", ["node-fetch"], "package.json")
+
+
+def test_unfixed_and_flaky_failures_give_no_record(mined: MineSummary) -> None:
+    assert _by_session(mined, "b7e9d3a4-0c1f-4a2b-8d6e-5f7a9b1c3d2e") == []
+    result = mine_transcript(read_transcript(NEVER_FIXED))
+    assert (result.records, result.failures, result.unresolved) == ([], 2, 2)
+
+
+def test_secrets_never_leave_the_miner(mined: MineSummary) -> None:
+    [found] = [m for m in mined.records if m.project == "-srv-apps-billing-api"]
+    blob = found.record.model_dump_json()
+    for secret in SECRETS:
+        assert secret in SECRETS_SESSION.read_text()  # the fixture really leaks it ...
+        assert secret not in blob  # ... and the record does not
+    r = found.record
+    assert "postgres://billing:[REDACTED:password]@db.internal:5432/billing" in r.problem
+    assert "the password `[REDACTED:password]`" in r.solution  # prose
+    assert "stop accepting [REDACTED:secret] then" in r.solution  # learned from the URL
+    assert r.code_diff is not None and "STRIPE_SECRET_KEY=[REDACTED:stripe_key]" in r.code_diff
+    assert r.error_type == "NoSuchModuleError" and mined.redactions >= 8
+
+
+def test_a_secret_seen_anywhere_in_the_session_is_scrubbed(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_env", "cat .env", "DB_USER=app\nDB_PASSWORD=Qx7!mPz2k\n")
+    t.bash(
+        "toolu_f", "python seed.py", "RuntimeError: login rejected for app/Qx7!mPz2k", error=True
+    )
+    t.edit("toolu_e", "/work/app/seed.py", "user=app", "user='app'")
+    t.bash("toolu_p", "python seed.py", "seeded 12 rows")
+    [found] = mine_one(t, tmp_path).records
+    assert "Qx7!mPz2k" not in found.record.model_dump_json()
+    assert "login rejected for app/[REDACTED:secret]" in found.record.problem
+
+
+def test_mining_is_deterministic() -> None:
+    first, second = mine_sessions(FIXTURES), mine_sessions(FIXTURES)
+    assert [m.id for m in first.records] == [m.id for m in second.records]
+    assert first.model_dump() == second.model_dump()
+
+
+# --- sequences on edge cases -------------------------------------------------------------
+
+
+def test_a_similar_command_counts_as_the_passing_run(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f", "pytest tests/test_calc.py -x", PYTEST_FAIL, error=True)
+    t.edit("toolu_e", "/work/app/calc.py", "return a - b", "return a + b")
+    t.bash("toolu_p", "python -m pytest", "2 passed in 0.01s")
+    [found] = mine_one(t, tmp_path).records
+    assert found.id == record_id_for("session", "sess-1", "toolu_f")
+    assert found.record.confidence == 0.6  # not the exact same command
+    assert found.record.solution == "Edited calc.py. Verified: `python -m pytest` passed."
+
+
+def test_an_unrelated_passing_command_does_not_close_a_failure(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f", "pytest", PYTEST_FAIL, error=True)
+    t.edit("toolu_e", "/work/app/calc.py", "a - b", "a + b")
+    t.bash("toolu_p", "npm test", "Tests: 3 passed")
+    summary = mine_one(t, tmp_path)
+    assert summary.records == [] and summary.unresolved == 1
+
+
+def test_an_install_is_a_fix(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f", "python app.py", TRACE, error=True)
+    t.say("PyYAML is missing from the environment.")
+    t.bash("toolu_i", "pip install pyyaml", "Successfully installed PyYAML-6.0.2")
+    t.bash("toolu_p", "python app.py", "loaded 3 settings")
+    [found] = mine_one(t, tmp_path).records
+    r = found.record
+    assert r.error_type == "ModuleNotFoundError" and r.libraries == ["yaml"]
+    assert "Ran `pip install pyyaml`." in r.solution and r.code_diff is None
+    assert r.confidence <= 0.55
+
+
+def test_the_same_error_again_is_one_problem_with_more_attempts(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f1", "pytest", PYTEST_FAIL, error=True)
+    t.edit("toolu_e1", "/work/app/calc.py", "a - b", "a * b")
+    t.bash("toolu_f2", "pytest", PYTEST_FAIL, error=True)
+    t.edit("toolu_e2", "/work/app/calc.py", "a * b", "a + b")
+    t.bash("toolu_p", "pytest", "2 passed")
+    [found] = mine_one(t, tmp_path).records
+    assert found.id == record_id_for("session", "sess-1", "toolu_f1")
+    assert found.record.confidence == 0.65
+    assert found.record.code_diff is not None and found.record.code_diff.count("--- a/calc.py") == 2
+
+
+def test_a_failed_edit_is_no_fix_and_a_plain_rerun_is_flaky(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f", "pytest", PYTEST_FAIL, error=True)
+    t.edit("toolu_e", "/work/app/calc.py", "not there", "x", error=True)
+    t.bash("toolu_p", "pytest", "2 passed")
+    summary = mine_one(t, tmp_path)
+    assert summary.records == [] and (summary.failures, summary.unresolved) == (1, 1)
+
+
+def test_failure_shown_only_in_output_counts(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f", "pytest 2>&1 | tail -3", PYTEST_FAIL)  # exit 0 through the pipe
+    t.edit("toolu_e", "/work/app/calc.py", "a - b", "a + b")
+    t.bash("toolu_p", "pytest 2>&1 | tail -3", "2 passed")
+    [found] = mine_one(t, tmp_path).records
+    assert found.record.error_type == "AssertionError" and found.record.confidence == 0.7
+
+
+def test_since_drops_older_sequences(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f", "pytest", PYTEST_FAIL, error=True)
+    t.edit("toolu_e", "/work/app/calc.py", "a - b", "a + b")
+    t.bash("toolu_p", "pytest", "2 passed")
+    path = t.write(tmp_path / "p" / "s.jsonl")
+    assert len(mine_sessions(tmp_path, since=t.clock - 3600).records) == 1
+    assert mine_sessions(tmp_path, since=t.clock + 3600).records == []
+    assert path.exists()
+
+
+# --- storing ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Hub]:
+    h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
+    yield h
+    h.close()
+
+
+def test_mining_twice_into_the_store_updates_in_place(hub: Hub, mined: MineSummary) -> None:
+    first = [upsert_record(hub, m.id, m.record).action for m in mined.records]
+    again = mine_sessions(FIXTURES)
+    second = [upsert_record(hub, m.id, m.record).action for m in again.records]
+    assert first == ["created"] * 3 and second == ["unchanged"] * 3
+    stored, total = hub.store.list_records(MemoryFilters(), 10)
+    assert total == 3
+    assert {r.id for r in stored} == {m.id for m in mined.records}
+    blob = "\n".join(r.model_dump_json() for r in hub.store.iter_records())
+    for secret in SECRETS:
+        assert secret not in blob
+    assert all(r.source == "session" and r.session_id for r in stored)
+
+
+@pytest.fixture
+def cli_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path / "hub"
+    monkeypatch.setenv("CTXHUB_HOME", str(home))
+    monkeypatch.delenv("CTXHUB_DB", raising=False)
+    set_embedder(HashingEmbedder(dim=256))
+    yield home
+    set_embedder(None)
+
+
+def _count(home: Path) -> int:
+    with Hub(Settings(home=home), embedder=HashingEmbedder(dim=256)) as h:
+        return h.store.list_records(MemoryFilters(), 1)[1]
+
+
+def test_cli_mine_stores_once_and_reports(cli_home: Path) -> None:
+    runner = CliRunner()
+    first = runner.invoke(cli, ["mine", str(FIXTURES), "--json"])
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.output)
+    assert (data["created"], data["updated"], data["unchanged"]) == (3, 0, 0)
+    assert data["lines_skipped"] == 3 and data["dry_run"] is False
+    second = json.loads(runner.invoke(cli, ["mine", str(FIXTURES), "--json"]).output)
+    assert (second["created"], second["unchanged"]) == (0, 3)
+    assert {r["id"] for r in second["records"]} == {r["id"] for r in data["records"]}
+    assert _count(cli_home) == 3
+    human = runner.invoke(cli, ["mine", str(FIXTURES), "--project", "weather-bot"])
+    assert human.exit_code == 0, human.output
+    assert "1 fixed and verified" in human.output and "0 created" in human.output
+
+
+def test_cli_dry_run_stores_nothing(cli_home: Path) -> None:
+    result = CliRunner().invoke(cli, ["mine", str(FIXTURES), "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert "ERR_REQUIRE_ESM" in result.output and "dry run: nothing stored" in result.output
+    assert "[REDACTED:password]" in result.output and SECRETS[0] not in result.output
+    as_json = json.loads(
+        CliRunner().invoke(cli, ["mine", str(FIXTURES), "--dry-run", "--json"]).output
+    )
+    assert len(as_json["records"]) == 3 and as_json["records"][0]["record"]["source"] == "session"
+    assert not (cli_home / "ctxhub.db").exists() or _count(cli_home) == 0
+
+
+def test_cli_bad_input_never_crashes(cli_home: Path, tmp_path: Path) -> None:
+    missing = CliRunner().invoke(cli, ["mine", str(tmp_path / "nope")])
+    assert missing.exit_code == 1 and "does not exist" in missing.output
+    bad = tmp_path / "projects" / "-x"
+    bad.mkdir(parents=True)
+    (bad / "a.jsonl").write_bytes(b"\x00\x01garbage\n{}\n[]\n")
+    (bad / "b.jsonl").mkdir()  # a directory named like a transcript
+    result = CliRunner().invoke(cli, ["mine", str(tmp_path / "projects"), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["files"], data["lines_skipped"], data["records"]) == (1, 2, [])
