@@ -120,3 +120,15 @@ def test_generic_names_are_not_linked(hub: Hub) -> None:
         hub.store.replace_file("src", f"pkg/m{i}.py", [c])
     logged = log_solution(hub, rec("jobs stall", "await run_task instead of calling it"))
     assert logged.linked_symbols == []
+
+
+def test_reembed_gives_every_record_vectors_of_the_new_model(hub: Hub, tmp_path: Path) -> None:
+    from ctxhub.memory.records import reembed_records
+
+    first = log_solution(hub, rec(code_snippet="const chalk = await import('chalk')"))
+    second = log_solution(hub, rec("numpy int alias removed in 1.24", "use int"))
+    new_model = HashingEmbedder(dim=128)
+    assert reembed_records(hub.store, new_model) == 2
+    assert reembed_records(hub.store, new_model) == 0  # nothing left to do
+    assert set(hub.store.record_vectors(first.id, new_model.id)) == {"problem", "solution", "code"}
+    assert hub.store.record_vectors(second.id, new_model.id)["problem"].shape == (128,)

@@ -112,6 +112,12 @@ def run_refresh(
                 progress=progress,
                 batch_size=ctx.settings.embed_batch_size,
             )
+            if reembed and embedder is not None:
+                from ctxhub.memory.records import reembed_records
+
+                done = reembed_records(store, embedder)
+                if done and not as_json:
+                    err.print(f"re-embedded {done} memory records")
     finally:
         if bars is not None:
             bars.close()

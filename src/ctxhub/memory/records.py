@@ -15,11 +15,12 @@ import uuid
 
 import numpy as np
 
-from ctxhub.embed.base import Vectors
+from ctxhub.embed.base import Embedder, Vectors
 from ctxhub.hub import Hub
 from ctxhub.memory.links import symbol_links
 from ctxhub.memory.models import LogResult, MemoryFilters, Record, RecordInput
 from ctxhub.models import content_hash
+from ctxhub.store.sqlite import SQLiteStore
 
 #: log_solution thresholds (cosine between problem vectors, then solution vectors)
 MERGE_PROBLEM = 0.95
@@ -186,20 +187,17 @@ def _same_fields(a: Record, b: Record) -> bool:
     return a.model_dump(exclude=skip) == b.model_dump(exclude=skip)
 
 
-def reembed_records(hub: Hub, batch: int = 200) -> int:
-    """Give every record without vectors of the current model its vectors (records
-    imported from another model's export, or written before a model change)."""
+def reembed_records(store: SQLiteStore, embedder: Embedder, batch: int = 200) -> int:
+    """Give every record without vectors of `embedder`'s model its vectors (after
+    `refresh --reembed` switched the model, or records imported without vectors)."""
     done = 0
     while True:
-        ids = hub.store.records_without_vectors(hub.embedder.id, batch)
+        ids = store.records_without_vectors(embedder.id, batch)
         if not ids:
             return done
-        for record in hub.store.get_records(ids):
-            hub.store.put_record(
-                record,
-                texts_hash(record),
-                embed_spaces(hub, space_texts(record)),
-                hub.embedder.id,
-                None,
-            )
+        for record in store.get_records(ids):
+            texts = space_texts(record)
+            matrix = embedder.embed(list(texts.values()))
+            vectors = {space: matrix[i] for i, space in enumerate(texts)}
+            store.put_record(record, texts_hash(record), vectors, embedder.id, None)
             done += 1
