@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ctxhub.cli.entry import is_hook_call
-from ctxhub.memory import hooks
+from ctxhub.memory import hook_text, hooks
 from ctxhub.memory.models import RecordInput
 
 SESSION = "3f2c1d9e-aaaa-bbbb-cccc-1234567890ab"
@@ -465,9 +465,9 @@ def test_redaction_falls_back_when_the_redactor_breaks(monkeypatch: pytest.Monke
     def broken(text: str) -> str:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(hooks, "_REDACT", broken)
-    assert TOKEN not in hooks._redact(f"token {TOKEN}")
-    assert "hunter22" not in hooks._fallback_redact("password=hunter22")
+    monkeypatch.setattr(hook_text, "_REDACT", broken)
+    assert TOKEN not in hook_text.safe_redact(f"token {TOKEN}")
+    assert "hunter22" not in hook_text.fallback_redact("password=hunter22")
 
 
 # ---------------------------------------------------------------- the console script

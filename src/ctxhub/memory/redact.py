@@ -1,12 +1,13 @@
 """Secret redaction: API keys, tokens, passwords, private keys and credentials in URLs are
 replaced by `[REDACTED:kind]` before any text is stored.
 
-Pure functions over precompiled patterns, applied in a fixed order: whole blocks (PEM keys)
-first, then credentials inside URLs, then tokens recognisable by their own shape (AWS, GitHub,
-OpenAI, Anthropic, Slack, Google, Stripe, JWT ...), then authorization headers, then values
-assigned to secret-looking names (`password=`, `"api_key": "..."`, `--token x`, `.netrc`),
-then prose ("the password is `...`"). Each pattern runs only on text that contains one of its
-literal triggers, so ordinary text costs a few substring tests.
+Pure functions over precompiled patterns (`ctxhub.memory.redact_patterns`), applied in a
+fixed order: whole blocks (PEM keys) first, then credentials inside URLs, then tokens
+recognisable by their own shape (AWS, GitHub, OpenAI, Anthropic, Slack, Google, Stripe,
+JWT ...), then authorization headers, then values assigned to secret-looking names
+(`password=`, `"api_key": "..."`, `--token x`, `.netrc`), then prose ("the password is
+`...`"). Each pattern runs only on text that contains one of its literal triggers, so
+ordinary text costs a few substring tests.
 
 Assignments are redacted only where the value is a literal: `password = os.environ["PW"]`,
 `def get_token():` or `password_field = forms.CharField()` are code, not secrets, and stay.
@@ -21,6 +22,28 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ctxhub.memory.redact_patterns import (
+    ASSIGNMENT,
+    AUTH_HEADER,
+    AWS_SECRET,
+    BARE_WORD,
+    BEARER,
+    CLI_FLAG,
+    CURL_USER,
+    DOTTED_NAME,
+    KIND_OF_WORD,
+    LINE_END,
+    LITERAL_WORDS,
+    NETRC,
+    PEM,
+    PLACEHOLDER_PREFIXES,
+    PROSE,
+    TOKENS,
+    TYPE_NAMES,
+    URL_CREDENTIALS,
+    WORD_TRIGGERS,
+)
+
 if TYPE_CHECKING:  # the models (pydantic) load only for redact_record: hooks stay fast
     from ctxhub.memory.models import RecordInput
 
@@ -31,174 +54,9 @@ def marker(kind: str) -> str:
     return MARK.format(kind)
 
 
-# --- shapes -----------------------------------------------------------------------------
-
-_PEM = re.compile(
-    r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
-    r"(?:.*?-----END \1-----|(?:[A-Za-z0-9+/=:\s-]|\\n)*)",
-    re.DOTALL,
-)
-
-# scheme://user:password@host -> keeps scheme, user and host.
-_URL_CREDENTIALS = re.compile(
-    r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@'\"<>]*:)"
-    r"(?P<secret>[^\s/'\"<>]+)(?P<tail>@)"
-)
-
-#: (kind, pattern): tokens recognisable by their shape alone; the whole match is replaced.
-#: (kind, literal triggers, pattern): tokens recognisable by their shape alone; the whole
-#: match is replaced. A pattern runs only on text containing one of its triggers (a
-#: substring test is far cheaper than a regex scan).
-_TOKENS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    (
-        "aws_access_key",
-        ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA"),
-        re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"),
-    ),
-    (
-        "github_token",
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_\w{22,255})"),
-    ),
-    ("gitlab_token", ("glpat-",), re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
-    ("anthropic_key", ("sk-ant-",), re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    ("openai_key", ("sk-",), re.compile(r"\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{32,}")),
-    ("slack_token", ("xox",), re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    (
-        "slack_webhook",
-        ("hooks.slack.com",),
-        re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9]+/[A-Za-z0-9]+/[A-Za-z0-9]+"),
-    ),
-    ("google_api_key", ("AIza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
-    (
-        "stripe_key",
-        ("_live_", "_test_"),
-        re.compile(r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
-    ),
-    ("stripe_webhook_secret", ("whsec_",), re.compile(r"\bwhsec_[0-9A-Za-z]{24,}")),
-    ("npm_token", ("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("pypi_token", ("pypi-",), re.compile(r"\bpypi-AgE[A-Za-z0-9_-]{50,}")),
-    ("huggingface_token", ("hf_",), re.compile(r"\bhf_[A-Za-z0-9]{34,}\b")),
-    (
-        "jwt",
-        ("eyJ",),
-        re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    ),
-)
-#: Lowercase substrings without which no secret-word pattern can match.
-_WORD_TRIGGERS = ("pass", "pwd", "secret", "token", "key")
-
-# `aws_secret_access_key = wJalr...` (40 characters of base64).
-_AWS_SECRET = re.compile(
-    r"(?i)(?P<head>aws_?secret_?(?:access_?)?key[\"']?[ \t]*[:=][ \t]*[\"']?)"
-    r"(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
-)
-
-# `Authorization: Bearer abc`, `"authorization": "Basic dXNlcjpwYXNz"`.
-_AUTH_HEADER = re.compile(
-    r"(?i)(?P<head>\b(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
-    r"(?:(?:bearer|basic|digest|token|bot)[ \t]+)?)"
-    r"(?P<secret>[A-Za-z0-9._~+/=-]{8,})"
-)
-
-# A bare `Bearer <token>` anywhere else; the token must contain a digit (prose has none).
-_BEARER = re.compile(
-    r"(?P<head>\b[Bb]earer[ \t]+)(?P<secret>(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{16,}=*)"
-)
-
-# `.netrc`: machine HOST login USER password SECRET (one line or several).
-_NETRC = re.compile(
-    r"(?P<head>\b(?:machine[ \t]+\S+|default)(?:\s+login[ \t]+\S+)?\s+password[ \t]+)"
-    r"(?P<secret>\S+)"
-)
-
-# `curl -u user:secret`.
-_CURL_USER = re.compile(
-    r"(?P<head>(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"']+:)(?P<secret>[^\s\"']+)"
-)
-
-_SECRET_WORD = (
-    r"(?:passw(?:or)?d|passphrase|(?<![A-Za-z0-9])pass|(?<![A-Za-z0-9])pwd|secret"
-    r"|token|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?key"
-    r"|signing[_-]?key|encryption[_-]?key|master[_-]?key)"
-)
-
-# `--password hunter2` (`--api-key=...` is an assignment).
-_CLI_FLAG = re.compile(
-    r"(?i)(?P<head>(?<![\w-])--?[a-z0-9-]*" + _SECRET_WORD + r"[ \t]+(?P<q>[\"']?))"
-    r"(?P<secret>(?!-)[^\s\"'`]+)(?P=q)"
-)
-
-# name <sep> value, where the name ends in a secret word (so `password_field` never
-# qualifies). Values: a quoted string, or a bare word (judged in _assignment()).
-_ASSIGNMENT = re.compile(
-    r"(?i)(?P<key>" + _SECRET_WORD + r")"
-    r"(?P<sep>[\"']?[ \t]*(?:"
-    r":=|=>|(?::[ \t]*[A-Za-z_][\w.\[\]| ]{0,40}?[ \t]*)?(?<![=!<>])=(?![=~>])|:"
-    r")[ \t]*)"
-    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`,;)}\]&<>]+)"
-)
-
-# Prose: "the password is `Wz8kLq2vRt`", "token was 'abc123def'", "password is hunter22".
-_PROSE = re.compile(
-    r"(?i)(?P<head>\b(?:passw(?:or)?d|passphrase|secret|token|api[ _-]?key|access[ _-]?key)"
-    r"(?:[ \t]+(?:is|was|of|for \S+ is))?[ \t]+(?P<q>[`'\"]?))"
-    r"(?P<secret>(?<=[`'\"])[^`'\"\s]{4,200}(?=[`'\"])"
-    r"|(?<![`'\"])[^\s`'\",;()\[\]{}<>]{6,200})(?P=q)"
-)
-
-_KIND_OF_WORD: tuple[tuple[str, str], ...] = (
-    ("pass", "password"),
-    ("pwd", "password"),
-    ("token", "token"),
-    ("secret", "secret"),
-    ("key", "key"),
-)
-
-_LITERAL_WORDS = frozenset(
-    {"none", "null", "nil", "true", "false", "undefined", "empty", "required", "optional"}
-)
-_TYPE_NAMES = frozenset(
-    {
-        "str",
-        "string",
-        "bytes",
-        "int",
-        "integer",
-        "bool",
-        "boolean",
-        "number",
-        "any",
-        "object",
-        "secretstr",
-        "secretbytes",
-        "text",
-        "optional",
-    }
-)
-_PLACEHOLDER_PREFIXES = (
-    "$",
-    "[",
-    "{",
-    "<",
-    "%(",
-    "%s",
-    "process.env",
-    "os.environ",
-    "os.getenv",
-    "/",
-    "./",
-    "../",
-    "~/",
-)
-_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")  # a variable or attribute
-_WORD = re.compile(r"[A-Za-z_]+")
-_LINE_END = re.compile(r"[ \t]*(?:#.*)?(?:\r?\n|$)|[\"']")
-
-
 def _kind_of(key: str) -> str:
     key = key.lower()
-    for word, kind in _KIND_OF_WORD:
+    for word, kind in KIND_OF_WORD:
         if word in key:
             return kind
     return "secret"
@@ -208,9 +66,9 @@ def _is_placeholder(value: str) -> bool:
     """Values that are references or templates, not secrets: `$PW`, `${{ secrets.X }}`,
     `{password}`, `<your-token>`, `***`, `os.environ[...]`, a path, an earlier redaction."""
     v = value.strip().lower()
-    if not v or v in _LITERAL_WORDS:
+    if not v or v in LITERAL_WORDS:
         return True
-    if v.startswith(_PLACEHOLDER_PREFIXES):
+    if v.startswith(PLACEHOLDER_PREFIXES):
         return True
     if set(v) <= set("*x.-_•"):
         return True
@@ -223,13 +81,13 @@ def _is_code(key: str, sep: str, value: str, following: str) -> bool:
         return True  # `token = make_token(...)`, `pw = creds["pw"]`
     core = sep.strip("\"'")
     spaced = core != core.strip(" \t")
-    if _NAME.fullmatch(value):
+    if DOTTED_NAME.fullmatch(value):
         lowered = value.lower()
         if key.lower() in lowered or lowered.endswith(("token", "key", "secret")):
             return True  # `token=token`, `password=self.password`
         if following in (",", ")"):
             return True  # `connect(password=pw)`: a keyword argument
-        if spaced and ("." in value or _WORD.fullmatch(value)):
+        if spaced and ("." in value or BARE_WORD.fullmatch(value)):
             return True  # `api_key = key`, `password = settings.db_password`
     return False
 
@@ -255,7 +113,7 @@ def _assignment(match: re.Match[str], sink: _Sink) -> str:
         if len(inner) < 3 or _is_placeholder(inner):
             return match.group(0)
         return f"{key}{sep}{value[0]}{sink.add(kind, inner)}{value[0]}"
-    if len(value) < 4 or _is_placeholder(value) or value.lower() in _TYPE_NAMES:
+    if len(value) < 4 or _is_placeholder(value) or value.lower() in TYPE_NAMES:
         return match.group(0)
     text, end = match.string, match.end()
     core = sep.strip(" \t\"'")
@@ -263,7 +121,7 @@ def _assignment(match: re.Match[str], sink: _Sink) -> str:
         # `password: hunter2` (YAML, a header) when the value ends the line or a quoted
         # string; mid-line only a value that looks like one ("password: hunter22 works"),
         # never a type annotation (`token: Optional[str],`).
-        if not _LINE_END.match(text, end) and (
+        if not LINE_END.match(text, end) and (
             not _distinctive(value) or any(c in value for c in "[(.")
         ):
             return match.group(0)
@@ -274,7 +132,7 @@ def _assignment(match: re.Match[str], sink: _Sink) -> str:
 
 def _flag(match: re.Match[str], sink: _Sink) -> str:
     secret = match.group("secret")
-    if len(secret) < 4 or _is_placeholder(secret) or _WORD.fullmatch(secret):
+    if len(secret) < 4 or _is_placeholder(secret) or BARE_WORD.fullmatch(secret):
         return match.group(0)  # `--token $GH_TOKEN`, prose such as "the --password option"
     kind = _kind_of(match.group("head"))
     return match.group("head") + sink.add(kind, secret) + match.group("q")
@@ -327,28 +185,28 @@ def _redact(text: str, sink: _Sink) -> str:
         return text
     low = text.lower()
     if "PRIVATE KEY" in text:
-        text = _PEM.sub(_whole("private_key", sink), text)
+        text = PEM.sub(_whole("private_key", sink), text)
     if "://" in text and "@" in text:
-        text = _URL_CREDENTIALS.sub(_keep_head("password", sink), text)
-    for kind, triggers, pattern in _TOKENS:
+        text = URL_CREDENTIALS.sub(_keep_head("password", sink), text)
+    for kind, triggers, pattern in TOKENS:
         if any(t in text for t in triggers):
             text = pattern.sub(_whole(kind, sink), text)
     if "authorization" in low:
-        text = _AUTH_HEADER.sub(_keep_head("authorization", sink), text)
+        text = AUTH_HEADER.sub(_keep_head("authorization", sink), text)
     if "earer" in text:
-        text = _BEARER.sub(_keep_head("bearer", sink), text)
+        text = BEARER.sub(_keep_head("bearer", sink), text)
     if "-u" in text:
-        text = _CURL_USER.sub(_keep_head("password", sink), text)
-    if not any(t in low for t in _WORD_TRIGGERS):
+        text = CURL_USER.sub(_keep_head("password", sink), text)
+    if not any(t in low for t in WORD_TRIGGERS):
         return text
     if "secret" in low:
-        text = _AWS_SECRET.sub(_keep_head("aws_secret_key", sink), text)
+        text = AWS_SECRET.sub(_keep_head("aws_secret_key", sink), text)
     if "machine" in low or "default" in low:
-        text = _NETRC.sub(_keep_head("password", sink), text)
+        text = NETRC.sub(_keep_head("password", sink), text)
     if "-" in text:
-        text = _CLI_FLAG.sub(lambda m: _flag(m, sink), text)
-    text = _ASSIGNMENT.sub(lambda m: _assignment(m, sink), text)
-    return _PROSE.sub(lambda m: _prose(m, sink), text)
+        text = CLI_FLAG.sub(lambda m: _flag(m, sink), text)
+    text = ASSIGNMENT.sub(lambda m: _assignment(m, sink), text)
+    return PROSE.sub(lambda m: _prose(m, sink), text)
 
 
 def redact(text: str) -> str:
