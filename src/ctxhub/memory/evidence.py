@@ -2,10 +2,11 @@
 query, and the floor below which search_solutions says nothing relevant was found.
 
 Features of a candidate: the best cosine (query to the main space, the pasted code to the
-code space), whether query and record share an exact error code, and whether the query
-names a code while the record names only others (a sibling error, not this one). Evidence
-is `cosine + CODE_MATCH * match + CODE_MISMATCH * mismatch`, taken from the candidate with
-the highest cosine among the top five. The weights and the floor were fitted (logistic
+code space), whether query and record share an exact error code, whether the query names
+a code while the record names only others (a sibling error, not this one), and whether
+the retrieval paths agree (the record is the fused winner and BM25's first hit too).
+Evidence is `cosine + sum(WEIGHTS[f] * f)`, taken from the candidate with the highest
+cosine among the top five. The weights and the floor were fitted (logistic
 regression, then the middle of the best balanced-accuracy range) by
 `python benchmarks/memory.py --calibrate` on the calibration queries of
 benchmarks/memory_set only; the feature set was chosen by cross-validation on those same
@@ -23,9 +24,9 @@ from ctxhub.embed.base import Vectors
 from ctxhub.memory.models import Record
 from ctxhub.memory.shape import MemoryQuery, error_codes
 
-CODE_MATCH = 0.29
-CODE_MISMATCH = -0.52
-EVIDENCE_FLOOR = 0.52
+#: weight of each feature next to the cosine (whose weight is 1: evidence is in cosine units)
+WEIGHTS = {"code_match": 0.44, "code_mismatch": -0.99, "paths_agree": 0.60}
+EVIDENCE_FLOOR = 0.81
 #: How sharply confidence rises around the floor (0.5 at the floor).
 CONFIDENCE_SLOPE = 12.0
 DEPTH = 5  # candidates whose evidence is looked at
@@ -47,6 +48,7 @@ def features(
     q: MemoryQuery,
     vectors: dict[str, Vectors],
     main_space: str,
+    paths_agree: bool,
 ) -> dict[str, float]:
     cosine = _cos(vectors.get("query"), stored.get(main_space))
     if q.code_context:
@@ -57,11 +59,16 @@ def features(
         theirs = error_codes(text)
         match = float(bool(q.codes & theirs))
         mismatch = float(bool(theirs) and not match)
-    return {"cosine": round(cosine, 4), "code_match": match, "code_mismatch": mismatch}
+    return {
+        "cosine": round(cosine, 4),
+        "code_match": match,
+        "code_mismatch": mismatch,
+        "paths_agree": float(paths_agree),
+    }
 
 
 def evidence(f: dict[str, float]) -> float:
-    return f["cosine"] + CODE_MATCH * f["code_match"] + CODE_MISMATCH * f["code_mismatch"]
+    return f["cosine"] + sum(w * f.get(name, 0.0) for name, w in WEIGHTS.items())
 
 
 def carrier(ranked: Sequence[HasFeatures]) -> HasFeatures | None:

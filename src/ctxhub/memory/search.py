@@ -133,9 +133,10 @@ def rank_records(
             )
         )
     out.sort(key=lambda s: -s.score)
-    for item in out[: evidence.DEPTH]:
+    for i, item in enumerate(out[: evidence.DEPTH]):
         stored = hub.store.record_vectors(item.record.id, model)
-        item.features = evidence.features(item.record, stored, q, vectors, main_space)
+        agree = i == 0 and item.signals.get("bm25", (0, 0.0))[0] == 1
+        item.features = evidence.features(item.record, stored, q, vectors, main_space, agree)
     return out
 
 
