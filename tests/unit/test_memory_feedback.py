@@ -156,3 +156,18 @@ def test_import_rejects_a_file_that_is_not_an_export(tmp_path: Path) -> None:
     path.write_text(json.dumps({"record": {}}) + "\n", encoding="utf-8")
     with make_hub(tmp_path) as h, pytest.raises(ValueError, match="not a ctxhub memory export"):
         import_records(h, path)
+
+
+def test_digest_counts_unlabelled_records_for_the_frameworks_asked(hub: Hub) -> None:
+    upsert_record(
+        hub,
+        record_id_for("gh", "1"),
+        RecordInput(
+            problem="websocket transport closes after the bot replies",
+            solution="keep the endpoint open until the pipeline ends",
+            framework="pipecat",
+            source="github:pipecat-ai/pipecat",
+        ),
+    )
+    assert "keep the endpoint open" in ecosystem_digest(hub, ["python"], ["pipecat"]).markdown
+    assert "keep the endpoint open" not in ecosystem_digest(hub, ["python"]).markdown

@@ -132,3 +132,90 @@ def test_reembed_gives_every_record_vectors_of_the_new_model(hub: Hub, tmp_path:
     assert reembed_records(hub.store, new_model) == 0  # nothing left to do
     assert set(hub.store.record_vectors(first.id, new_model.id)) == {"problem", "solution", "code"}
     assert hub.store.record_vectors(second.id, new_model.id)["problem"].shape == (128,)
+
+
+def test_links_need_a_whole_dotted_part(hub: Hub) -> None:
+    hub.store.replace_file(
+        "src", "pkg/mod.py", [make_chunk(symbol="chime.audio.Mixer.reset_volume")]
+    )
+    logged = log_solution(hub, rec("volume is wrong", "call `set_volume` after connecting"))
+    assert logged.linked_symbols == []
+
+
+class RatingEmbedder(HashingEmbedder):
+    """Rates a record while it embeds: a rating landing in the middle of an import."""
+
+    def __init__(self, store_path: Path, record_id: str) -> None:
+        super().__init__(dim=256)
+        self.store_path, self.record_id = store_path, record_id
+
+    def embed(self, texts, batch_size=32, progress=None):  # type: ignore[no-untyped-def]
+        from ctxhub.store.sqlite import SQLiteStore
+
+        with SQLiteStore(self.store_path) as other:
+            other.add_feedback(self.record_id, "memory", True)
+        return super().embed(texts, batch_size, progress)
+
+
+def test_a_rating_during_a_reimport_is_not_lost(tmp_path: Path) -> None:
+    rid = record_id_for("github", "o/r", "9")
+    settings = Settings(home=tmp_path)
+    with Hub(settings, embedder=HashingEmbedder(dim=256)) as first:
+        upsert_record(first, rid, rec(source="github:o/r"))
+    with Hub(settings, embedder=RatingEmbedder(settings.db_path, rid)) as racing:
+        assert upsert_record(racing, rid, rec(solution="pin chalk@4.1.2")).action == "updated"
+        (stored,) = racing.store.get_records([rid])
+    assert (stored.solution, stored.worked) == ("pin chalk@4.1.2", 1)
+
+
+def test_reimport_unites_tags_added_by_merges(hub: Hub) -> None:
+    rid = record_id_for("github", "o/r", "10")
+    upsert_record(hub, rid, rec(tags=["imported"], source="github:o/r"))
+    hub.store.add_occurrence(rid, ["local-tag"], 0.0)
+    upsert_record(hub, rid, rec(solution="another fix", tags=["imported"], source="github:o/r"))
+    assert hub.store.get_records([rid])[0].tags == ["imported", "local-tag"]
+
+
+def test_concurrent_logs_of_one_problem_make_one_record(tmp_path: Path) -> None:
+    import threading
+
+    settings = Settings(home=tmp_path)
+    Hub(settings, embedder=HashingEmbedder(dim=256)).close()  # create the store first
+    results: list[str] = []
+
+    def log_once() -> None:
+        with Hub(settings, embedder=HashingEmbedder(dim=256)) as h:
+            results.append(log_solution(h, rec()).action)
+
+    threads = [threading.Thread(target=log_once) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["created"] + ["merged"] * 5
+    with Hub(settings, embedder=HashingEmbedder(dim=256)) as h:
+        assert h.store.memory_counts()["records"] == 1
+        assert h.store.list_records(MemoryFilters(), 5)[0][0].occurrences == 6
+
+
+def test_secrets_are_redacted_on_every_write(hub: Hub) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    logged = log_solution(
+        hub, rec("push rejected: bad credentials", f"export GITHUB_TOKEN={token} then retry")
+    )
+    (stored,) = hub.store.get_records([logged.id])
+    assert token not in stored.solution and "REDACTED" in stored.solution
+    rid = record_id_for("t", "secret")
+    upsert_record(hub, rid, rec(stack_trace=f"Authorization: Bearer {token}"))
+    assert token not in (hub.store.get_records([rid])[0].stack_trace or "")
+
+
+def test_delete_record_frees_its_variants_and_ratings(hub: Hub) -> None:
+    first = log_solution(hub, rec())
+    variant = log_solution(hub, rec(solution="Convert the package to ESM"))
+    rate(hub, first.id, True)
+    assert hub.store.delete_record(first.id)
+    assert hub.store.get_records([first.id]) == []
+    assert hub.store.get_records([variant.id])[0].variant_of is None
+    events = hub.store.conn.execute("SELECT COUNT(*) FROM feedback_events").fetchone()[0]
+    assert events == 0 and not hub.store.delete_record(first.id)

@@ -149,3 +149,32 @@ def test_bad_arguments_are_precise(hub: Hub) -> None:
         search_solutions(hub, "   ")
     with pytest.raises(ToolInputError, match="limit"):
         search_solutions(hub, "x", limit=0)
+
+
+def _features(query: str, record: RecordInput, cosine: float, agree: bool) -> dict[str, float]:
+    import numpy as np
+
+    from ctxhub.memory import evidence
+    from ctxhub.memory.models import Record
+
+    stored = {"problem": np.array([cosine, (1 - cosine**2) ** 0.5], dtype=np.float32)}
+    vectors = {"query": np.array([1.0, 0.0], dtype=np.float32)}
+    full = Record(id="r", **record.model_dump(exclude_none=True))
+    return evidence.features(full, stored, analyze_memory_query(query), vectors, "problem", agree)
+
+
+def test_path_agreement_needs_closeness_in_meaning() -> None:
+    record = RecordInput(problem="docker image build downloads torch every time")
+    assert _features("resize an image", record, 0.27, agree=True)["paths_agree"] == 0.0
+    assert _features("docker rebuild slow", record, 0.6, agree=True)["paths_agree"] == 1.0
+
+
+def test_generic_exception_names_do_not_count_as_a_shared_code() -> None:
+    numpy = RecordInput(problem="AttributeError: module 'numpy' has no attribute 'int'")
+    f = _features("AttributeError: 'NoneType' object has no attribute 'split'", numpy, 0.5, False)
+    assert f["code_match"] == 0.0 and f["code_mismatch"] == 0.0
+    esm = RecordInput(problem="ERR_REQUIRE_ESM when requiring chalk", error_type="ERR_REQUIRE_ESM")
+    assert _features("Error [ERR_REQUIRE_ESM]: require()", esm, 0.5, False)["code_match"] == 1.0
+    jest = RecordInput(problem="Jest fails: SyntaxError: Unexpected token 'export'")
+    other = _features("Error [ERR_PACKAGE_PATH_NOT_EXPORTED]: subpath", jest, 0.5, False)
+    assert other["code_mismatch"] == 1.0

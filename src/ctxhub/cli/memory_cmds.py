@@ -42,12 +42,17 @@ def _run(ctx: Context, work: Callable[[Hub], M], render: Callable[[M], str], as_
         click.echo(render(result))
 
 
-def _read_arg(value: str | None) -> str | None:
+def _read_arg(value: str | None, option: str) -> str | None:
     """`-` reads the text from stdin (a pasted stack trace), `@FILE` from a file."""
     if value == "-":
         return sys.stdin.read()
     if value and value.startswith("@") and len(value) > 1:
-        return Path(value[1:]).read_text(encoding="utf-8", errors="replace")
+        try:
+            return Path(value[1:]).read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise click.BadParameter(
+                f"cannot read {value[1:]}: {exc.strerror or exc}", param_hint=option
+            ) from None
     return value
 
 
@@ -72,8 +77,12 @@ JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the re
 @pass_ctx
 def log_cmd(ctx: Context, /, as_json: bool, unresolved: bool, **fields: Any) -> None:
     """Record a problem and its solution (the MCP `log_solution`)."""
-    for key in ("stack_trace", "code_snippet", "code_diff"):
-        fields[key] = _read_arg(fields[key])
+    for key, option in (
+        ("stack_trace", "--stack-trace"),
+        ("code_snippet", "--code"),
+        ("code_diff", "--diff"),
+    ):
+        fields[key] = _read_arg(fields[key], option)
     fields["libraries"] = list(fields["libraries"])
     fields["tags"] = list(fields["tags"])
     fields["agent"] = "cli"
@@ -110,7 +119,9 @@ def recall(
     as_json: bool,
 ) -> None:
     """Search solution memory (the MCP `search_solutions`, or `search_by_approach`)."""
-    context = _read_arg(code_context)
+    if approach and (code_context or framework or tags or error_type):
+        raise click.UsageError("--approach takes only --language and --limit")
+    context = _read_arg(code_context, "--code")
 
     def work(hub: Hub) -> Any:
         if approach:
@@ -211,9 +222,13 @@ def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
             n = export_records(hub, sys.stdout, vectors)
         else:
             tmp = file.with_name(file.name + ".tmp")
-            with tmp.open("w", encoding="utf-8") as handle:
-                n = export_records(hub, handle, vectors)
-            tmp.replace(file)
+            try:
+                with tmp.open("w", encoding="utf-8") as handle:
+                    n = export_records(hub, handle, vectors)
+                tmp.replace(file)
+            except OSError as exc:
+                tmp.unlink(missing_ok=True)
+                raise click.ClickException(f"cannot write {file}: {exc.strerror or exc}") from None
     err.print(f"exported {n} records" + (" with vectors" if vectors else ""))
 
 
@@ -242,4 +257,21 @@ def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
         err.print(f"[yellow]skipped[/yellow] {reason}")
 
 
-COMMANDS = [log_cmd, recall, rate, browse, digest, export_cmd, import_cmd]
+@click.command()
+@click.argument("record_id")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@pass_ctx
+def forget(ctx: Context, record_id: str, yes: bool) -> None:
+    """Delete a record (a wrong fix, or one that leaked a secret), with its ratings."""
+    with Hub(ctx.settings) as hub:
+        found = hub.store.get_records([record_id])
+        if not found:
+            click.echo(f"error: not found: no record {record_id!r}", err=True)
+            sys.exit(1)
+        if not yes:
+            click.confirm(f"delete {record_id}: {found[0].problem[:80]!r}?", abort=True)
+        hub.store.delete_record(record_id)
+    err.print(f"deleted {record_id}")
+
+
+COMMANDS = [log_cmd, recall, rate, browse, digest, export_cmd, import_cmd, forget]

@@ -88,23 +88,35 @@ def ecosystem_digest(
         raise ToolInputError(f"limit must be between 1 and 200 (got {limit})")
     fws: list[str | None] = list(normalise_labels(frameworks)) or [None]
     groups: dict[tuple[str, str | None], list[Record]] = {}
+    seen: set[str] = set()
     for lang in langs:
         for fw in fws:
             records, _ = hub.store.list_records(
                 MemoryFilters(language=lang, framework=fw), 500, order="useful"
             )
+            if fw is not None:
+                # records without a language (imported issues, often) count for the
+                # frameworks asked for, under the first language
+                unlabelled, _ = hub.store.list_records(
+                    MemoryFilters(framework=fw), 500, order="useful"
+                )
+                records += [r for r in unlabelled if r.language is None and lang == langs[0]]
             for record in records:
-                if _usable(record):
+                if _usable(record) and record.id not in seen:
+                    seen.add(record.id)
                     groups.setdefault((lang, record.framework), []).append(record)
     chosen: list[Record] = []
     for key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
         groups[key].sort(key=digest_rank)
     # take the best of every group in turn, so one busy framework does not crowd out others
     pending = {k: list(v) for k, v in groups.items()}
+    placed: dict[tuple[str, str | None], list[Record]] = {}
     while len(chosen) < limit and any(pending.values()):
         for key in sorted(pending, key=lambda k: (k[0], k[1] or "")):
             if pending[key] and len(chosen) < limit:
-                chosen.append(pending[key].pop(0))
+                record = pending[key].pop(0)
+                chosen.append(record)
+                placed.setdefault(key, []).append(record)
     day = datetime.fromtimestamp(time.time(), tz=timezone.utc).strftime("%Y-%m-%d")
     scope = ", ".join(langs) + (f" ({', '.join(f for f in fws if f)})" if fws != [None] else "")
     lines = [
@@ -113,10 +125,10 @@ def ecosystem_digest(
         f"_From ctxhub memory, {day}: {len(chosen)} solved problems for {scope}._"
         " Search more with `search_solutions`; after fixing something new, `log_solution`.",
     ]
-    groups_shown = {(r.language or "", r.framework) for r in chosen}
-    for lang, fw in sorted(groups_shown, key=lambda g: (g[0], g[1] or "")):
+    shown = [key for key in sorted(groups, key=lambda k: (k[0], k[1] or "")) if key in placed]
+    for lang, fw in shown:
         lines += ["", f"### {lang}{' / ' + fw if fw else ''}", ""]
-        lines += [_line(r) for r in chosen if (r.language or "", r.framework) == (lang, fw)]
+        lines += [_line(r) for r in placed[(lang, fw)]]
     if not chosen:
         lines += ["", "_No solved problems recorded yet for this stack._"]
     return DigestResponse(

@@ -22,11 +22,13 @@ import numpy as np
 
 from ctxhub.embed.base import Vectors
 from ctxhub.memory.models import Record
-from ctxhub.memory.shape import MemoryQuery, error_codes
+from ctxhub.memory.shape import MemoryQuery, error_codes, specific
 
 #: weight of each feature next to the cosine (whose weight is 1: evidence is in cosine units)
-WEIGHTS = {"code_match": 0.44, "code_mismatch": -0.99, "paths_agree": 0.60}
-EVIDENCE_FLOOR = 0.81
+WEIGHTS = {"code_match": 0.69, "code_mismatch": -0.91, "paths_agree": 0.55}
+EVIDENCE_FLOOR = 0.78
+#: Path agreement counts only for a candidate at least this close in meaning.
+AGREE_MIN_COSINE = 0.35
 #: How sharply confidence rises around the floor (0.5 at the floor).
 CONFIDENCE_SLOPE = 12.0
 DEPTH = 5  # candidates whose evidence is looked at
@@ -57,13 +59,17 @@ def features(
     if q.codes:
         text = " ".join(p or "" for p in (record.error_type, record.problem, record.stack_trace))
         theirs = error_codes(text)
-        match = float(bool(q.codes & theirs))
-        mismatch = float(bool(theirs) and not match)
+        # a shared specific code (ERR_REQUIRE_ESM, E0463) is strong; sharing TypeError is
+        # not. Naming only other codes, generic or not, is evidence of a sibling problem.
+        match = float(bool(specific(q.codes) & specific(theirs)))
+        mismatch = float(bool(theirs) and not q.codes & theirs)
     return {
         "cosine": round(cosine, 4),
         "code_match": match,
         "code_mismatch": mismatch,
-        "paths_agree": float(paths_agree),
+        # BM25 is an OR of the query's words: in a small store any shared word makes a
+        # record its first hit, so agreement only counts when the meaning is close too
+        "paths_agree": float(paths_agree and cosine >= AGREE_MIN_COSINE),
     }
 
 

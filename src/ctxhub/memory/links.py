@@ -48,7 +48,8 @@ def symbol_links(store: Store, record: RecordInput) -> list[tuple[str, str]]:
         if not found or len(found) > MAX_MATCHES:
             continue
         for chunk in store.get_chunks([cid for cid, _ in found]):
-            if chunk.symbol and chunk.symbol.lower().endswith(name.lower()):
+            symbol, wanted = (chunk.symbol or "").lower(), name.lower()
+            if chunk.symbol and (symbol == wanted or symbol.endswith("." + wanted)):
                 links.setdefault(chunk.symbol, chunk.content_hash)
         if len(links) >= MAX_LINKS:
             break

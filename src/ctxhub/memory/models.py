@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 #: Where a record came from. `github:owner/repo` for imported issues.
 SOURCE_PATTERN = re.compile(r"^(local|session|hook|import|github:[\w.-]+/[\w.-]+)$")
@@ -43,6 +43,11 @@ def normalise_labels(values: list[str] | None) -> list[str]:
     return out
 
 
+#: A label compared case-insensitively: language, framework, tag, library.
+Label = Annotated[str | None, AfterValidator(normalise_label)]
+Labels = Annotated[list[str], AfterValidator(normalise_labels)]
+
+
 class RecordInput(BaseModel):
     """One problem and (usually) its solution, as an agent, importer or hook reports it."""
 
@@ -54,10 +59,10 @@ class RecordInput(BaseModel):
     stack_trace: str | None = Field(default=None, max_length=MAX_TEXT)
     code_snippet: str | None = Field(default=None, max_length=MAX_TEXT)
     code_diff: str | None = Field(default=None, max_length=MAX_TEXT)
-    language: str | None = Field(default=None, max_length=60)
-    framework: str | None = Field(default=None, max_length=100)
-    libraries: list[str] = Field(default_factory=list, max_length=50)
-    tags: list[str] = Field(default_factory=list, max_length=50)
+    language: Label = Field(default=None, max_length=60)
+    framework: Label = Field(default=None, max_length=100)
+    libraries: Labels = Field(default_factory=list, max_length=50)
+    tags: Labels = Field(default_factory=list, max_length=50)
     file_path: str | None = Field(default=None, max_length=1000)
     agent: str | None = Field(default=None, max_length=100)
     os: str | None = Field(default=None, max_length=100)
@@ -68,16 +73,6 @@ class RecordInput(BaseModel):
     url: str | None = Field(default=None, max_length=2000)
     created_at: float | None = None  # unix time; importers keep the original date
     last_seen: float | None = None
-
-    @field_validator("language", "framework")
-    @classmethod
-    def _label(cls, v: str | None) -> str | None:
-        return normalise_label(v)
-
-    @field_validator("libraries", "tags")
-    @classmethod
-    def _labels(cls, v: list[str]) -> list[str]:
-        return normalise_labels(v)
 
     @field_validator("error_type", "stack_trace", "code_snippet", "code_diff", "file_path")
     @classmethod
@@ -143,18 +138,8 @@ class MemoryFilters(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    language: str | None = None
-    framework: str | None = None
-    tags: list[str] | None = None  # every tag must be present
+    language: Label = None
+    framework: Label = None
+    tags: Annotated[list[str] | None, AfterValidator(normalise_labels)] = None  # all must match
     error_type: str | None = None  # case-insensitive exact
     source: str | None = None  # exact, or a prefix ending in ':' (e.g. "github:")
-
-    @field_validator("language", "framework")
-    @classmethod
-    def _label(cls, v: str | None) -> str | None:
-        return normalise_label(v)
-
-    @field_validator("tags")
-    @classmethod
-    def _labels(cls, v: list[str] | None) -> list[str] | None:
-        return normalise_labels(v) or None

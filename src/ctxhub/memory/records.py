@@ -19,13 +19,17 @@ from ctxhub.embed.base import Embedder, Vectors
 from ctxhub.hub import Hub
 from ctxhub.memory.links import symbol_links
 from ctxhub.memory.models import LogResult, MemoryFilters, Record, RecordInput
+from ctxhub.memory.redact import redact_record
 from ctxhub.models import content_hash
 from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite_memory import HISTORY, Counters
 
 #: log_solution thresholds (cosine between problem vectors, then solution vectors)
 MERGE_PROBLEM = 0.95
 MERGE_SOLUTION = 0.90
 VARIANT_PROBLEM = 0.85
+#: nearest problems looked at (then filtered to compatible language and framework)
+DEDUP_CANDIDATES = 50
 
 
 def problem_text(record: RecordInput) -> str:
@@ -51,17 +55,27 @@ def texts_hash(record: RecordInput) -> str:
     return content_hash("\x1f".join(f"{k}={texts[k]}" for k in sorted(texts)))
 
 
-def embed_spaces(hub: Hub, texts: dict[str, str]) -> dict[str, Vectors]:
+def embed_spaces(embedder: Embedder, texts: dict[str, str]) -> dict[str, Vectors]:
     spaces = list(texts)
-    matrix = hub.embedder.embed([texts[s] for s in spaces])
+    matrix = embedder.embed([texts[s] for s in spaces])
     return {space: matrix[i] for i, space in enumerate(spaces)}
 
 
+def clean(record: RecordInput) -> RecordInput:
+    """The record with secrets redacted: every write path goes through here, whatever
+    the agent pasted (env dumps, connection strings, tokens in stack traces)."""
+    return redact_record(record)
+
+
 def _store(
-    hub: Hub, record: Record, vectors: dict[str, Vectors] | None, relink: bool = True
+    hub: Hub,
+    record: Record,
+    vectors: dict[str, Vectors] | None,
+    relink: bool = True,
+    counters: Counters = "keep",
 ) -> list[str]:
     links = symbol_links(hub.store, record) if relink else None
-    hub.store.put_record(record, texts_hash(record), vectors, hub.embedder.id, links)
+    hub.store.put_record(record, texts_hash(record), vectors, hub.embedder.id, links, counters)
     return [s for s, _ in links or []]
 
 
@@ -74,44 +88,50 @@ def _compatible(a: RecordInput, b: Record) -> bool:
 
 
 def log_solution(hub: Hub, record: RecordInput) -> LogResult:
-    """Store what an agent learned: merged, a variant, or new (the result says which)."""
+    """Store what an agent learned: merged, a variant, or new (the result says which).
+
+    The texts are embedded first; looking for a duplicate and writing then happen in one
+    transaction, so two agents logging the same problem at once make one record."""
+    record = clean(record)
     now = time.time()
-    texts = space_texts(record)
-    vectors = embed_spaces(hub, texts)
+    vectors = embed_spaces(hub.embedder, space_texts(record))
     model = hub.embedder.id
-    nearest = hub.store.record_dense("problem", vectors["problem"], model, MemoryFilters(), 10)
-    candidates = {r.id: r for r in hub.store.get_records([i for i, _ in nearest])}
-    for rid, cos in nearest:
-        existing = candidates.get(rid)
-        if existing is None or cos < VARIANT_PROBLEM or not _compatible(record, existing):
-            continue
-        solution_cos = _solution_similarity(hub, existing, vectors.get("solution"))
-        if cos >= MERGE_PROBLEM and solution_cos >= MERGE_SOLUTION:
-            merged = hub.store.add_occurrence(existing.id, record.tags, record.last_seen or now)
-            return LogResult(
-                id=existing.id,
-                action="merged",
-                matched_id=existing.id,
-                problem_similarity=round(cos, 4),
-                solution_similarity=round(solution_cos, 4),
-                linked_symbols=merged.linked_symbols,
-                message=f"merged into {existing.id}: seen {merged.occurrences} times",
-            )
-        if solution_cos < MERGE_SOLUTION:
-            original = existing.variant_of or existing.id
-            new = _new_record(record, now, variant_of=original)
-            linked = _store(hub, new, vectors)
-            return LogResult(
-                id=new.id,
-                action="variant",
-                matched_id=original,
-                problem_similarity=round(cos, 4),
-                solution_similarity=round(solution_cos, 4),
-                linked_symbols=linked,
-                message=f"stored as a variant of {original}: same problem, another solution",
-            )
-    new = _new_record(record, now)
-    linked = _store(hub, new, vectors)
+    with hub.store.memory_transaction():
+        nearest = hub.store.record_dense(
+            "problem", vectors["problem"], model, MemoryFilters(), DEDUP_CANDIDATES
+        )
+        candidates = {r.id: r for r in hub.store.get_records([i for i, _ in nearest])}
+        for rid, cos in nearest:
+            existing = candidates.get(rid)
+            if existing is None or cos < VARIANT_PROBLEM or not _compatible(record, existing):
+                continue
+            solution_cos = _solution_similarity(hub, existing, vectors.get("solution"))
+            if cos >= MERGE_PROBLEM and solution_cos >= MERGE_SOLUTION:
+                hub.store.add_occurrence(existing.id, record.tags, record.last_seen or now)
+                return LogResult(
+                    id=existing.id,
+                    action="merged",
+                    matched_id=existing.id,
+                    problem_similarity=round(cos, 4),
+                    solution_similarity=round(solution_cos, 4),
+                    linked_symbols=existing.linked_symbols,
+                    message=f"merged into {existing.id}: seen {existing.occurrences + 1} times",
+                )
+            if solution_cos < MERGE_SOLUTION:
+                original = existing.variant_of or existing.id
+                new = _new_record(record, now, variant_of=original)
+                linked = _store(hub, new, vectors)
+                return LogResult(
+                    id=new.id,
+                    action="variant",
+                    matched_id=original,
+                    problem_similarity=round(cos, 4),
+                    solution_similarity=round(solution_cos, 4),
+                    linked_symbols=linked,
+                    message=f"stored as a variant of {original}: same problem, another solution",
+                )
+        new = _new_record(record, now)
+        linked = _store(hub, new, vectors)
     return LogResult(
         id=new.id,
         action="created",
@@ -141,39 +161,35 @@ def _new_record(record: RecordInput, now: float, variant_of: str | None = None) 
 
 def upsert_record(hub: Hub, record_id: str, record: RecordInput) -> LogResult:
     """Create or update the record `record_id` (importers): texts and labels replaced,
-    created_at, occurrences and feedback kept; unchanged input is a no-op."""
+    tags united, occurrences, feedback and created_at kept; unchanged input is a no-op.
+    The history is never written back from a copy read earlier (see `put_record`), so a
+    rating that lands while an import runs is not lost."""
+    record = clean(record)
     now = time.time()
-    found = hub.store.get_records([record_id])
-    if not found:
-        new = Record(
-            id=record_id,
-            **{
-                **record.model_dump(),
-                "created_at": record.created_at or now,
-                "last_seen": record.last_seen or record.created_at or now,
-            },
-        )
-        linked = _store(hub, new, embed_spaces(hub, space_texts(new)))
-        return LogResult(id=record_id, action="created", linked_symbols=linked, message="imported")
-    old = found[0]
-    updated = Record(
+    created = record.created_at or now
+    fresh = Record(
         **{
             **record.model_dump(),
             "id": record_id,
-            "created_at": old.created_at,
-            "last_seen": max(old.last_seen, record.last_seen or 0.0),
-            "occurrences": old.occurrences,
-            "worked": old.worked,
-            "not_worked": old.not_worked,
-            "variant_of": old.variant_of,
+            "created_at": created,
+            "last_seen": record.last_seen or created,
+            "occurrences": 1,
         }
     )
-    same_text = hub.store.record_text_hash(record_id) == texts_hash(updated)
+    found = hub.store.get_records([record_id])
+    if not found:
+        linked = _store(hub, fresh, embed_spaces(hub.embedder, space_texts(fresh)))
+        return LogResult(id=record_id, action="created", linked_symbols=linked, message="imported")
+    old = found[0]
+    fresh.variant_of = old.variant_of
+    same_text = hub.store.record_text_hash(record_id) == texts_hash(fresh)
     has_vectors = bool(hub.store.record_vectors(record_id, hub.embedder.id))
-    if same_text and has_vectors and _same_fields(old, updated):
+    if same_text and has_vectors and _same_fields(old, fresh, record.last_seen):
         return LogResult(id=record_id, action="unchanged", linked_symbols=old.linked_symbols)
-    vectors = None if same_text and has_vectors else embed_spaces(hub, space_texts(updated))
-    linked = _store(hub, updated, vectors, relink=not same_text or not old.linked_symbols)
+    vectors = None if same_text and has_vectors else embed_spaces(hub.embedder, space_texts(fresh))
+    relink = not same_text or not old.linked_symbols
+    # counters 0 and occurrences 1 never lower anything under "max"; last_seen may rise
+    linked = _store(hub, fresh, vectors, relink=relink, counters="max")
     return LogResult(
         id=record_id,
         action="updated",
@@ -182,9 +198,15 @@ def upsert_record(hub: Hub, record_id: str, record: RecordInput) -> LogResult:
     )
 
 
-def _same_fields(a: Record, b: Record) -> bool:
-    skip = {"linked_symbols", "stale_symbols"}
-    return a.model_dump(exclude=skip) == b.model_dump(exclude=skip)
+def _same_fields(old: Record, new: Record, seen: float | None) -> bool:
+    """True when `new` (seen at `seen`, if the source says) would change nothing the
+    store keeps for `old`."""
+    skip = {"linked_symbols", "stale_symbols", "tags", *HISTORY}
+    return (
+        old.model_dump(exclude=skip) == new.model_dump(exclude=skip)
+        and set(new.tags) <= set(old.tags)
+        and (seen or 0.0) <= old.last_seen
+    )
 
 
 def reembed_records(store: SQLiteStore, embedder: Embedder, batch: int = 200) -> int:
@@ -196,8 +218,6 @@ def reembed_records(store: SQLiteStore, embedder: Embedder, batch: int = 200) ->
         if not ids:
             return done
         for record in store.get_records(ids):
-            texts = space_texts(record)
-            matrix = embedder.embed(list(texts.values()))
-            vectors = {space: matrix[i] for i, space in enumerate(texts)}
+            vectors = embed_spaces(embedder, space_texts(record))
             store.put_record(record, texts_hash(record), vectors, embedder.id, None)
             done += 1

@@ -35,7 +35,9 @@ STALE_FACTOR = 0.9
 #: A dense hit below this cosine is not a hit: with few records, the top-k of a
 #: dense path would otherwise rank unrelated records (RRF only sees ranks).
 DENSE_MIN = 0.15
-#: Ablation switches for the benchmark: which paths and which multipliers run.
+#: Ablation switches for the benchmark: which paths and which multipliers run. The
+#: dense path is named after the space it searches: "problem" for search_solutions,
+#: "solution" for search_by_approach.
 ALL_PATHS = ("problem", "solution", "code", "bm25")
 
 
@@ -143,11 +145,12 @@ def rank_records(
 def _respond(
     q: MemoryQuery, scored: list[Scored], limit: int, tool: str, floor: float | None
 ) -> SolutionSearchResponse:
+    """`floor` None: never abstain (only an empty result is "nothing relevant")."""
     top = scored[:limit]
     strength = evidence.best_evidence(scored)
     confidence = round(evidence.confidence_of(strength), 4) if scored else 0.0
     hits = [record_hit(s.record, s.score, s.signals, s.multipliers, s.features) for s in top]
-    nothing = not hits or strength < (evidence.EVIDENCE_FLOOR if floor is None else floor)
+    nothing = not hits or (floor is not None and strength < floor)
     message = ""
     if nothing:
         message = (
@@ -189,13 +192,20 @@ def search_solutions(
     query = _check(query, limit)
     q = analyze_memory_query(query, (code_context or "").strip() or None)
     scored = rank_records(hub, q, filters or MemoryFilters(), ablation=ablation)
-    return _respond(q, scored, limit, "search_solutions", hub.settings.memory_floor)
+    floor = hub.settings.memory_floor
+    return _respond(
+        q, scored, limit, "search_solutions", evidence.EVIDENCE_FLOOR if floor is None else floor
+    )
 
 
 def search_by_approach(
     hub: Hub, approach: str, *, filters: MemoryFilters | None = None, limit: int = 5
 ) -> SolutionSearchResponse:
-    """Records whose solution takes this approach ("pin the dependency", "use a lock")."""
+    """Records whose solution takes this approach ("pin the dependency", "use a lock").
+
+    It never abstains: the floor was calibrated on problem queries, and there are no
+    labelled approach queries to calibrate one for solutions (confidence is still
+    reported, on the same scale)."""
     approach = _check(approach, limit)
     q = analyze_memory_query(approach)
     q.shape = "natural"
@@ -203,4 +213,4 @@ def search_by_approach(
     scored = rank_records(
         hub, q, filters or MemoryFilters(), main_space="solution", bm25_columns="solution code"
     )
-    return _respond(q, scored, limit, "search_by_approach", hub.settings.memory_floor)
+    return _respond(q, scored, limit, "search_by_approach", None)

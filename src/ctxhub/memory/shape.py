@@ -8,6 +8,7 @@ shows what each path adds.
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -38,9 +39,22 @@ ERROR_CODE = re.compile(
 )
 
 
+#: Exception classes every program meets (Python's builtins, JavaScript's standard errors):
+#: naming one says what kind of failure, not which problem, so they are not codes.
+GENERIC_ERRORS = frozenset(
+    {n for n in dir(builtins) if n.endswith(("Error", "Exception", "Warning"))}
+    | {"Error", "ReferenceError", "RangeError", "EvalError", "URIError", "AggregateError"}
+)
+
+
 def error_codes(text: str) -> set[str]:
-    """Exact error codes and exception class names in `text`."""
+    """Exact error codes and exception class names in `text` (generic ones included)."""
     return set(ERROR_CODE.findall(text))
+
+
+def specific(codes: set[str]) -> set[str]:
+    """The codes that identify a problem, not just a kind of failure."""
+    return codes - GENERIC_ERRORS
 
 
 @dataclass

@@ -4,7 +4,8 @@ The first line is a header naming the embedding model; each further line is one 
 with its vectors (base64 float32 per space) when exported with them. Import keeps the
 file's vectors only when they come from the model this store uses; otherwise it
 re-embeds. Importing a record that exists keeps the larger of each feedback counter, so
-importing the same file twice counts nothing twice. A bad line is skipped, with its line
+importing the same file twice counts nothing twice. Records logged locally on another
+machine arrive with source `import`. A bad line is skipped, with its line
 number and reason, and everything else is still imported.
 """
 
@@ -23,14 +24,14 @@ from pydantic import BaseModel, Field, ValidationError
 from ctxhub.embed.base import Vectors
 from ctxhub.hub import Hub
 from ctxhub.memory.links import symbol_links
-from ctxhub.memory.models import Record
-from ctxhub.memory.records import embed_spaces, space_texts, texts_hash
+from ctxhub.memory.models import Record, RecordInput
+from ctxhub.memory.records import clean, embed_spaces, space_texts, texts_hash
 
 FORMAT = "ctxhub-memory"
 VERSION = 1
 
 
-class ImportSummary(BaseModel):
+class FileImportSummary(BaseModel):
     created: int = 0
     updated: int = 0
     reembedded: int = 0
@@ -74,8 +75,8 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
                 yield number, line
 
 
-def import_records(hub: Hub, path: Path) -> ImportSummary:
-    summary = ImportSummary()
+def import_records(hub: Hub, path: Path) -> FileImportSummary:
+    summary = FileImportSummary()
     lines = _lines(path)
     first = next(lines, None)
     if first is None:
@@ -109,22 +110,30 @@ def import_records(hub: Hub, path: Path) -> ImportSummary:
 
 
 def _import_one(
-    hub: Hub, record: Record, vectors: dict[str, Vectors] | None, summary: ImportSummary
+    hub: Hub, record: Record, vectors: dict[str, Vectors] | None, summary: FileImportSummary
 ) -> None:
-    existing = hub.store.get_records([record.id])
-    if existing:
-        old = existing[0]
-        record.worked = max(record.worked, old.worked)
-        record.not_worked = max(record.not_worked, old.not_worked)
-        record.occurrences = max(record.occurrences, old.occurrences)
-        record.created_at = min(record.created_at, old.created_at)
-        record.last_seen = max(record.last_seen, old.last_seen)
+    """Store one exported record. Its texts are redacted like any write (re-embedded if
+    that changed them); a record logged locally elsewhere arrives here as `import`; a
+    record that exists keeps the larger of each counter (see `put_record`)."""
+    text = {k: v for k, v in record.model_dump().items() if k in RecordInput.model_fields}
+    cleaned = clean(RecordInput.model_validate(text))
+    if cleaned.model_dump() != text:
+        record = record.model_copy(update=cleaned.model_dump())
+        vectors = None
+    if record.source == "local":
+        record.source = "import"
+    if hub.store.get_records([record.id]):
         summary.updated += 1
     else:
         summary.created += 1
     if vectors is None:
-        vectors = embed_spaces(hub, space_texts(record))
+        vectors = embed_spaces(hub.embedder, space_texts(record))
         summary.reembedded += 1
     hub.store.put_record(
-        record, texts_hash(record), vectors, hub.embedder.id, symbol_links(hub.store, record)
+        record,
+        texts_hash(record),
+        vectors,
+        hub.embedder.id,
+        symbol_links(hub.store, record),
+        counters="max",
     )

@@ -5,7 +5,8 @@ same methods (and the conformance suite runs against both)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from contextlib import AbstractContextManager
+from typing import Any, Literal, Protocol
 
 from ctxhub.embed.base import Vectors
 from ctxhub.memory.models import MemoryFilters, Record
@@ -16,6 +17,10 @@ class MemoryStore(Protocol):
         """A counter every memory write moves (caches of record vectors key on it)."""
         ...
 
+    def memory_transaction(self) -> AbstractContextManager[Any]:
+        """Make a read-decide-write sequence atomic (the writes below join it)."""
+        ...
+
     def put_record(
         self,
         record: Record,
@@ -23,12 +28,13 @@ class MemoryStore(Protocol):
         vectors: Mapping[str, Vectors] | None,
         model: str,
         links: Sequence[tuple[str, str]] | None = None,
+        counters: Literal["keep", "max"] = "keep",
     ) -> None:
-        """Insert or replace a record by id, atomically. `vectors`/`links` None keep
-        the stored ones."""
+        """Insert, or rewrite texts by id keeping (or raising to the given) history;
+        `vectors`/`links` None keep the stored ones."""
         ...
 
-    def add_occurrence(self, record_id: str, tags: Sequence[str], seen: float) -> Record: ...
+    def add_occurrence(self, record_id: str, tags: Sequence[str], seen: float) -> None: ...
 
     def delete_record(self, record_id: str) -> bool: ...
 

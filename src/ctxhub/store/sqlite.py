@@ -114,21 +114,32 @@ class SQLiteStore(SearchQueries, MemoryQueries):
 
     # -- transactions --------------------------------------------------------------
     @contextmanager
-    def transaction(self, counter: str = "generation") -> Iterator[sqlite3.Connection]:
+    def transaction(self, counter: str | None = "generation") -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE ... COMMIT, bumping `counter`; ROLLBACK on any error.
 
-        Knowledge writes bump `generation`, memory writes `memory_generation`, so logging
-        a solution never makes a server reload the knowledge vector matrix."""
+        Knowledge writes bump `generation`, memory writes `memory_generation` (so logging a
+        solution never makes a server reload the knowledge vector matrix); a write that
+        changes no vectors (a rating) passes None. Inside an open transaction this joins
+        it: a caller can make a read-decide-write sequence one atomic unit."""
+        if self.conn.in_transaction:
+            yield self.conn
+            if counter is not None:
+                self._bump(counter)
+            return
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
-            self.conn.execute(
-                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?", (counter,)
-            )
+            if counter is not None:
+                self._bump(counter)
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
+
+    def _bump(self, counter: str) -> None:
+        self.conn.execute(
+            "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?", (counter,)
+        )
 
     # -- chunk writes ----------------------------------------------------------------
     def _delete_rows(self, rowids: Sequence[int]) -> None:

@@ -1,127 +1,50 @@
-"""Memory in the SQLite store: records, their three vector spaces, symbol links and
-feedback. A mixin of SQLiteStore: it shares the connection and the transaction helper.
+"""Memory writes in the SQLite store: records, their vector spaces and symbol links, and
+feedback. A mixin of SQLiteStore (reads are in `sqlite_memory_reads.py`).
 
-Memory writes bump `memory_generation`, never the knowledge `generation`. Counters are
-updated with `SET worked = worked + 1` inside the same IMMEDIATE transaction as the
-append-only event, so concurrent ratings from many processes never lose one.
+Every write is one `BEGIN IMMEDIATE` transaction (or joins the caller's, so
+`log_solution` can look for a duplicate and write in one atomic step). Counters are only
+ever changed by SQL arithmetic inside the transaction (`worked = worked + 1`,
+`max(worked, ?)`): a rewrite of a record's texts never writes back counter values it read
+earlier, so concurrent ratings and merges are never lost. Memory writes bump
+`memory_generation` (which the record vector caches key on); ratings change no vectors
+and bump nothing.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import Any, Literal
 
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.models import MemoryFilters, Record
+from ctxhub.memory.models import Record
+from ctxhub.store.memory_rows import RECORD_FIELDS
+from ctxhub.store.sqlite_memory_reads import MemoryReads
 from ctxhub.store.vectors import to_blob
 
-#: records columns a Record field maps to one-to-one
-RECORD_FIELDS = (
-    "id",
-    "problem",
-    "solution",
-    "error_type",
-    "stack_trace",
-    "code_snippet",
-    "code_diff",
-    "language",
-    "framework",
-    "file_path",
-    "agent",
-    "os",
-    "confidence",
-    "resolved",
-    "source",
-    "session_id",
-    "url",
-    "variant_of",
-    "created_at",
-    "last_seen",
-    "occurrences",
-    "worked",
-    "not_worked",
-)
-#: BM25 column weights: problem, error_type, stack_trace, solution, code
-RECORD_BM25_WEIGHTS = (1.0, 2.0, 0.6, 0.8, 0.6)
-SPACES = ("problem", "solution", "code")
+#: Columns a rewrite of an existing record leaves to SQL arithmetic (see put_record).
+HISTORY = ("worked", "not_worked", "occurrences", "created_at", "last_seen")
+Counters = Literal["keep", "max"]
 
 
-@dataclass
-class _SpaceMatrix:
-    generation: int
-    rowids: npt.NDArray[np.int64]
-    matrix: Vectors
+class _Unknown(Exception):
+    """Rolls a feedback transaction back when its target does not exist."""
 
 
-_MATRICES: dict[tuple[str, str, str], _SpaceMatrix] = {}
-_MATRIX_LOCK = threading.Lock()
+class MemoryQueries(MemoryReads):
+    """Record writes and feedback; expects SQLiteStore's `conn` and `transaction`."""
 
-
-def _like_escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def memory_where(filters: MemoryFilters) -> tuple[str, list[object]]:
-    """A WHERE clause over `records r` (never empty) and its parameters."""
-    parts: list[str] = []
-    params: list[object] = []
-    if filters.language:
-        parts.append("r.language = ?")
-        params.append(filters.language)
-    if filters.framework:
-        parts.append("r.framework = ?")
-        params.append(filters.framework)
-    if filters.error_type:
-        parts.append("r.error_type = ? COLLATE NOCASE")
-        params.append(filters.error_type.strip())
-    if filters.source:
-        if filters.source.endswith(":"):
-            parts.append("r.source LIKE ? ESCAPE '\\'")
-            params.append(_like_escape(filters.source) + "%")
-        else:
-            parts.append("r.source = ?")
-            params.append(filters.source)
-    for tag in filters.tags or []:
-        parts.append("r.rowid IN (SELECT record FROM record_tags WHERE tag = ?)")
-        params.append(tag)
-    return (" AND ".join(parts) if parts else "1"), params
-
-
-def _record(row: sqlite3.Row) -> Record:
-    data: dict[str, Any] = {k: row[k] for k in RECORD_FIELDS}
-    data["resolved"] = bool(data["resolved"])
-    data["libraries"] = json.loads(row["libraries"])
-    data["tags"] = json.loads(row["tags"])
-    return Record.model_validate(data)
-
-
-class MemoryQueries:
-    """Record reads and writes; expects `conn`, `location` and `transaction` of the store."""
-
-    conn: sqlite3.Connection
-    location: str
-
-    def transaction(self, counter: str = "generation") -> AbstractContextManager[Any]:
+    def transaction(self, counter: str | None = "generation") -> AbstractContextManager[Any]:
         raise NotImplementedError  # provided by SQLiteStore
 
-    # -- generation ------------------------------------------------------------------
-    def memory_generation(self) -> int:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = 'memory_generation'").fetchone()
-        return int(row[0]) if row else 0
-
-    def _memory_tx(self) -> AbstractContextManager[Any]:
+    def memory_transaction(self) -> AbstractContextManager[Any]:
+        """One atomic memory write: reads inside it see every committed write, and no
+        other process writes until it ends."""
         return self.transaction("memory_generation")
 
-    # -- record writes ---------------------------------------------------------------
+    # -- records -----------------------------------------------------------------------
     def put_record(
         self,
         record: Record,
@@ -129,34 +52,39 @@ class MemoryQueries:
         vectors: Mapping[str, Vectors] | None,
         model: str,
         links: Sequence[tuple[str, str]] | None = None,
+        counters: Counters = "keep",
     ) -> None:
-        """Insert or replace the whole record by id. `vectors` None keeps the stored ones
-        (texts unchanged); otherwise they replace every space (a space left out is
-        dropped: no code, no code vector)."""
+        """Insert a record, or rewrite an existing one by id.
+
+        A rewrite replaces the texts and labels, unites the tags with the stored ones,
+        and leaves the history alone: counters, created_at and last_seen keep their
+        stored values (`counters="keep"`), or take the larger of stored and given
+        (`"max"`, for an import). `vectors` None keeps the stored vectors; otherwise
+        they replace every space (a space left out is dropped: no code, no code
+        vector). `links` None keeps the stored links."""
         values: dict[str, object] = {k: getattr(record, k) for k in RECORD_FIELDS}
         values["resolved"] = int(record.resolved)
         values["libraries"] = json.dumps(record.libraries)
         values["tags"] = json.dumps(record.tags)
         values["text_hash"] = text_hash
-        columns = list(values)
-        with self._memory_tx():
+        with self.memory_transaction():
             old = self.conn.execute(
-                "SELECT rowid FROM records WHERE id = ?", (record.id,)
+                "SELECT rowid, tags FROM records WHERE id = ?", (record.id,)
             ).fetchone()
             if old is None:
+                columns = list(values)
                 cur = self.conn.execute(
                     f"INSERT INTO records({', '.join(columns)}) "
                     f"VALUES ({', '.join('?' for _ in columns)})",
                     [values[c] for c in columns],
                 )
                 rowid = int(cur.lastrowid or 0)
+                tags = record.tags
             else:
-                rowid = int(old[0])
-                sets = ", ".join(f"{c} = ?" for c in columns if c != "id")
-                self.conn.execute(
-                    f"UPDATE records SET {sets} WHERE rowid = ?",
-                    [values[c] for c in columns if c != "id"] + [rowid],
-                )
+                rowid = int(old["rowid"])
+                tags = list(dict.fromkeys([*json.loads(old["tags"]), *record.tags]))
+                values["tags"] = json.dumps(tags)
+                self._rewrite(rowid, values, counters)
                 self.conn.execute("DELETE FROM records_fts WHERE rowid = ?", (rowid,))
                 self.conn.execute("DELETE FROM record_tags WHERE record = ?", (rowid,))
             self.conn.execute(
@@ -173,7 +101,7 @@ class MemoryQueries:
             )
             self.conn.executemany(
                 "INSERT OR IGNORE INTO record_tags(record, tag) VALUES (?, ?)",
-                [(rowid, t) for t in record.tags],
+                [(rowid, t) for t in tags],
             )
             if vectors is not None:
                 self.conn.execute("DELETE FROM record_vectors WHERE record = ?", (rowid,))
@@ -189,9 +117,21 @@ class MemoryQueries:
                     [(rowid, s, h) for s, h in links],
                 )
 
-    def add_occurrence(self, record_id: str, tags: Sequence[str], seen: float) -> Record:
+    def _rewrite(self, rowid: int, values: dict[str, object], counters: Counters) -> None:
+        text = [c for c in values if c not in HISTORY and c != "id"]
+        sets = [f"{c} = ?" for c in text]
+        params = [values[c] for c in text]
+        if counters == "max":
+            for column in ("worked", "not_worked", "occurrences", "last_seen"):
+                sets.append(f"{column} = max({column}, ?)")
+                params.append(values[column])
+            sets.append("created_at = min(created_at, ?)")
+            params.append(values["created_at"])
+        self.conn.execute(f"UPDATE records SET {', '.join(sets)} WHERE rowid = ?", [*params, rowid])
+
+    def add_occurrence(self, record_id: str, tags: Sequence[str], seen: float) -> None:
         """Count one more occurrence of a record (a merged duplicate): tags united."""
-        with self._memory_tx():
+        with self.memory_transaction():
             row = self.conn.execute(
                 "SELECT rowid, tags FROM records WHERE id = ?", (record_id,)
             ).fetchone()
@@ -207,10 +147,11 @@ class MemoryQueries:
                 "INSERT OR IGNORE INTO record_tags(record, tag) VALUES (?, ?)",
                 [(row["rowid"], t) for t in merged],
             )
-        return self.get_records([record_id])[0]
 
     def delete_record(self, record_id: str) -> bool:
-        with self._memory_tx():
+        """Remove a record with its vectors, links and ratings; its variants become
+        originals. False when there is no such record."""
+        with self.memory_transaction():
             row = self.conn.execute(
                 "SELECT rowid FROM records WHERE id = ?", (record_id,)
             ).fetchone()
@@ -224,9 +165,16 @@ class MemoryQueries:
                 ("records", "rowid"),
             ):
                 self.conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (row[0],))
+            self.conn.execute(
+                "DELETE FROM feedback_events WHERE target = ? AND target_kind = 'memory'",
+                (record_id,),
+            )
+            self.conn.execute(
+                "UPDATE records SET variant_of = NULL WHERE variant_of = ?", (record_id,)
+            )
         return True
 
-    # -- feedback --------------------------------------------------------------------
+    # -- feedback ------------------------------------------------------------------------
     def add_feedback(
         self,
         target: str,
@@ -239,257 +187,50 @@ class MemoryQueries:
         query: str | None = None,
     ) -> tuple[int, int] | None:
         """Append a rating event and bump the target's counters atomically.
-        Returns the new (positive, negative) counts, or None if the target is unknown."""
-        with self._memory_tx():
-            if target_kind == "memory":
-                column = "worked" if worked else "not_worked"
-                cur = self.conn.execute(
-                    f"UPDATE records SET {column} = {column} + 1 WHERE id = ?", (target,)
-                )
-                if cur.rowcount == 0:
-                    return None
-                row = self.conn.execute(
-                    "SELECT worked, not_worked FROM records WHERE id = ?", (target,)
-                ).fetchone()
-            else:
-                if not self.conn.execute("SELECT 1 FROM chunks WHERE id = ?", (target,)).fetchone():
-                    return None
-                column = "useful" if worked else "not_useful"
+        Returns the new (positive, negative) counts, or None if the target is unknown
+        (and then nothing is written)."""
+        try:
+            with self.transaction(None):
+                counts = self._count_rating(target, target_kind, worked)
                 self.conn.execute(
-                    f"INSERT INTO knowledge_feedback(chunk_id, {column}) VALUES (?, 1) "
-                    f"ON CONFLICT(chunk_id) DO UPDATE SET {column} = {column} + 1",
-                    (target,),
+                    "INSERT INTO feedback_events(target, target_kind, worked, note, agent,"
+                    " session_id, query, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        target,
+                        target_kind,
+                        int(worked),
+                        note,
+                        agent,
+                        session_id,
+                        query,
+                        time.time(),
+                    ),
                 )
-                row = self.conn.execute(
-                    "SELECT useful, not_useful FROM knowledge_feedback WHERE chunk_id = ?",
-                    (target,),
-                ).fetchone()
-            self.conn.execute(
-                "INSERT INTO feedback_events(target, target_kind, worked, note, agent,"
-                " session_id, query, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (target, target_kind, int(worked), note, agent, session_id, query, time.time()),
+        except _Unknown:
+            return None
+        return counts
+
+    def _count_rating(self, target: str, target_kind: str, worked: bool) -> tuple[int, int]:
+        if target_kind == "memory":
+            column = "worked" if worked else "not_worked"
+            cur = self.conn.execute(
+                f"UPDATE records SET {column} = {column} + 1 WHERE id = ?", (target,)
             )
+            if cur.rowcount == 0:
+                raise _Unknown(target)
+            row = self.conn.execute(
+                "SELECT worked, not_worked FROM records WHERE id = ?", (target,)
+            ).fetchone()
+            return int(row[0]), int(row[1])
+        if not self.conn.execute("SELECT 1 FROM chunks WHERE id = ?", (target,)).fetchone():
+            raise _Unknown(target)
+        column = "useful" if worked else "not_useful"
+        self.conn.execute(
+            f"INSERT INTO knowledge_feedback(chunk_id, {column}) VALUES (?, 1) "
+            f"ON CONFLICT(chunk_id) DO UPDATE SET {column} = {column} + 1",
+            (target,),
+        )
+        row = self.conn.execute(
+            "SELECT useful, not_useful FROM knowledge_feedback WHERE chunk_id = ?", (target,)
+        ).fetchone()
         return int(row[0]), int(row[1])
-
-    def knowledge_feedback(self, ids: Sequence[str]) -> dict[str, tuple[int, int]]:
-        """{chunk id: (useful, not useful)} for the rated ones among `ids`."""
-        if not ids:
-            return {}
-        marks = ", ".join("?" for _ in ids)
-        return {
-            r[0]: (int(r[1]), int(r[2]))
-            for r in self.conn.execute(
-                "SELECT chunk_id, useful, not_useful FROM knowledge_feedback "
-                f"WHERE chunk_id IN ({marks})",
-                list(ids),
-            )
-        }
-
-    def unhelpful_queries(self, limit: int = 10) -> list[tuple[str, int]]:
-        """Queries whose knowledge results were rated not useful, most often first."""
-        return [
-            (str(r[0]), int(r[1]))
-            for r in self.conn.execute(
-                "SELECT query, COUNT(*) AS n FROM feedback_events WHERE target_kind = "
-                "'knowledge' AND worked = 0 AND query IS NOT NULL AND query != '' "
-                "GROUP BY query ORDER BY n DESC, MAX(created_at) DESC LIMIT ?",
-                (limit,),
-            )
-        ]
-
-    # -- reads -------------------------------------------------------------------------
-    def get_records(self, ids: Sequence[str]) -> list[Record]:
-        """Records by id, in the order asked (unknown ids left out), with stale links."""
-        if not ids:
-            return []
-        marks = ", ".join("?" for _ in ids)
-        rows = {
-            r["id"]: r
-            for r in self.conn.execute(f"SELECT * FROM records WHERE id IN ({marks})", list(ids))
-        }
-        links = self._links([r["rowid"] for r in rows.values()])
-        out: list[Record] = []
-        for rid in ids:
-            row = rows.get(rid)
-            if row is None:
-                continue
-            record = _record(row)
-            linked = links.get(int(row["rowid"]), [])
-            record.linked_symbols = [s for s, _ in linked]
-            record.stale_symbols = [s for s, stale in linked if stale]
-            out.append(record)
-        return out
-
-    def _links(self, rowids: Sequence[int]) -> dict[int, list[tuple[str, bool]]]:
-        """{record rowid: [(symbol, stale)]}: stale when no chunk of that symbol still has
-        the content it had when the record was linked (changed, or gone)."""
-        if not rowids:
-            return {}
-        marks = ", ".join("?" for _ in rowids)
-        out: dict[int, list[tuple[str, bool]]] = {}
-        for r in self.conn.execute(
-            "SELECT l.record, l.symbol, EXISTS (SELECT 1 FROM chunks c WHERE c.symbol = "
-            "l.symbol AND c.content_hash = l.content_hash) AS fresh FROM record_links l "
-            f"WHERE l.record IN ({marks}) ORDER BY l.symbol",
-            list(rowids),
-        ):
-            out.setdefault(int(r[0]), []).append((str(r[1]), not r[2]))
-        return out
-
-    def record_text_hash(self, record_id: str) -> str | None:
-        row = self.conn.execute(
-            "SELECT text_hash FROM records WHERE id = ?", (record_id,)
-        ).fetchone()
-        return None if row is None else str(row[0])
-
-    def record_vectors(self, record_id: str, model: str) -> dict[str, Vectors]:
-        rows = self.conn.execute(
-            "SELECT v.space, v.vec FROM record_vectors v JOIN records r ON r.rowid = v.record "
-            "WHERE r.id = ? AND v.model = ?",
-            (record_id, model),
-        ).fetchall()
-        return {str(r[0]): np.frombuffer(r[1], dtype="<f4").copy() for r in rows}
-
-    def records_without_vectors(self, model: str, limit: int = 500) -> list[str]:
-        """Ids of records with no problem vector for `model` (pending, or another model)."""
-        return [
-            str(r[0])
-            for r in self.conn.execute(
-                "SELECT id FROM records r WHERE NOT EXISTS (SELECT 1 FROM record_vectors v "
-                "WHERE v.record = r.rowid AND v.space = 'problem' AND v.model = ?) LIMIT ?",
-                (model, limit),
-            )
-        ]
-
-    def record_bm25(
-        self, match: str, filters: MemoryFilters, limit: int, columns: str | None = None
-    ) -> list[tuple[str, float]]:
-        """BM25 over the records' text. `columns` restricts the match (FTS5 `{a b}:`)."""
-        where, params = memory_where(filters)
-        weights = ", ".join(str(w) for w in RECORD_BM25_WEIGHTS)
-        expression = f"{{{columns}}} : ({match})" if columns else match
-        rows = self.conn.execute(
-            f"SELECT r.id, bm25(records_fts, {weights}) AS s FROM records_fts "
-            "JOIN records r ON r.rowid = records_fts.rowid "
-            f"WHERE records_fts MATCH ? AND {where} ORDER BY s LIMIT ?",
-            (expression, *params, limit),
-        ).fetchall()
-        return [(str(r[0]), -float(r[1])) for r in rows]
-
-    def record_dense(
-        self, space: str, query: Vectors, model: str, filters: MemoryFilters, limit: int
-    ) -> list[tuple[str, float]]:
-        """Exact cosine over one vector space of the filtered records."""
-        m = self._space_matrix(space, model)
-        if m.rowids.size == 0:
-            return []
-        rowids, matrix = m.rowids, m.matrix
-        where, params = memory_where(filters)
-        if where != "1":
-            allowed = np.fromiter(
-                (
-                    r[0]
-                    for r in self.conn.execute(
-                        f"SELECT r.rowid FROM records r WHERE {where}", params
-                    )
-                ),
-                dtype=np.int64,
-            )
-            mask = np.isin(rowids, allowed)
-            rowids, matrix = rowids[mask], matrix[mask]
-            if rowids.size == 0:
-                return []
-        scores = matrix @ np.asarray(query, dtype=np.float32).reshape(-1)
-        k = min(limit, scores.shape[0])
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        found = [(int(rowids[i]), float(scores[i])) for i in top]
-        marks = ", ".join("?" for _ in found)
-        ids = dict(
-            self.conn.execute(
-                f"SELECT rowid, id FROM records WHERE rowid IN ({marks})", [r for r, _ in found]
-            ).fetchall()
-        )
-        return [(str(ids[r]), s) for r, s in found if r in ids]
-
-    def _space_matrix(self, space: str, model: str) -> _SpaceMatrix:
-        generation = self.memory_generation()
-        key = (self.location, model, space)
-        with _MATRIX_LOCK:
-            current = _MATRICES.get(key)
-            if current is not None and current.generation == generation:
-                return current
-            rows = self.conn.execute(
-                "SELECT record, vec FROM record_vectors WHERE space = ? AND model = ? "
-                "ORDER BY record",
-                (space, model),
-            ).fetchall()
-            rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            dim = len(rows[0][1]) // 4 if rows else 0
-            matrix = np.empty((len(rows), dim), dtype=np.float32)
-            if rows:
-                matrix[:] = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(
-                    len(rows), dim
-                )
-            current = _MATRICES[key] = _SpaceMatrix(generation, rowids, matrix)
-            return current
-
-    def list_records(
-        self,
-        filters: MemoryFilters,
-        limit: int,
-        offset: int = 0,
-        order: str = "recent",
-    ) -> tuple[list[Record], int]:
-        """A page of the filtered records and the size of the whole set."""
-        where, params = memory_where(filters)
-        total = int(
-            self.conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()[0]
-        )
-        by = {
-            "recent": "r.last_seen DESC, r.rowid DESC",
-            "useful": "(r.worked - r.not_worked) DESC, r.occurrences DESC, r.last_seen DESC",
-        }[order]
-        ids = [
-            str(r[0])
-            for r in self.conn.execute(
-                f"SELECT r.id FROM records r WHERE {where} ORDER BY {by} LIMIT ? OFFSET ?",
-                (*params, limit, offset),
-            )
-        ]
-        return self.get_records(ids), total
-
-    def iter_records(self, batch: int = 200) -> Iterator[Record]:
-        last = 0
-        while True:
-            rows = self.conn.execute(
-                "SELECT rowid, id FROM records WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                (last, batch),
-            ).fetchall()
-            if not rows:
-                return
-            last = int(rows[-1][0])
-            yield from self.get_records([str(r[1]) for r in rows])
-
-    def memory_counts(self) -> dict[str, Any]:
-        """Totals for status: records by source, ratings, pending (unembedded) records."""
-        by_source = {
-            str(r[0]): int(r[1])
-            for r in self.conn.execute("SELECT source, COUNT(*) FROM records GROUP BY source")
-        }
-        row = self.conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(worked), 0), COALESCE(SUM(not_worked), 0), "
-            "COALESCE(SUM(variant_of IS NOT NULL), 0) FROM records"
-        ).fetchone()
-        knowledge = self.conn.execute(
-            "SELECT COALESCE(SUM(useful), 0), COALESCE(SUM(not_useful), 0) FROM knowledge_feedback"
-        ).fetchone()
-        return {
-            "records": int(row[0]),
-            "by_source": by_source,
-            "variants": int(row[3]),
-            "worked": int(row[1]),
-            "not_worked": int(row[2]),
-            "knowledge_useful": int(knowledge[0]),
-            "knowledge_not_useful": int(knowledge[1]),
-        }

@@ -16,12 +16,19 @@ from ctxhub.memory.response import SolutionSearchResponse
 log = logging.getLogger("ctxhub.memory")
 
 
-def store_pending(hub: Hub) -> int:
+#: Pending records a read tool stores before answering (the rest wait for the next
+#: call): a search must stay fast after a busy session. log_solution and serve's
+#: start-up take a full batch (drain_pending's default).
+READ_DRAIN = 20
+
+
+def store_pending(hub: Hub, limit: int | None = None) -> int:
     """Embed and store records hooks left in the pending folder; returns how many."""
     from ctxhub.memory.pending import drain_pending
 
     try:
-        return drain_pending(hub).stored
+        summary = drain_pending(hub) if limit is None else drain_pending(hub, limit=limit)
+        return summary.stored
     except Exception as exc:  # a broken pending file never fails the tool call
         log.warning("could not store pending records: %s", exc)
         return 0
@@ -44,7 +51,7 @@ def search_solutions(
     error_type: str | None = None,
     limit: int = 5,
 ) -> SolutionSearchResponse:
-    store_pending(hub)
+    store_pending(hub, READ_DRAIN)
     filters = MemoryFilters(
         language=language, framework=framework, tags=tags, error_type=error_type
     )
@@ -56,7 +63,7 @@ def search_solutions(
 def search_by_approach(
     hub: Hub, approach: str, *, language: str | None = None, limit: int = 5
 ) -> SolutionSearchResponse:
-    store_pending(hub)
+    store_pending(hub, READ_DRAIN)
     return search.search_by_approach(
         hub, approach, filters=MemoryFilters(language=language), limit=limit
     )
@@ -88,7 +95,7 @@ def browse_solutions(
     limit: int = 20,
     cursor: str | None = None,
 ) -> BrowseResponse:
-    store_pending(hub)
+    store_pending(hub, READ_DRAIN)
     filters = MemoryFilters(
         language=language,
         framework=framework,
@@ -102,5 +109,5 @@ def browse_solutions(
 def ecosystem_digest(
     hub: Hub, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
 ) -> DigestResponse:
-    store_pending(hub)
+    store_pending(hub, READ_DRAIN)
     return browse.ecosystem_digest(hub, languages, frameworks, limit)

@@ -1,0 +1,76 @@
+"""Records as SQLite rows, and MemoryFilters as a WHERE clause over `records r`."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from ctxhub.memory.models import MemoryFilters, Record
+
+#: records columns a Record field maps to one-to-one
+RECORD_FIELDS = (
+    "id",
+    "problem",
+    "solution",
+    "error_type",
+    "stack_trace",
+    "code_snippet",
+    "code_diff",
+    "language",
+    "framework",
+    "file_path",
+    "agent",
+    "os",
+    "confidence",
+    "resolved",
+    "source",
+    "session_id",
+    "url",
+    "variant_of",
+    "created_at",
+    "last_seen",
+    "occurrences",
+    "worked",
+    "not_worked",
+)
+#: BM25 column weights: problem, error_type, stack_trace, solution, code
+RECORD_BM25_WEIGHTS = (1.0, 2.0, 0.6, 0.8, 0.6)
+
+
+def _like_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def memory_where(filters: MemoryFilters) -> tuple[str, list[object]]:
+    """A WHERE clause over `records r` (never empty) and its parameters."""
+    parts: list[str] = []
+    params: list[object] = []
+    if filters.language:
+        parts.append("r.language = ?")
+        params.append(filters.language)
+    if filters.framework:
+        parts.append("r.framework = ?")
+        params.append(filters.framework)
+    if filters.error_type:
+        parts.append("r.error_type = ? COLLATE NOCASE")
+        params.append(filters.error_type.strip())
+    if filters.source:
+        if filters.source.endswith(":"):
+            parts.append("r.source LIKE ? ESCAPE '\\'")
+            params.append(_like_escape(filters.source) + "%")
+        else:
+            parts.append("r.source = ?")
+            params.append(filters.source)
+    for tag in filters.tags or []:
+        parts.append("r.rowid IN (SELECT record FROM record_tags WHERE tag = ?)")
+        params.append(tag)
+    return (" AND ".join(parts) if parts else "1"), params
+
+
+def row_record(row: sqlite3.Row) -> Record:
+    data: dict[str, Any] = {k: row[k] for k in RECORD_FIELDS}
+    data["resolved"] = bool(data["resolved"])
+    data["libraries"] = json.loads(row["libraries"])
+    data["tags"] = json.loads(row["tags"])
+    return Record.model_validate(data)

@@ -1,0 +1,267 @@
+"""Memory reads in the SQLite store: records by id (with stale links), BM25 and exact
+cosine over their vector spaces, listings, counts and feedback summaries. A mixin of
+SQLiteStore (it shares the connection)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ctxhub.embed.base import Vectors
+from ctxhub.memory.models import MemoryFilters, Record
+from ctxhub.store.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
+
+#: FTS columns a BM25 search may be restricted to
+FTS_COLUMNS = frozenset({"problem", "error_type", "stack_trace", "solution", "code"})
+
+
+@dataclass
+class _SpaceMatrix:
+    generation: int
+    rowids: npt.NDArray[np.int64]
+    matrix: Vectors
+
+
+_MATRICES: dict[tuple[str, str, str], _SpaceMatrix] = {}
+_MATRIX_LOCK = threading.Lock()
+
+
+class MemoryReads:
+    conn: sqlite3.Connection
+    location: str
+
+    # -- generation ------------------------------------------------------------------
+    def memory_generation(self) -> int:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'memory_generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def knowledge_feedback(self, ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """{chunk id: (useful, not useful)} for the rated ones among `ids`."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        return {
+            r[0]: (int(r[1]), int(r[2]))
+            for r in self.conn.execute(
+                "SELECT chunk_id, useful, not_useful FROM knowledge_feedback "
+                f"WHERE chunk_id IN ({marks})",
+                list(ids),
+            )
+        }
+
+    def unhelpful_queries(self, limit: int = 10) -> list[tuple[str, int]]:
+        """Queries whose knowledge results were rated not useful, most often first."""
+        return [
+            (str(r[0]), int(r[1]))
+            for r in self.conn.execute(
+                "SELECT query, COUNT(*) AS n FROM feedback_events WHERE target_kind = "
+                "'knowledge' AND worked = 0 AND query IS NOT NULL AND query != '' "
+                "GROUP BY query ORDER BY n DESC, MAX(created_at) DESC LIMIT ?",
+                (limit,),
+            )
+        ]
+
+    # -- reads -------------------------------------------------------------------------
+    def get_records(self, ids: Sequence[str]) -> list[Record]:
+        """Records by id, in the order asked (unknown ids left out), with stale links."""
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        rows = {
+            r["id"]: r
+            for r in self.conn.execute(f"SELECT * FROM records WHERE id IN ({marks})", list(ids))
+        }
+        links = self._links([r["rowid"] for r in rows.values()])
+        out: list[Record] = []
+        for rid in ids:
+            row = rows.get(rid)
+            if row is None:
+                continue
+            record = row_record(row)
+            linked = links.get(int(row["rowid"]), [])
+            record.linked_symbols = [s for s, _ in linked]
+            record.stale_symbols = [s for s, stale in linked if stale]
+            out.append(record)
+        return out
+
+    def _links(self, rowids: Sequence[int]) -> dict[int, list[tuple[str, bool]]]:
+        """{record rowid: [(symbol, stale)]}: stale when no chunk of that symbol still has
+        the content it had when the record was linked (changed, or gone)."""
+        if not rowids:
+            return {}
+        marks = ", ".join("?" for _ in rowids)
+        out: dict[int, list[tuple[str, bool]]] = {}
+        for r in self.conn.execute(
+            "SELECT l.record, l.symbol, EXISTS (SELECT 1 FROM chunks c WHERE c.symbol = "
+            "l.symbol AND c.content_hash = l.content_hash) AS fresh FROM record_links l "
+            f"WHERE l.record IN ({marks}) ORDER BY l.symbol",
+            list(rowids),
+        ):
+            out.setdefault(int(r[0]), []).append((str(r[1]), not r[2]))
+        return out
+
+    def record_text_hash(self, record_id: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT text_hash FROM records WHERE id = ?", (record_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def record_vectors(self, record_id: str, model: str) -> dict[str, Vectors]:
+        rows = self.conn.execute(
+            "SELECT v.space, v.vec FROM record_vectors v JOIN records r ON r.rowid = v.record "
+            "WHERE r.id = ? AND v.model = ?",
+            (record_id, model),
+        ).fetchall()
+        return {str(r[0]): np.frombuffer(r[1], dtype="<f4").copy() for r in rows}
+
+    def records_without_vectors(self, model: str, limit: int = 500) -> list[str]:
+        """Ids of records with no problem vector for `model` (pending, or another model)."""
+        return [
+            str(r[0])
+            for r in self.conn.execute(
+                "SELECT id FROM records r WHERE NOT EXISTS (SELECT 1 FROM record_vectors v "
+                "WHERE v.record = r.rowid AND v.space = 'problem' AND v.model = ?) LIMIT ?",
+                (model, limit),
+            )
+        ]
+
+    def record_bm25(
+        self, match: str, filters: MemoryFilters, limit: int, columns: str | None = None
+    ) -> list[tuple[str, float]]:
+        """BM25 over the records' text. `columns` restricts the match (FTS5 `{a b}:`)."""
+        if columns and not set(columns.split()) <= FTS_COLUMNS:
+            raise ValueError(f"unknown record text columns: {columns!r}")
+        where, params = memory_where(filters)
+        weights = ", ".join(str(w) for w in RECORD_BM25_WEIGHTS)
+        expression = f"{{{columns}}} : ({match})" if columns else match
+        rows = self.conn.execute(
+            f"SELECT r.id, bm25(records_fts, {weights}) AS s FROM records_fts "
+            "JOIN records r ON r.rowid = records_fts.rowid "
+            f"WHERE records_fts MATCH ? AND {where} ORDER BY s LIMIT ?",
+            (expression, *params, limit),
+        ).fetchall()
+        return [(str(r[0]), -float(r[1])) for r in rows]
+
+    def record_dense(
+        self, space: str, query: Vectors, model: str, filters: MemoryFilters, limit: int
+    ) -> list[tuple[str, float]]:
+        """Exact cosine over one vector space of the filtered records."""
+        m = self._space_matrix(space, model)
+        if m.rowids.size == 0:
+            return []
+        rowids, matrix = m.rowids, m.matrix
+        where, params = memory_where(filters)
+        if where != "1":
+            allowed = np.fromiter(
+                (
+                    r[0]
+                    for r in self.conn.execute(
+                        f"SELECT r.rowid FROM records r WHERE {where}", params
+                    )
+                ),
+                dtype=np.int64,
+            )
+            mask = np.isin(rowids, allowed)
+            rowids, matrix = rowids[mask], matrix[mask]
+            if rowids.size == 0:
+                return []
+        scores = matrix @ np.asarray(query, dtype=np.float32).reshape(-1)
+        k = min(limit, scores.shape[0])
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        found = [(int(rowids[i]), float(scores[i])) for i in top]
+        marks = ", ".join("?" for _ in found)
+        ids = dict(
+            self.conn.execute(
+                f"SELECT rowid, id FROM records WHERE rowid IN ({marks})", [r for r, _ in found]
+            ).fetchall()
+        )
+        return [(str(ids[r]), s) for r, s in found if r in ids]
+
+    def _space_matrix(self, space: str, model: str) -> _SpaceMatrix:
+        generation = self.memory_generation()
+        key = (self.location, model, space)
+        with _MATRIX_LOCK:
+            current = _MATRICES.get(key)
+            if current is not None and current.generation == generation:
+                return current
+            rows = self.conn.execute(
+                "SELECT record, vec FROM record_vectors WHERE space = ? AND model = ? "
+                "ORDER BY record",
+                (space, model),
+            ).fetchall()
+            rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            dim = len(rows[0][1]) // 4 if rows else 0
+            matrix = np.empty((len(rows), dim), dtype=np.float32)
+            if rows:
+                matrix[:] = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(
+                    len(rows), dim
+                )
+            current = _MATRICES[key] = _SpaceMatrix(generation, rowids, matrix)
+            return current
+
+    def list_records(
+        self,
+        filters: MemoryFilters,
+        limit: int,
+        offset: int = 0,
+        order: str = "recent",
+    ) -> tuple[list[Record], int]:
+        """A page of the filtered records and the size of the whole set."""
+        where, params = memory_where(filters)
+        total = int(
+            self.conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()[0]
+        )
+        by = {
+            "recent": "r.last_seen DESC, r.rowid DESC",
+            "useful": "(r.worked - r.not_worked) DESC, r.occurrences DESC, r.last_seen DESC",
+        }[order]
+        ids = [
+            str(r[0])
+            for r in self.conn.execute(
+                f"SELECT r.id FROM records r WHERE {where} ORDER BY {by} LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            )
+        ]
+        return self.get_records(ids), total
+
+    def iter_records(self, batch: int = 200) -> Iterator[Record]:
+        last = 0
+        while True:
+            rows = self.conn.execute(
+                "SELECT rowid, id FROM records WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (last, batch),
+            ).fetchall()
+            if not rows:
+                return
+            last = int(rows[-1][0])
+            yield from self.get_records([str(r[1]) for r in rows])
+
+    def memory_counts(self) -> dict[str, Any]:
+        """Totals for status: records by source, ratings, pending (unembedded) records."""
+        by_source = {
+            str(r[0]): int(r[1])
+            for r in self.conn.execute("SELECT source, COUNT(*) FROM records GROUP BY source")
+        }
+        row = self.conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(worked), 0), COALESCE(SUM(not_worked), 0), "
+            "COALESCE(SUM(variant_of IS NOT NULL), 0) FROM records"
+        ).fetchone()
+        knowledge = self.conn.execute(
+            "SELECT COALESCE(SUM(useful), 0), COALESCE(SUM(not_useful), 0) FROM knowledge_feedback"
+        ).fetchone()
+        return {
+            "records": int(row[0]),
+            "by_source": by_source,
+            "variants": int(row[3]),
+            "worked": int(row[1]),
+            "not_worked": int(row[2]),
+            "knowledge_useful": int(knowledge[0]),
+            "knowledge_not_useful": int(knowledge[1]),
+        }
