@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -21,6 +21,13 @@ class Settings(BaseSettings):
     token: str | None = None  # bearer token for non-loopback HTTP serving
     memory_half_life_days: float = 180.0  # recency half-life of a record, from last seen
     memory_floor: float | None = None  # relevance floor override (default: the calibrated)
+
+    @field_validator("home", "db")
+    @classmethod
+    def _absolute(cls, v: Path | None) -> Path | None:
+        # `~/hub` or a relative path must mean one place for every process: the hook
+        # runs from the agent's working directory and expands `~` itself.
+        return None if v is None else v.expanduser().absolute()
 
     @property
     def db_path(self) -> Path:

@@ -12,6 +12,7 @@ import http.server
 import json
 import threading
 from collections.abc import Iterator
+from email.utils import formatdate
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -27,11 +28,13 @@ from ctxhub.memory.feedback import rate
 from ctxhub.memory.github import (
     GitHubClient,
     GitHubError,
+    GitHubImportSummary,
     IssueQuery,
     import_issues,
     iter_issue_records,
     parse_repository,
 )
+from ctxhub.memory.github import _retry_after as retry_after
 from ctxhub.memory.github_parse import (
     choose_resolution,
     extract_error_type,
@@ -229,6 +232,70 @@ def test_honours_retry_after_on_429(github: FakeGitHub) -> None:
     assert "await import" in got[108].record.solution
 
 
+def test_honours_retry_after_as_an_http_date(github: FakeGitHub) -> None:
+    when = formatdate(NOW + 42, usegmt=True)  # "Tue, 14 Nov 2023 22:14:02 GMT"
+    github.rate_limit("issues/108/comments", 1, {"Retry-After": when}, 429)
+    sleeps = Sleeps()
+    with client_for(github, sleeps) as client:
+        got = {r.number: r for r in iter_issue_records(client, WIDGETS)}
+    assert sleeps == [42.0]  # seconds from now, not a made-up minute
+    assert "await import" in got[108].record.solution
+
+
+def test_an_unparsable_retry_after_falls_back_to_the_reset(github: FakeGitHub) -> None:
+    headers = {
+        "Retry-After": "soon",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": str(int(NOW) + 10),
+    }
+    github.rate_limit("issues", 1, headers, 403)
+    sleeps = Sleeps()
+    with client_for(github, sleeps) as client:
+        assert len(list(iter_issue_records(client, WIDGETS))) == 6
+    assert sleeps == [11.0]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, None),
+        ("3", 3.0),
+        ("2.5", 2.5),
+        ("-4", 0.0),
+        (formatdate(NOW + 90, usegmt=True), 90.0),
+        (formatdate(NOW + 90), 90.0),  # "-0000": UTC
+        (formatdate(NOW - 90, usegmt=True), 0.0),  # already past: no wait
+        ("soon", None),
+        ("", None),
+        ("nan", None),
+        ("inf", None),
+        ("Tue, 99 Foo 2023 99:99:99 GMT", None),
+    ],
+)
+def test_retry_after_values(value: str | None, expected: float | None) -> None:
+    assert retry_after(value, NOW) == expected
+
+
+@pytest.mark.parametrize(
+    "bad", ["api.github.com", "github.example.com/api/v3", "ftp://example.com", "http://h:port"]
+)
+def test_an_invalid_api_url_fails_at_once(bad: str) -> None:
+    sleeps = Sleeps()
+    with pytest.raises(GitHubError, match="invalid API URL") as info:
+        GitHubClient(base_url=bad, sleep=sleeps).issues("acme", "widgets")
+    assert sleeps == []
+    assert "https://api.github.com" in str(info.value)  # says what it expected
+    assert "\n" not in str(info.value)
+
+
+def test_an_unsupported_link_fails_at_once(github: FakeGitHub) -> None:
+    sleeps = Sleeps()
+    host = github.base.removeprefix("http://")
+    with client_for(github, sleeps) as client, pytest.raises(GitHubError, match="invalid URL"):
+        client.get(f"ftp://{host}/repos/acme/widgets/issues")
+    assert sleeps == [] and github.log == []
+
+
 def test_gives_up_when_the_reset_is_too_far_away(github: FakeGitHub) -> None:
     far = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(NOW) + 3600)}
     github.rate_limit("issues", 1, far, 403)
@@ -341,6 +408,37 @@ def test_framework_and_language_options(github: FakeGitHub) -> None:
     got = records(github, max_issues=1, framework="Widgets-SDK", language="Python")
     (item,) = got.values()
     assert item.record.framework == "widgets-sdk" and item.record.language == "python"
+
+
+def test_secrets_in_issues_and_comments_are_redacted(github: FakeGitHub, hub: Hub) -> None:
+    # The fake secrets are built from fragments: this file holds none.
+    token = "ghp" + "_" + "A1b2C3d4E5" * 4
+    password = "hunter" + "2"
+    dsn = "postgres" + "://u:" + password + "@h/db"
+    other = "S3cr3t" + "-value9"  # in a comment that is not the solution
+    issue = github.issue(101)
+    issue["body"] += f"\r\n\r\nRun with `GITHUB_TOKEN={token}` against {dsn}; {other} did not help."
+    [fix] = github.pages["issues/101/comments"][1]
+    fix["body"] += f"\r\n\r\nI reproduced it with {dsn} and the token {token}."
+    github.pages["issues/101/comments"][0][1]["body"] += f" DB_PASSWORD={other}"
+
+    def check(rec: Any) -> None:
+        dumped = rec.model_dump_json()
+        for secret in (token, password, other):
+            assert secret not in dumped
+        for text in (rec.problem, rec.solution):
+            assert "[REDACTED:github_token]" in text
+            assert "postgres://u:[REDACTED:password]@h/db" in text
+        assert "Fixed in #104" in rec.solution  # the rest of the text stays
+
+    rec = records(github, state="all")[101].record
+    check(rec)
+    assert "[REDACTED:secret] did not help" in rec.problem
+    with client_for(github) as client:
+        summary = import_issues(hub, client, ALL)
+    assert isinstance(summary, GitHubImportSummary)
+    [stored] = hub.store.get_records([i.id for i in summary.issues if i.number == 101])
+    check(stored)
 
 
 # --- the parsing helpers ----------------------------------------------------------
@@ -582,3 +680,16 @@ def test_command_errors_are_one_line(
     assert down.exit_code == 1 and "Traceback" not in down.output
     assert down.output.strip().splitlines()[-1].startswith("Error: cannot reach 127.0.0.1")
     assert sleeps == [1.0, 2.0, 4.0]  # backed off between the retries, then gave up
+
+
+def test_command_refuses_an_api_url_without_a_scheme(
+    tmp_path: Path, hashing_embedder: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sleeps = Sleeps()
+    monkeypatch.setattr("time.sleep", sleeps)
+    done = invoke(tmp_path, "import-github", "acme/widgets", "--api-url", "ghe.example.com")
+    assert done.exit_code == 1 and sleeps == []
+    assert done.output.strip().splitlines() == [
+        "Error: invalid API URL 'ghe.example.com':"
+        " expected http(s)://HOST[/PATH], e.g. https://api.github.com"
+    ]

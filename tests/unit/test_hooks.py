@@ -78,6 +78,24 @@ def edit(path: str, old: str, new: str, tool: str = "Edit") -> dict[str, Any]:
     }
 
 
+def notebook_edit(
+    path: str, source: str, mode: str | None = None, cell: str | None = None
+) -> dict[str, Any]:
+    tool_input: dict[str, Any] = {"notebook_path": path, "new_source": source}
+    if cell is not None:
+        tool_input["cell_id"] = cell
+    if mode is not None:
+        tool_input["edit_mode"] = mode
+    return {
+        "session_id": SESSION,
+        "cwd": CWD,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "NotebookEdit",
+        "tool_input": tool_input,
+        "tool_response": {"success": True},
+    }
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     return tmp_path / "hub"
@@ -235,6 +253,45 @@ def test_repeated_failure_keeps_the_first_error_and_counts_attempts(home: Path) 
     assert "+export const h = 1;" in record["code_diff"]
 
 
+def test_notebook_edits_are_steps_of_the_fix(home: Path) -> None:
+    nb = f"{CWD}/notebooks/analysis.ipynb"
+    call(home, bash("python -m pytest --nbmake notebooks", failed=True, error=TRACEBACK))
+    call(home, notebook_edit(nb, "df = load()\nitems = df.get('items', [])", cell="c7"))
+    call(home, notebook_edit(nb, f"API_KEY = '{TOKEN}'", mode="insert", cell="c7"))
+    call(home, notebook_edit(nb, "", mode="delete", cell="c9"))
+    call(home, notebook_edit(nb, "import pandas as pd", mode="insert"))
+    call(home, bash("python -m pytest --nbmake notebooks", stdout="1 passed"))
+    [record] = pending(home)
+    RecordInput.model_validate(record)
+    lines = record["solution"].splitlines()
+    assert lines[0] == (
+        "Replaced cell c7 of notebooks/analysis.ipynb with"
+        " `df = load() items = df.get('items', [])`."
+    )
+    assert lines[1].startswith("Inserted a cell after cell c7 of notebooks/analysis.ipynb")
+    assert lines[2] == "Deleted cell c9 of notebooks/analysis.ipynb."
+    assert lines[3] == (
+        "Inserted a cell at the start of notebooks/analysis.ipynb with `import pandas as pd`."
+    )
+    assert record["file_path"] == "notebooks/analysis.ipynb"
+    assert record["language"] == "python"
+    assert "+items = df.get('items', [])" in record["code_diff"]
+    assert "+import pandas as pd" in record["code_diff"]
+    assert TOKEN not in json.dumps(record) and "REDACTED" in record["code_diff"]
+
+
+def test_notebook_edits_without_a_path_or_with_odd_input_are_ignored(home: Path) -> None:
+    call(home, bash("pytest", failed=True, error="AssertionError"))
+    call(home, {**notebook_edit("", "x"), "tool_input": {"file_path": f"{CWD}/a.ipynb"}})
+    odd = notebook_edit(f"{CWD}/a.ipynb", "x", mode="explode", cell="c1")
+    odd["tool_input"]["new_source"] = ["not", "a", "string"]
+    call(home, odd)
+    state = json.loads(sessions(home)[0].read_text())
+    [step] = state["steps"]  # only the second: the first named no notebook
+    assert step["kind"] == "notebookedit" and step["edit_mode"] == "replace"
+    assert step["new"] == "" and step["cell_id"] == "c1"
+
+
 def test_edits_failing_and_unknown_tools_are_ignored(home: Path) -> None:
     call(home, bash("pytest", failed=True, error="AssertionError"))
     failed_edit = edit(f"{CWD}/a.py", "nope", "x")
@@ -327,6 +384,7 @@ def _random_payloads(rng: random.Random) -> list[object]:
         bash("pytest", stdout="ok"),
         edit(f"{CWD}/a.py", "a", "b", tool="MultiEdit"),
         edit(f"{CWD}/a.py", "a", "b", tool="Write"),
+        notebook_edit(f"{CWD}/a.ipynb", "b", mode="insert", cell="c1"),
     ]
     junk: list[object] = [
         "",
@@ -360,6 +418,8 @@ def _random_payloads(rng: random.Random) -> list[object]:
         {"tool_name": "Edit", "tool_input": {"file_path": ["x"], "old_string": 1}},
         {"tool_name": "MultiEdit", "tool_input": {"file_path": "a", "edits": "nope"}},
         {"tool_name": "MultiEdit", "tool_input": {"file_path": "a", "edits": [1, None, {}]}},
+        {"tool_name": "NotebookEdit", "tool_input": {"notebook_path": 3, "new_source": 4}},
+        {"tool_name": "NotebookEdit", "tool_input": {"notebook_path": "a", "cell_id": {}}},
         {"tool_name": ["Bash"], "tool_input": {}},
         {"session_id": {"x": 1}, "tool_name": "Bash", "tool_input": {"command": "pytest"}},
         {
@@ -405,7 +465,9 @@ def _random_payloads(rng: random.Random) -> list[object]:
                 payload[key] = rng.choice(values)
             elif isinstance(payload.get("tool_input"), dict):
                 payload["tool_input"][
-                    rng.choice(["command", "file_path", "old_string", "edits"])
+                    rng.choice(
+                        ["command", "file_path", "old_string", "edits", "new_source", "edit_mode"]
+                    )
                 ] = rng.choice(values)
         out.append(payload)
     for _ in range(100):

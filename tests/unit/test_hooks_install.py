@@ -13,10 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
+from ctxhub.memory import hooks, session_mining
 from ctxhub.server.hooks_install import (
     EVENTS,
     MATCHER,
     apply_hooks,
+    has_hook,
     hook_command,
     is_ours,
     plan_hooks,
@@ -133,6 +135,52 @@ def test_reinstall_from_another_environment_replaces_in_place(tmp_path: Path) ->
     assert data["hooks"]["PostToolUse"][1] == OTHER  # ours stays where it was
     for event in EVENTS:
         assert [h["command"] for h in ours_in(data, event)] == [COMMAND]
+
+
+def test_the_matcher_names_every_edit_tool_the_hook_and_mining_know() -> None:
+    tools = set(MATCHER.split("|"))
+    assert "NotebookEdit" in tools
+    assert tools == {"Bash", *hooks.EDIT_TOOLS}
+    assert hooks.EDIT_TOOLS == session_mining.EDIT_TOOLS
+
+
+def test_reinstall_updates_an_old_matcher_in_place(tmp_path: Path) -> None:
+    plan = plan_hooks("project", project=tmp_path, command=COMMAND)
+    old_group = {
+        "matcher": "Bash|Edit|Write|MultiEdit",
+        "hooks": [{"type": "command", "command": COMMAND, "timeout": 10}],
+    }
+    plan.path.parent.mkdir()
+    before = {"hooks": {event: [OTHER, old_group, OTHER] for event in EVENTS}}
+    plan.path.write_text(json.dumps(before))
+    action, report = apply_hooks(plan)
+    assert action == "updated" and "updated" in report
+    data = json.loads(plan.path.read_text())
+    for event in EVENTS:
+        assert data["hooks"][event] == [OTHER, plan.group, OTHER]  # same place, one entry
+        assert data["hooks"][event][1]["matcher"] == MATCHER
+        assert len(ours_in(data, event)) == 1
+    assert apply_hooks(plan)[0] == "unchanged"
+
+
+def test_has_hook(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    assert not has_hook(path)  # no file
+    for content in ("", "{broken", "[1]", '{"hooks": []}', '{"hooks": {"PostToolUse": {}}}'):
+        path.write_text(content)
+        assert not has_hook(path), content
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [OTHER, "junk", {"hooks": 3}]}}))
+    assert not has_hook(path)
+    plan = plan_hooks("user", home=tmp_path, command=COMMAND)
+    apply_hooks(plan)
+    assert has_hook(plan.path) and has_hook(plan.path, ["PostToolUseFailure"])
+    assert not has_hook(plan.path, ["Stop"])
+    # a settings file with comments (Claude Code reads them) still counts
+    text = plan.path.read_text()
+    plan.path.write_text("// mine\n" + text)
+    assert has_hook(plan.path)
+    remove_hooks(plan)
+    assert not has_hook(plan.path)
 
 
 def test_remove_takes_out_only_ours(tmp_path: Path) -> None:

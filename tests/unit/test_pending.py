@@ -16,7 +16,7 @@ import pytest
 from ctxhub.config import Settings
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.hub import Hub
-from ctxhub.memory import hooks
+from ctxhub.memory import hook_state, hooks
 from ctxhub.memory.models import LogResult, RecordInput
 from ctxhub.memory.pending import (
     CLAIM_MARK,
@@ -66,7 +66,7 @@ def test_drain_stores_records_and_deletes_their_files(hub: Hub) -> None:
         queue(home, f"r{n}.json", record(n))
     summary = drain_pending(hub)
     assert (summary.stored, summary.rejected, summary.failed, summary.remaining) == (3, 0, 0, 0)
-    assert pending_count(home) == 0 and not list((home / "pending").iterdir())
+    assert pending_count(hub.settings) == 0 and not list((home / "pending").iterdir())
     stored = hub.store.get_records([r.id for r in summary.results])
     assert len(stored) == 3
     assert {r.source for r in stored} == {"hook"} and {r.agent for r in stored} == {"claude-code"}
@@ -106,7 +106,7 @@ def test_invalid_files_move_to_rejected_with_a_reason(
     rejected = home / "pending" / "rejected"
     assert (rejected / "bad.json").is_file()
     assert reason in (rejected / "bad.json.reason.txt").read_text()
-    assert rejected_count(home) == 1 and pending_count(home) == 0
+    assert rejected_count(hub.settings) == 1 and pending_count(hub.settings) == 0
     assert any("bad.json" in e for e in summary.errors)
 
 
@@ -128,7 +128,7 @@ def test_files_stay_queued_when_the_store_fails(hub: Hub) -> None:
     assert "database is locked" in summary.errors[0]
     # the store is back: everything goes through
     assert drain_pending(hub).stored == len(names)
-    assert pending_count(home) == 0
+    assert pending_count(hub.settings) == 0
 
 
 def test_one_failing_record_does_not_block_the_rest(hub: Hub) -> None:
@@ -194,7 +194,7 @@ def test_two_drains_at_once_store_each_file_once(tmp_path: Path) -> None:
         t.join()
     assert sorted(seen) == sorted(set(seen)) and len(seen) == 40
     assert sum(s.stored for s in summaries) == 40
-    assert pending_count(tmp_path) == 0
+    assert pending_count(settings) == 0
 
 
 def test_hook_capture_end_to_end(hub: Hub) -> None:
@@ -228,7 +228,7 @@ def test_hook_capture_end_to_end(hub: Hub) -> None:
     ]
     for step in steps:
         assert hooks.run(["post-tool-use"], json.dumps(step), env) == 0
-    assert pending_count(home) == 1
+    assert pending_count(hub.settings) == 1
     summary = drain_pending(hub)
     assert summary.stored == 1 and summary.results[0].action == "created"
     [stored] = hub.store.get_records([summary.results[0].id])
@@ -256,3 +256,48 @@ def test_hook_drain_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     report = json.loads(done.output)
     assert report["stored"] == 1 and report["rejected"] == 1 and report["remaining"] == 0
     assert report["results"][0]["action"] == "created"
+
+
+class ElsewhereSettings(Settings):
+    """Settings whose queue is not under `<home>/pending`."""
+
+    @property
+    def pending_dir(self) -> Path:
+        return self.home / "queue-elsewhere"
+
+
+def test_the_queue_is_where_settings_say(tmp_path: Path) -> None:
+    settings = ElsewhereSettings(home=tmp_path)
+    folder = settings.pending_dir
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps(record(1)))
+    (folder / "b.json").write_text("{broken")
+    queue(tmp_path, "ignored.json", record(2))  # <home>/pending is not this queue
+    assert pending_count(settings) == 2
+    with Hub(settings, embedder=HashingEmbedder(dim=256)) as hub:
+        summary = drain_pending(hub)
+    assert (summary.stored, summary.rejected, summary.remaining) == (1, 1, 0)
+    assert rejected_count(settings) == 1 and (folder / "rejected" / "b.json").is_file()
+    assert [p.name for p in (tmp_path / "pending").iterdir()] == ["ignored.json"]
+
+
+def test_the_hook_queues_where_settings_pending_dir_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The hook may not import pydantic, so hook_state computes the folder itself: it
+    # must stay the same as Settings.pending_dir for the same CTXHUB_HOME.
+    home = tmp_path / "my hub"
+    monkeypatch.setenv("CTXHUB_HOME", str(home))
+    hook_home = hooks._home({"CTXHUB_HOME": str(home)})
+    written = Path(hook_state.write_pending(hook_home, record(3)))
+    assert written.parent == Settings().pending_dir
+    assert pending_count(Settings()) == 1
+
+
+def test_settings_and_the_hook_agree_on_a_home_with_tilde(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ctxhub.memory import hooks
+
+    monkeypatch.setenv("CTXHUB_HOME", "~/somewhere/hub")
+    expected = Path("~/somewhere/hub").expanduser()
+    assert Settings().pending_dir == expected / "pending"
+    assert Path(hooks._home(dict(os.environ))) == expected

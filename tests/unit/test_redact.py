@@ -104,6 +104,133 @@ def test_connection_string_keeps_scheme_user_and_host(url: str, kept: str, secre
     assert secret not in out
 
 
+AZURE_KEY = (
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq" + "/K1SZFPTOtr/KBHBeksoGMGw=="
+)
+AZURE_SIG = "Zq3rT8kLm2Vx" + "9%2BaBcDeFgH1jK4%2FnOpQrStUv%3D"
+SAS_QUERY = "sv=2022-11-02&ss=b&srt=sco&sp=rwdlac&se=2025-01-01T00:00:00Z&spr=https&sig="
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind", "kept"),
+    [
+        (
+            "DefaultEndpointsProtocol=https;AccountName=devacct;"
+            f"AccountKey={AZURE_KEY};EndpointSuffix=core.windows.net",
+            AZURE_KEY,
+            "azure_key",
+            "AccountName=devacct;AccountKey=[REDACTED:azure_key];EndpointSuffix=core.windows.net",
+        ),
+        (
+            f'"AzureWebJobsStorage": "AccountName=a;AccountKey={AZURE_KEY}"',
+            AZURE_KEY,
+            "azure_key",
+            'AccountKey=[REDACTED:azure_key]"',
+        ),
+        (
+            f"export AZURE_STORAGE_ACCOUNT_KEY={AZURE_KEY}",
+            AZURE_KEY,
+            "azure_key",
+            "export AZURE_STORAGE_ACCOUNT_KEY=[REDACTED:azure_key]",
+        ),
+        (
+            "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey"
+            ";SharedAccessKey=" + AZURE_KEY[:44],
+            AZURE_KEY[:44],
+            "azure_key",
+            "SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=[REDACTED:azure_key]",
+        ),
+        (
+            "BlobEndpoint=https://acct.blob.core.windows.net/;"
+            f"SharedAccessSignature={SAS_QUERY}{AZURE_SIG}",
+            AZURE_SIG,
+            "azure_sas",
+            "BlobEndpoint=https://acct.blob.core.windows.net/;"
+            "SharedAccessSignature=[REDACTED:azure_sas]",
+        ),
+        (
+            f"curl 'https://acct.blob.core.windows.net/c/report.csv?{SAS_QUERY}{AZURE_SIG}' -o r",
+            AZURE_SIG,
+            "azure_sas",
+            f"report.csv?{SAS_QUERY}[REDACTED:azure_sas]' -o r",
+        ),
+        (
+            f"https://acct.queue.core.windows.net/q?sig={AZURE_SIG}&se=2025-01-01&sp=r",
+            AZURE_SIG,
+            "azure_sas",
+            "q?sig=[REDACTED:azure_sas]&se=2025-01-01&sp=r",
+        ),
+        (
+            "mysql -u root -pMyS3cret shop",
+            "MyS3cret",
+            "password",
+            "-u root -p[REDACTED:password] shop",
+        ),
+        (
+            "mysqldump -pSecret db > db.sql",
+            "Secret",
+            "password",
+            "mysqldump -p[REDACTED:password] db",
+        ),
+        (
+            "docker exec db mysql -h 127.0.0.1 -P3306 -uroot -p'my pass' -e 'select 1'",
+            "my pass",
+            "password",
+            "-P3306 -uroot -p'[REDACTED:password]' -e 'select 1'",
+        ),
+        (
+            'mariadb-dump -p"Zq9;x" app',
+            "Zq9;x",
+            "password",
+            'mariadb-dump -p"[REDACTED:password]" app',
+        ),
+        (
+            "/usr/bin/mysqladmin -uroot -ps3cr3t status && ssh -p2222 host",
+            "s3cr3t",
+            "password",
+            "-p[REDACTED:password] status && ssh -p2222 host",
+        ),
+    ],
+)
+def test_azure_credentials_and_mysql_attached_passwords(
+    text: str, secret: str, kind: str, kept: str
+) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert f"[REDACTED:{kind}]" in out
+    assert kept in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mysql -h db -P3306 -u root -p",
+        "mysql -u root -p 3306",  # `-p` prompts; 3306 is the database
+        "mysql -u root -p shop < dump.sql",
+        "mysql --port=3306 -P 3306 -uroot -p",
+        "mysql -u root -p$MYSQL_PWD shop",
+        'mysqldump -p"${DB_PASS}" shop',
+        "ssh -p2222 host && mkdir -p build && docker run -p8080:80 app",
+        "pip install mysqlclient -pre; mkdir -p out",
+        "import mysql.connector; tar -pxf a.tgz",
+        "mysql_config --cflags -pthread",
+        "the mysql -p flag asks for the password",
+        "AccountKey=<your-account-key>;AccountName=devacct",
+        "AccountKey=${AZURE_STORAGE_KEY};EndpointSuffix=core.windows.net",
+        "account_key = accountKeyFromEnvironment",
+        "account_key = get_account_key()",
+        "SharedAccessKeyName=RootManageSharedAccessKey",
+        "SharedAccessSignature=$SAS_TOKEN",
+        "def check(sig=inspect.signature(f)): ...",
+        "https://example.com/search?q=sig&page=2",
+        "GET /api?signature=abc&sig=short",
+    ],
+)
+def test_azure_and_mysql_lookalikes_stay_untouched(text: str) -> None:
+    assert redact(text) == text
+
+
 @pytest.mark.parametrize(
     "text",
     [

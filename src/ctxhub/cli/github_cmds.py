@@ -14,7 +14,7 @@ from ctxhub.memory.github import (
     DEFAULT_API_URL,
     GitHubClient,
     GitHubError,
-    ImportSummary,
+    GitHubImportSummary,
     IssueQuery,
     IssueRecord,
     IssueState,
@@ -28,7 +28,7 @@ def _token() -> str | None:
     return os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
 
 
-def _print_summary(summary: ImportSummary) -> None:
+def _print_summary(summary: GitHubImportSummary) -> None:
     out.print(
         f"{summary.repository}: {summary.fetched} issues ({summary.state}):"
         f" {summary.created} created, {summary.updated} updated, {summary.unchanged} unchanged;"
@@ -123,8 +123,8 @@ def import_github(
         err.print(f"[yellow]GitHub: {reason}; waiting {seconds:.0f}s[/yellow]")
 
     query = IssueQuery(owner, repo, state, labels, max_issues, framework, language)
-    client = GitHubClient(_token(), base_url=api_url, max_wait=max_wait, on_wait=on_wait)
     try:
+        client = GitHubClient(_token(), base_url=api_url, max_wait=max_wait, on_wait=on_wait)
         with client, Hub(ctx.settings) as hub, bars:
             summary = import_issues(hub, client, query, on_issue)
     except GitHubError as exc:

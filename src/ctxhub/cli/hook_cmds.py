@@ -19,6 +19,7 @@ from ctxhub.cli.main import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 
 if TYPE_CHECKING:
+    from ctxhub.config import Settings
     from ctxhub.server.install import Scope
 
 
@@ -56,11 +57,12 @@ def post_tool_use_failure() -> None:
     _run_hook("post-tool-use-failure")
 
 
-def hook_status(home: Path, project: Path | None = None) -> dict[str, Any]:
+def hook_status(settings: Settings, project: Path | None = None) -> dict[str, Any]:
     """Pending and rejected records, tracked sessions and open failures, installations."""
     from ctxhub.memory.pending import pending_count, rejected_count
-    from ctxhub.server.hooks_install import settings_path
+    from ctxhub.server.hooks_install import has_hook, settings_path
 
+    home = settings.home
     sessions = home / "hooks" / "sessions"
     tracked, open_failures = 0, 0
     for path in sessions.glob("*.json") if sessions.is_dir() else []:
@@ -74,15 +76,15 @@ def hook_status(home: Path, project: Path | None = None) -> dict[str, Any]:
     installed: dict[str, str | None] = {}
     scopes: tuple[Scope, ...] = ("user", "project")
     for scope in scopes:
-        settings = settings_path(scope, project=project)
-        installed[scope] = str(settings) if _has_hook(settings) else None
+        path = settings_path(scope, project=project)
+        installed[scope] = str(path) if has_hook(path) else None
     log = home / "hooks" / "hook.log"
     log_tail = (
         log.read_text(encoding="utf-8", errors="replace").splitlines()[-5:] if log.is_file() else []
     )
     return {
-        "pending": pending_count(home),
-        "rejected": rejected_count(home),
+        "pending": pending_count(settings),
+        "rejected": rejected_count(settings),
         "sessions": tracked,
         "open_failures": open_failures,
         "installed": installed,
@@ -90,31 +92,12 @@ def hook_status(home: Path, project: Path | None = None) -> dict[str, Any]:
     }
 
 
-def _has_hook(path: Path) -> bool:
-    from ctxhub.server.hooks_install import is_ours
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    events = data.get("hooks") if isinstance(data, dict) else None
-    if not isinstance(events, dict):
-        return False
-    for groups in events.values():
-        for group in groups if isinstance(groups, list) else []:
-            hooks = group.get("hooks") if isinstance(group, dict) else None
-            for h in hooks if isinstance(hooks, list) else []:
-                if isinstance(h, dict) and is_ours(h.get("command")):
-                    return True
-    return False
-
-
 @hook.command("status")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @pass_ctx
 def status(ctx: Context, as_json: bool) -> None:
     """Pending records, tracked sessions, and where the hook is installed."""
-    report = hook_status(ctx.settings.home)
+    report = hook_status(ctx.settings)
     if as_json:
         print_json(report)
         return

@@ -11,11 +11,13 @@ place and never resets its feedback.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import httpx
@@ -87,7 +89,7 @@ class GitHubClient:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self.base_url = base_url.rstrip("/")
-        self._host = httpx.URL(self.base_url).host
+        self._host = _api_host(self.base_url)
         self.authenticated = bool(token)
         self._http = httpx.Client(headers=headers, timeout=timeout, follow_redirects=True)
         self._sleep = time.sleep if sleep is None else sleep
@@ -108,13 +110,20 @@ class GitHubClient:
         self.close()
 
     def get(self, url: str, params: dict[str, str] | None = None) -> httpx.Response:
-        """One GET, retried through rate limits, 5xx answers and network errors."""
-        if httpx.URL(url).host != self._host:
+        """One GET, retried through rate limits, 5xx answers and network errors; a URL
+        that cannot be requested at all (no http(s) scheme, a bad port) fails at once."""
+        try:
+            host = httpx.URL(url).host
+        except httpx.InvalidURL as exc:
+            raise GitHubError(f"invalid URL {url!r}: {exc}") from exc
+        if host != self._host:
             raise GitHubError(f"refusing to follow {url}: it is not on {self._host}")
         attempt = 0
         while True:
             try:
                 response = self._http.get(url, params=params)
+            except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+                raise GitHubError(f"invalid URL {url!r}: {exc}") from exc
             except httpx.TransportError as exc:
                 if attempt >= self.max_retries:
                     host = httpx.URL(url).host
@@ -190,9 +199,9 @@ class GitHubClient:
         """Seconds to wait before retrying a rate-limited answer; None when it is not one."""
         if response.status_code not in (403, 429):
             return None
-        retry_after = _number(response.headers.get("retry-after"))
+        retry_after = _retry_after(response.headers.get("retry-after"), self._clock())
         if retry_after is not None:
-            return max(0.0, retry_after)
+            return retry_after
         reset = _number(response.headers.get("x-ratelimit-reset"))
         if response.headers.get("x-ratelimit-remaining") == "0" and reset is not None:
             return max(0.0, reset - self._clock()) + 1.0
@@ -229,11 +238,44 @@ class GitHubClient:
         return GitHubError(text, status)
 
 
-def _number(value: str | None) -> float | None:
+def _api_host(base_url: str) -> str:
+    """The host of an API root; GitHubError unless it is an http(s) URL with a host."""
+    example = "expected http(s)://HOST[/PATH], e.g. https://api.github.com"
     try:
-        return None if value is None else float(value)
+        url = httpx.URL(base_url)
+    except httpx.InvalidURL as exc:
+        raise GitHubError(f"invalid API URL {base_url!r} ({exc}): {example}") from exc
+    if url.scheme not in ("http", "https") or not url.host:
+        raise GitHubError(f"invalid API URL {base_url!r}: {example}")
+    return url.host
+
+
+def _number(value: str | None) -> float | None:
+    """A finite number header; None when it is absent or not a number."""
+    if value is None:
+        return None
+    try:
+        number = float(value)
     except ValueError:
-        return 60.0
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _retry_after(value: str | None, now: float) -> float | None:
+    """`Retry-After` in seconds, at least 0: delay seconds or an HTTP-date (from `now`);
+    None when absent or unparsable, so the caller falls back to its own backoff."""
+    if value is None:
+        return None
+    seconds = _number(value)
+    if seconds is None:
+        try:
+            when = parsedate_to_datetime(value.strip())
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:  # "-0000": UTC, by RFC 5322
+            when = when.replace(tzinfo=timezone.utc)
+        seconds = when.timestamp() - now
+    return max(0.0, seconds)
 
 
 def _message(response: httpx.Response) -> str:
@@ -279,7 +321,7 @@ class ImportedIssue(BaseModel):
     resolution: ResolutionKind | None
 
 
-class ImportSummary(BaseModel):
+class GitHubImportSummary(BaseModel):
     """What one `import-github` run did."""
 
     repository: str
@@ -329,11 +371,11 @@ def import_issues(
     client: GitHubClient,
     query: IssueQuery,
     on_issue: Callable[[IssueRecord, LogResult], None] | None = None,
-) -> ImportSummary:
+) -> GitHubImportSummary:
     """Upsert every fetched issue as a record: a re-import updates texts and labels in place
     and keeps ids, dates of first sight, occurrence counts and feedback."""
     started = time.perf_counter()
-    summary = ImportSummary(
+    summary = GitHubImportSummary(
         repository=f"{query.owner}/{query.repo}", state=query.state, labels=list(query.labels)
     )
     try:

@@ -1,9 +1,9 @@
 """GitHub issue -> memory record: pure functions over the REST API's JSON objects.
 
 Nothing here does I/O. `issue_to_record` maps one issue and its comments to a
-`RecordInput`; the helpers pick the resolving comment, extract the error type, the
-first fenced code block and a Python traceback, and trim Markdown without cutting a
-code block in half.
+`RecordInput`, with every secret redacted (`ctxhub.memory.redact`); the helpers pick the
+resolving comment, extract the error type, the first fenced code block and a Python
+traceback, and trim Markdown without cutting a code block in half.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ctxhub.memory.models import RecordInput
+from ctxhub.memory.redact import Redactor, redact_record
 
 Json = dict[str, Any]
 ResolutionKind = Literal[
@@ -283,7 +284,11 @@ def issue_to_record(
     framework: str | None = None,
     language: str | None = None,
 ) -> tuple[RecordInput, Resolution | None]:
-    """One issue and its comments as a record, and the resolution it was built from."""
+    """One issue and its comments as a record, and the resolution it was built from.
+
+    The record's texts are redacted (tokens, passwords in URLs, keys ...); a secret found
+    anywhere in the thread (a comment that is not the solution included) is scrubbed from
+    every field. The resolution's own text is not redacted: it is not stored."""
     title = " ".join(str(issue.get("title") or "").split()) or f"Issue #{issue.get('number')}"
     body = clean_markdown(issue.get("body"))
     problem = trim_markdown(f"{title}\n\n{body}" if body else title, PROBLEM_LIMIT)
@@ -313,4 +318,7 @@ def issue_to_record(
         created_at=created,
         last_seen=parse_time(issue.get("updated_at")) or created,
     )
-    return record, resolution
+    redactor = Redactor()
+    for comment in comments:
+        redactor.learn(clean_markdown(comment.get("body")))
+    return redact_record(record, redactor), resolution

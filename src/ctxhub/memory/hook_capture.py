@@ -61,13 +61,28 @@ _PROGRAM_LANGUAGES = {
 _OS_NAMES = {"linux": "linux", "darwin": "macos", "win32": "windows", "cygwin": "windows"}
 
 
+NOTEBOOK_MODES = ("replace", "insert", "delete")
+
+
 def edit_step(tool: str, tool_input: dict[str, Any], cwd: str) -> dict[str, Any] | None:
-    """The step an Edit, Write or MultiEdit call made; None without a path or a change."""
-    path = as_text(tool_input.get("file_path"))
+    """The step an Edit, Write, MultiEdit or NotebookEdit call made; None without a path
+    or a change."""
+    notebook = tool == "NotebookEdit"
+    path = as_text(tool_input.get("notebook_path" if notebook else "file_path"))
     if not path:
         return None
     step: dict[str, Any] = {"kind": tool.lower(), "file_path": safe_redact(_relative(path, cwd))}
     step["time"] = time.time()
+    if notebook:
+        # {notebook_path, new_source, cell_id?, cell_type?, edit_mode?}: the cell's old
+        # source is not in the input, so the step holds the new one only.
+        mode = as_text(tool_input.get("edit_mode")) or "replace"
+        step["edit_mode"] = mode if mode in NOTEBOOK_MODES else "replace"
+        cell = as_text(tool_input.get("cell_id"))
+        step["cell_id"] = safe_redact(cell[:100]) if cell else None
+        source = "" if step["edit_mode"] == "delete" else as_text(tool_input.get("new_source"))
+        step["new"] = safe_redact(clip(source or "", MAX_EDIT_TEXT))
+        return step
     if tool == "Write":
         content = as_text(tool_input.get("content")) or ""
         step["lines"] = content.count("\n") + (1 if content and not content.endswith("\n") else 0)
@@ -194,6 +209,15 @@ def _describe_step(step: dict[str, Any]) -> str:
     path = step.get("file_path", "")
     if kind == "write":
         return f"Wrote {path} ({step.get('lines', 0)} lines)."
+    if kind == "notebookedit":
+        cell = f"cell {step['cell_id']}" if step.get("cell_id") else "a cell"
+        mode = step.get("edit_mode")
+        if mode == "delete":
+            return f"Deleted {cell} of {path}."
+        done = f"Inserted a cell after {cell} of" if mode == "insert" else f"Replaced {cell} of"
+        if mode == "insert" and not step.get("cell_id"):
+            done = "Inserted a cell at the start of"
+        return f"{done} {path} with `{_preview(str(step.get('new', '')))}`."
     changes = step.get("changes") or []
     described = [
         f"replaced `{_preview(str(c.get('old', '')))}` with `{_preview(str(c.get('new', '')))}`"
@@ -215,10 +239,11 @@ def _diff(steps: list[dict[str, Any]]) -> str:
     size = 0
     for step in steps:
         path = str(step.get("file_path", ""))
-        if step.get("kind") == "write":
+        if step.get("kind") in ("write", "notebookedit"):
             pairs = [("", str(step.get("new", "")))]
         else:
-            pairs = [(str(c.get("old", "")), str(c.get("new", ""))) for c in step["changes"]]
+            changes = step.get("changes") or []
+            pairs = [(str(c.get("old", "")), str(c.get("new", ""))) for c in changes]
         for old, new in pairs:
             lines = list(
                 difflib.unified_diff(

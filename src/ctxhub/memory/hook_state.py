@@ -138,7 +138,7 @@ def write_pending(home: str, record: dict[str, Any]) -> str:
     """Queue `record` as `<home>/pending/<uuid>.json`; returns that path."""
     import uuid
 
-    folder = os.path.join(home, "pending")
+    folder = os.path.join(home, "pending")  # must match ctxhub.config.Settings.pending_dir
     os.makedirs(folder, exist_ok=True)
     name = f"{uuid.uuid4()}.json"
     path = os.path.join(folder, name)

@@ -10,8 +10,8 @@ The state machine, per session:
 
 - a failing Bash command (PostToolUseFailure, or PostToolUse with a non-zero exit code or
   error markers in its output) opens a *failure* (command, key error text, time);
-- Edit / Write / MultiEdit calls, and other state-changing Bash commands (`pip install`),
-  made while a failure is open are remembered as *steps*;
+- Edit / Write / MultiEdit / NotebookEdit calls, and other state-changing Bash commands
+  (`pip install`), made while a failure is open are remembered as *steps*;
 - a later successful run of the same or a similar command closes the failure: with steps
   since it, they become one pending record (problem: the failing command and its error;
   solution: the steps); without, the failure is dropped (it was flaky).
@@ -73,7 +73,9 @@ __all__ = [
     "similar_commands",
 ]
 
-EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit"})
+#: The same edit tools session mining counts (`session_mining.EDIT_TOOLS`); the installed
+#: matcher (`server.hooks_install.MATCHER`) names them all, with Bash.
+EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 EVENT_ALIASES = {"post-tool-use": "PostToolUse", "post-tool-use-failure": FAILURE_EVENT}
 
 MAX_STDIN = 16 * 1024 * 1024  # bytes read from stdin; a larger input is ignored

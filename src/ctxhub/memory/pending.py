@@ -1,9 +1,9 @@
 """The pending queue: records the Claude Code hook captured, stored (embedded) later.
 
 The hook (`ctxhub.memory.hooks`) must return in milliseconds, so it only writes
-`<home>/pending/<uuid>.json`, one RecordInput per file. `drain_pending` stores them
-through `log_solution` (embedding, dedup, merging) from `serve` start-up and from the
-memory commands.
+`<home>/pending/<uuid>.json` (`Settings.pending_dir`), one RecordInput per file.
+`drain_pending` stores them through `log_solution` (embedding, dedup, merging) from
+`serve` start-up and from the memory commands.
 
 - A stored file is deleted. A file that is not a valid RecordInput moves to
   `pending/rejected/` with a `.reason.txt` beside it. A file whose store fails (the
@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from ctxhub.memory.models import LogResult, RecordInput
 
 if TYPE_CHECKING:
+    from ctxhub.config import Settings
     from ctxhub.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -69,13 +70,22 @@ class DrainSummary:
         return "pending records: " + ", ".join(parts)
 
 
-def pending_dir(home: Path) -> Path:
-    return home / "pending"
+def pending_files(settings: Settings) -> list[Path]:
+    """Queued files in `settings.pending_dir`, oldest first (claimed and rejected ones
+    excluded)."""
+    return _queued(settings.pending_dir)
 
 
-def pending_files(home: Path) -> list[Path]:
-    """Queued files, oldest first (claimed and rejected ones excluded)."""
-    folder = pending_dir(home)
+def pending_count(settings: Settings) -> int:
+    return len(pending_files(settings))
+
+
+def rejected_count(settings: Settings) -> int:
+    folder = settings.pending_dir / "rejected"
+    return len(list(folder.glob("*.json"))) if folder.is_dir() else 0
+
+
+def _queued(folder: Path) -> list[Path]:
     try:
         files = [p for p in folder.glob("*.json") if p.is_file()]
     except OSError:
@@ -83,22 +93,12 @@ def pending_files(home: Path) -> list[Path]:
     return sorted(files, key=_mtime)
 
 
-def pending_count(home: Path) -> int:
-    return len(pending_files(home))
-
-
-def rejected_count(home: Path) -> int:
-    folder = pending_dir(home) / "rejected"
-    return len(list(folder.glob("*.json"))) if folder.is_dir() else 0
-
-
 def drain_pending(hub: Hub, limit: int = 200, *, log_fn: LogFn | None = None) -> DrainSummary:
     """Store up to `limit` queued records; never raises for a bad file or a failing store.
 
     `log_fn` replaces `ctxhub.memory.records.log_solution` (tests)."""
     summary = DrainSummary()
-    home = hub.settings.home
-    folder = pending_dir(home)
+    folder = hub.settings.pending_dir
     if not folder.is_dir():
         return summary
     _release_stale_claims(folder)
@@ -107,7 +107,7 @@ def drain_pending(hub: Hub, limit: int = 200, *, log_fn: LogFn | None = None) ->
 
         log_fn = log_solution
     consecutive_failures = 0
-    for path in pending_files(home)[: max(0, limit)]:
+    for path in _queued(folder)[: max(0, limit)]:
         claimed = path.with_name(f"{path.name}{CLAIM_MARK}{os.getpid()}")
         try:
             os.rename(path, claimed)
@@ -138,7 +138,7 @@ def drain_pending(hub: Hub, limit: int = 200, *, log_fn: LogFn | None = None) ->
             claimed.unlink()
         except OSError as exc:  # stored, but the file stays claimed; the dedup merges it
             log.warning("pending record %s stored but not removed: %s", path.name, exc)
-    summary.remaining = pending_count(home)
+    summary.remaining = len(_queued(folder))
     return summary
 
 

@@ -4,10 +4,11 @@ replaced by `[REDACTED:kind]` before any text is stored.
 Pure functions over precompiled patterns (`ctxhub.memory.redact_patterns`), applied in a
 fixed order: whole blocks (PEM keys) first, then credentials inside URLs, then tokens
 recognisable by their own shape (AWS, GitHub, OpenAI, Anthropic, Slack, Google, Stripe,
-JWT ...), then authorization headers, then values assigned to secret-looking names
-(`password=`, `"api_key": "..."`, `--token x`, `.netrc`), then prose ("the password is
-`...`"). Each pattern runs only on text that contains one of its literal triggers, so
-ordinary text costs a few substring tests.
+JWT ...), then Azure account keys and SAS signatures and the password a MySQL client takes
+attached to `-p` (`mysql -pS3cret`), then authorization headers, then values assigned to
+secret-looking names (`password=`, `"api_key": "..."`, `--token x`, `.netrc`), then prose
+("the password is `...`"). Each pattern runs only on text that contains one of its
+literal triggers, so ordinary text costs a few substring tests.
 
 Assignments are redacted only where the value is a literal: `password = os.environ["PW"]`,
 `def get_token():` or `password_field = forms.CharField()` are code, not secrets, and stay.
@@ -26,6 +27,8 @@ from ctxhub.memory.redact_patterns import (
     ASSIGNMENT,
     AUTH_HEADER,
     AWS_SECRET,
+    AZURE_KEY,
+    AZURE_SAS,
     BARE_WORD,
     BEARER,
     CLI_FLAG,
@@ -34,10 +37,13 @@ from ctxhub.memory.redact_patterns import (
     KIND_OF_WORD,
     LINE_END,
     LITERAL_WORDS,
+    MYSQL_COMMAND,
+    MYSQL_PASSWORD,
     NETRC,
     PEM,
     PLACEHOLDER_PREFIXES,
     PROSE,
+    SAS_SIG,
     TOKENS,
     TYPE_NAMES,
     URL_CREDENTIALS,
@@ -138,6 +144,20 @@ def _flag(match: re.Match[str], sink: _Sink) -> str:
     return match.group("head") + sink.add(kind, secret) + match.group("q")
 
 
+def _attached_password(match: re.Match[str], sink: _Sink) -> str:
+    """`-pSECRET` (or `-p'SECRET'`) of a MySQL client: the value, quotes kept around it."""
+    value = match.group("secret")
+    quote = value[0] if value[0] in "\"'" else ""
+    inner = value[1:-1] if quote else value
+    if not inner or _is_placeholder(inner):
+        return match.group(0)  # `-p$MYSQL_PWD`, `-p"${PW}"`
+    return match.group("head") + quote + sink.add("password", inner) + quote
+
+
+def _mysql_command(match: re.Match[str], sink: _Sink) -> str:
+    return MYSQL_PASSWORD.sub(lambda m: _attached_password(m, sink), match.group(0))
+
+
 def _prose(match: re.Match[str], sink: _Sink) -> str:
     secret, quoted = match.group("secret"), bool(match.group("q"))
     if _is_placeholder(secret) or not _distinctive(secret):
@@ -191,6 +211,14 @@ def _redact(text: str, sink: _Sink) -> str:
     for kind, triggers, pattern in TOKENS:
         if any(t in text for t in triggers):
             text = pattern.sub(_whole(kind, sink), text)
+    if "key" in low and ("account" in low or "sharedaccess" in low):
+        text = AZURE_KEY.sub(_keep_head("azure_key", sink), text)
+    if "sharedaccesssignature" in low:
+        text = AZURE_SAS.sub(_keep_head("azure_sas", sink), text)
+    if "sig=" in text:
+        text = SAS_SIG.sub(_keep_head("azure_sas", sink), text)
+    if " -p" in text and ("mysql" in low or "mariadb" in low):
+        text = MYSQL_COMMAND.sub(lambda m: _mysql_command(m, sink), text)
     if "authorization" in low:
         text = AUTH_HEADER.sub(_keep_head("authorization", sink), text)
     if "earer" in text:

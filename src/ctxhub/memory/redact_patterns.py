@@ -61,6 +61,33 @@ TOKENS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ),
 )
+# Azure storage / Service Bus connection strings: `AccountKey=<base64>;`,
+# `SharedAccessKey=...`, `AZURE_STORAGE_ACCOUNT_KEY=...`. The value must hold a digit, `+`
+# or `/` (base64 does; an identifier such as `accountKeyFromEnvironment` does not).
+AZURE_KEY = re.compile(
+    r"(?i)(?P<head>(?:account|sharedaccess)[_-]?key[\"']?[ \t]*[:=][ \t]*[\"']?)"
+    r"(?P<secret>(?=[A-Za-z0-9+/]*[0-9+/])[A-Za-z0-9+/]{16,}={0,2})(?![A-Za-z0-9+/=])"
+)
+# `SharedAccessSignature=sv=...&sig=...` in a connection string: the whole token.
+AZURE_SAS = re.compile(
+    r"(?i)(?P<head>\bSharedAccessSignature[\"']?[ \t]*[:=][ \t]*[\"']?)"
+    r"(?P<secret>[^\s;\"'<>]{8,})"
+)
+# The signature of a SAS URL (`...blob.core.windows.net/c/b?sv=...&sig=<url-encoded>`).
+SAS_SIG = re.compile(r"(?P<head>[?&]sig=)(?P<secret>[A-Za-z0-9%+/=_-]{16,})")
+
+# MySQL / MariaDB clients take the password attached to `-p` (`mysql -u root -pS3cret`,
+# `mysqldump -p'x y' db`); `-p` alone prompts, `-p 3306` is `-p` then a database name and
+# `-P3306` is the port. Only inside a command of theirs: `ssh -p2222` is a port too.
+MYSQL_COMMAND = re.compile(
+    r"(?<![\w.-])(?:mysql(?:dump|admin|import|show|check|pump|slap|binlog|sh)?"
+    r"|mariadb(?:-(?:dump|admin|import|show|check|slap|binlog))?)[ \t]"
+    r"(?:\"[^\"\n]*\"|'[^'\n]*'|[^\n;|&\"'])*"
+)
+MYSQL_PASSWORD = re.compile(
+    r"(?P<head>(?<![^ \t])-p)(?P<secret>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`;|&]+)"
+)
+
 #: Lowercase substrings without which no secret-word pattern can match.
 WORD_TRIGGERS = ("pass", "pwd", "secret", "token", "key")
 

@@ -8,7 +8,7 @@ interpreter path or CTXHUB_HOME it carries), so installing twice leaves one entr
 re-installing from another environment replaces it, and removing takes out only ours.
 
 Settings shape (Claude Code hooks reference):
-`{"hooks": {"PostToolUse": [{"matcher": "Bash|Edit|Write|MultiEdit",
+`{"hooks": {"PostToolUse": [{"matcher": "Bash|Edit|Write|MultiEdit|NotebookEdit",
 "hooks": [{"type": "command", "command": "...", "timeout": 10}]}]}}`.
 """
 
@@ -20,6 +20,7 @@ import os
 import re
 import shlex
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -27,7 +28,9 @@ from typing import Any, Literal
 from ctxhub.server.install import InstallError, Scope, _read_config, server_command, server_env
 
 EVENTS: tuple[str, ...] = ("PostToolUse", "PostToolUseFailure")
-MATCHER = "Bash|Edit|Write|MultiEdit"
+#: Bash and every edit tool the hook takes a step from (`memory.hooks.EDIT_TOOLS`). An entry
+#: of ours with an older matcher is rewritten by the next install.
+MATCHER = "Bash|Edit|Write|MultiEdit|NotebookEdit"
 TIMEOUT = 10  # seconds; the hook takes milliseconds, this only bounds a wedged one
 #: `ctxhub hook post-tool-use` however it is spelled: a console script path, a quoted
 #: path, `python -m ctxhub`, with or without an env prefix.
@@ -101,10 +104,7 @@ def apply_hooks(plan: HookPlan) -> tuple[Action, str]:
     merged = _placed(data, plan)
     if merged == data:
         return "unchanged", f"the ctxhub hook is already in {plan.path}"
-    events = data.get("hooks")
-    existed = isinstance(events, dict) and any(
-        isinstance(events.get(e), list) and _first_ours(events[e]) is not None for e in plan.events
-    )
+    existed = _holds_ours(data, plan.events)
     note = _write(plan.path, merged, had_comments)
     action: Action = "updated" if existed else "added"
     events_text = " and ".join(plan.events)
@@ -133,6 +133,16 @@ def remove_hooks(plan: HookPlan) -> tuple[Action, str]:
         del data["hooks"]
     note = _write(plan.path, data, had_comments)
     return "removed", f"removed the ctxhub hook from {plan.path}{note}"
+
+
+def has_hook(path: Path, events: Sequence[str] | None = None) -> bool:
+    """Whether the settings file at `path` holds our hook, under one of `events` (any
+    event when None). A missing, unreadable or malformed file holds none."""
+    try:
+        data, _ = _read_config(path)
+    except (OSError, ValueError, InstallError):
+        return False
+    return _holds_ours(data, events)
 
 
 def describe_hooks(plan: HookPlan) -> str:
@@ -171,6 +181,14 @@ def _placed(data: dict[str, Any], plan: HookPlan) -> dict[str, Any]:
         else:
             groups.insert(index, plan.group)
     return data
+
+
+def _holds_ours(data: dict[str, Any], events: Sequence[str] | None) -> bool:
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return False
+    names = list(hooks) if events is None else events
+    return any(isinstance(hooks.get(e), list) and _first_ours(hooks[e]) is not None for e in names)
 
 
 def _first_ours(groups: list[Any]) -> int | None:
