@@ -219,3 +219,14 @@ def test_delete_record_frees_its_variants_and_ratings(hub: Hub) -> None:
     assert hub.store.get_records([variant.id])[0].variant_of is None
     events = hub.store.conn.execute("SELECT COUNT(*) FROM feedback_events").fetchone()[0]
     assert events == 0 and not hub.store.delete_record(first.id)
+
+
+def test_an_import_of_a_known_problem_merges_and_stays_merged(hub: Hub) -> None:
+    logged = log_solution(hub, rec(source="hook"))
+    rid = record_id_for("session", "s1", "toolu_1")
+    first = upsert_record(hub, rid, rec(source="session"))
+    assert (first.action, first.id) == ("merged", logged.id)
+    again = upsert_record(hub, rid, rec(source="session"))
+    assert (again.action, again.id) == ("unchanged", logged.id)
+    (stored,) = hub.store.get_records([logged.id])
+    assert stored.occurrences == 2 and hub.store.memory_counts()["records"] == 1

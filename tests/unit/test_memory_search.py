@@ -129,7 +129,7 @@ def test_worked_ratio_counts_only_after_enough_ratings(hub: Hub) -> None:
 
 def test_recency_and_confidence_multiply_the_score(hub: Hub) -> None:
     old = time.time() - 400 * 86400
-    a, b = _twins(hub, last_seen=old, created_at=old, confidence=0.3)
+    a, b = _twins(hub, solution="ping it", last_seen=old, created_at=old, confidence=0.3)
     r = search_solutions(hub, "websocket closes after sixty seconds idle")
     hits = {h.id: h for h in r.hits}
     assert [h.id for h in r.hits].index(a) < [h.id for h in r.hits].index(b)

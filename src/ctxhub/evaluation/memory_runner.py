@@ -36,7 +36,9 @@ def build_store(hub: Hub, records: list[dict[str, Any]]) -> dict[str, str]:
     for row in records:
         data = {k: v for k, v in row.items() if k != "key" and v is not None}
         rid = record_id_for("bench", row["key"])
-        upsert_record(hub, rid, RecordInput.model_validate(data))
+        result = upsert_record(hub, rid, RecordInput.model_validate(data))
+        if result.action == "merged":  # the set's records are distinct problems
+            raise ValueError(f"record {row['key']} merged into {result.matched_id}")
         keys[rid] = row["key"]
     return keys
 

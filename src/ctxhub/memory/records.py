@@ -88,13 +88,18 @@ def _compatible(a: RecordInput, b: Record) -> bool:
 
 
 def log_solution(hub: Hub, record: RecordInput) -> LogResult:
-    """Store what an agent learned: merged, a variant, or new (the result says which).
-
-    The texts are embedded first; looking for a duplicate and writing then happen in one
-    transaction, so two agents logging the same problem at once make one record."""
+    """Store what an agent learned: merged, a variant, or new (the result says which)."""
     record = clean(record)
-    now = time.time()
     vectors = embed_spaces(hub.embedder, space_texts(record))
+    return place(hub, record, vectors, str(uuid.uuid4()))
+
+
+def place(hub: Hub, record: RecordInput, vectors: dict[str, Vectors], new_id: str) -> LogResult:
+    """Merge `record` into a near-identical one, store it as a variant of a similar one,
+    or create it as `new_id`. Looking for the duplicate and writing happen in one
+    transaction, so two agents logging the same problem at once make one record. A
+    merged `new_id` becomes an alias of the record it merged into."""
+    now = time.time()
     model = hub.embedder.id
     with hub.store.memory_transaction():
         nearest = hub.store.record_dense(
@@ -108,6 +113,7 @@ def log_solution(hub: Hub, record: RecordInput) -> LogResult:
             solution_cos = _solution_similarity(hub, existing, vectors.get("solution"))
             if cos >= MERGE_PROBLEM and solution_cos >= MERGE_SOLUTION:
                 hub.store.add_occurrence(existing.id, record.tags, record.last_seen or now)
+                hub.store.add_alias(new_id, existing.id)
                 return LogResult(
                     id=existing.id,
                     action="merged",
@@ -119,7 +125,7 @@ def log_solution(hub: Hub, record: RecordInput) -> LogResult:
                 )
             if solution_cos < MERGE_SOLUTION:
                 original = existing.variant_of or existing.id
-                new = _new_record(record, now, variant_of=original)
+                new = _new_record(record, now, new_id, variant_of=original)
                 linked = _store(hub, new, vectors)
                 return LogResult(
                     id=new.id,
@@ -130,7 +136,7 @@ def log_solution(hub: Hub, record: RecordInput) -> LogResult:
                     linked_symbols=linked,
                     message=f"stored as a variant of {original}: same problem, another solution",
                 )
-        new = _new_record(record, now)
+        new = _new_record(record, now, new_id)
         linked = _store(hub, new, vectors)
     return LogResult(
         id=new.id,
@@ -152,19 +158,37 @@ def _solution_similarity(hub: Hub, existing: Record, vector: Vectors | None) -> 
     return float(np.dot(vector, stored))
 
 
-def _new_record(record: RecordInput, now: float, variant_of: str | None = None) -> Record:
+def _new_record(
+    record: RecordInput, now: float, record_id: str, variant_of: str | None = None
+) -> Record:
     data = record.model_dump()
     data["created_at"] = record.created_at or now
     data["last_seen"] = record.last_seen or data["created_at"]
-    return Record(id=str(uuid.uuid4()), variant_of=variant_of, **data)
+    return Record(id=record_id, variant_of=variant_of, **data)
 
 
 def upsert_record(hub: Hub, record_id: str, record: RecordInput) -> LogResult:
-    """Create or update the record `record_id` (importers): texts and labels replaced,
-    tags united, occurrences, feedback and created_at kept; unchanged input is a no-op.
-    The history is never written back from a copy read earlier (see `put_record`), so a
-    rating that lands while an import runs is not lost."""
+    """Create or update the record `record_id` (importers, whose ids are deterministic).
+
+    New to the store: placed like log_solution (merged into a near-identical record,
+    which `record_id` then names as an alias, or a variant, or created). Already there:
+    texts and labels replaced, tags united, occurrences, feedback and created_at kept;
+    unchanged input is a no-op. The history is never written back from a copy read
+    earlier (see `put_record`), so a rating that lands while an import runs is kept."""
     record = clean(record)
+    merged_into = hub.store.resolve_alias(record_id)
+    if merged_into is not None:
+        return LogResult(
+            id=merged_into,
+            action="unchanged",
+            matched_id=merged_into,
+            message=f"merged into {merged_into} when first imported",
+        )
+    found = hub.store.get_records([record_id])
+    if not found:
+        result = place(hub, record, embed_spaces(hub.embedder, space_texts(record)), record_id)
+        result.message = result.message or "imported"
+        return result
     now = time.time()
     created = record.created_at or now
     fresh = Record(
@@ -176,10 +200,6 @@ def upsert_record(hub: Hub, record_id: str, record: RecordInput) -> LogResult:
             "occurrences": 1,
         }
     )
-    found = hub.store.get_records([record_id])
-    if not found:
-        linked = _store(hub, fresh, embed_spaces(hub.embedder, space_texts(fresh)))
-        return LogResult(id=record_id, action="created", linked_symbols=linked, message="imported")
     old = found[0]
     fresh.variant_of = old.variant_of
     same_text = hub.store.record_text_hash(record_id) == texts_hash(fresh)

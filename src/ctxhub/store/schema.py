@@ -216,6 +216,14 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('memory_generation', '0')",
     ],
+    # 4: ids of imported records that merged into an existing record on first import
+    [
+        """CREATE TABLE IF NOT EXISTS record_aliases (
+            alias TEXT PRIMARY KEY,
+            record_id TEXT NOT NULL
+        ) WITHOUT ROWID""",
+        "CREATE INDEX IF NOT EXISTS record_aliases_record ON record_aliases(record_id)",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -148,6 +148,14 @@ class MemoryQueries(MemoryReads):
                 [(row["rowid"], t) for t in merged],
             )
 
+    def add_alias(self, alias: str, record_id: str) -> None:
+        """`alias` (an importer's id) names `record_id` from now on."""
+        with self.memory_transaction():
+            self.conn.execute(
+                "INSERT OR REPLACE INTO record_aliases(alias, record_id) VALUES (?, ?)",
+                (alias, record_id),
+            )
+
     def delete_record(self, record_id: str) -> bool:
         """Remove a record with its vectors, links and ratings; its variants become
         originals. False when there is no such record."""
@@ -172,6 +180,7 @@ class MemoryQueries(MemoryReads):
             self.conn.execute(
                 "UPDATE records SET variant_of = NULL WHERE variant_of = ?", (record_id,)
             )
+            self.conn.execute("DELETE FROM record_aliases WHERE record_id = ?", (record_id,))
         return True
 
     # -- feedback ------------------------------------------------------------------------

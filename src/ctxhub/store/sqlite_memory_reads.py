@@ -106,6 +106,13 @@ class MemoryReads:
             out.setdefault(int(r[0]), []).append((str(r[1]), not r[2]))
         return out
 
+    def resolve_alias(self, alias: str) -> str | None:
+        """The record an importer's id was merged into, if it was."""
+        row = self.conn.execute(
+            "SELECT record_id FROM record_aliases WHERE alias = ?", (alias,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def record_text_hash(self, record_id: str) -> str | None:
         row = self.conn.execute(
             "SELECT text_hash FROM records WHERE id = ?", (record_id,)
