@@ -14,6 +14,7 @@ import tarfile
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from ctxhub.cli.main import Context, pass_ctx
 from ctxhub.cli.output import err, out
@@ -22,8 +23,9 @@ from ctxhub.cli.sources_cmds import run_refresh
 from ctxhub.hub import Hub
 from ctxhub.manifest import writable_manifest
 from ctxhub.models import SearchRequest
+from ctxhub.server import render_memory
 from ctxhub.sources.base import SourceError, SourceSpec
-from ctxhub.tools import search_tools
+from ctxhub.tools import memory_tools, search_tools
 
 PACKAGE, VERSION = "pipecat-ai-flows", "1.4.0"
 SHA256 = "3cdcecf66606bc8ed7e1cfeb3eec2e13e7a40af894a9c8c7717d8f713955f608"
@@ -90,10 +92,27 @@ def fetch_sdist(dest: Path) -> Path:
     return root
 
 
+#: The demo's memory record (agent "demo", so it is easy to find and `ctxhub forget`).
+DEMO_RECORD: dict[str, object] = {
+    "problem": "Running a flows example fails: No module named 'pipecat_flows'",
+    "error_type": "ModuleNotFoundError",
+    "solution": "The distribution is pipecat-ai-flows but the import name is pipecat_flows:"
+    " `pip install pipecat-ai-flows` in the environment that runs the example.",
+    "language": "python",
+    "framework": "pipecat",
+    "agent": "demo",
+}
+DEMO_RECALL = (
+    "ModuleNotFoundError: No module named 'pipecat_flows'",
+    "how do I rotate TLS certificates on a kubernetes ingress",
+)
+
+
 @click.command()
 @pass_ctx
 def demo(ctx: Context) -> None:
-    """Index pipecat-ai-flows 1.4.0 (fetched from PyPI) and run three searches."""
+    """Index pipecat-ai-flows 1.4.0 (fetched from PyPI), run three searches, then log a
+    solution and find it again (and see memory say when it knows nothing)."""
     root = fetch_sdist(ctx.settings.home / "demo")
     spec = SourceSpec(name=PACKAGE, path=str(root))
     manifest = writable_manifest(ctx.settings.home)
@@ -112,6 +131,14 @@ def demo(ctx: Context) -> None:
             else:
                 response = hub.retriever.search(SearchRequest(query=query, limit=3))
             render_response(out, response)
+        # memory: what an agent logs after a fix, found again from the raw error
+        logged = memory_tools.log_solution(hub, **DEMO_RECORD)
+        out.rule(f"log_solution: {logged.action}")
+        out.print(escape(render_memory.log_result(logged)))
+        for query in DEMO_RECALL:
+            out.rule(f"search_solutions: {query}")
+            found = memory_tools.search_solutions(hub, query, limit=1)
+            out.print(escape(render_memory.solution_response(found)))
     out.print(
         f"\n[bold]ready.[/bold] `ctxhub search QUERY`, or `ctxhub serve` for agents "
         f"(store: {ctx.settings.db_path}, manifest: {manifest.path})"
