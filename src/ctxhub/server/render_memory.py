@@ -11,7 +11,7 @@ from ctxhub.search.budget import trim
 
 def _why(hit: Hit) -> str:
     paths = ", ".join(
-        f"{p} #{s.rank} ({s.score:.2f})"
+        f"{p} #{s.rank} ({s.score:.3g})"
         for p, s in sorted(hit.signals.items(), key=lambda i: i[1].rank)
     )
     factors = hit.metadata.get("multipliers") or {}
