@@ -4,9 +4,11 @@ real SQLite file; and ratings from many processes at once."""
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp.client.session import ClientSession
 
@@ -117,3 +119,84 @@ def test_concurrent_ratings_are_never_lost(tmp_path: Path) -> None:
         (record,) = store.get_records([rid])
         events = store.conn.execute("SELECT COUNT(*) FROM feedback_events").fetchone()[0]
     assert (record.worked, record.not_worked, events) == (200, 200, 400)
+
+
+def _hook(home: Path, event: dict[str, Any]) -> None:
+    import json
+    import shutil
+    import subprocess
+
+    from tests.integration.conftest import ctxhub_env
+
+    script = shutil.which("ctxhub", path=str(Path(sys.executable).parent))
+    assert script is not None
+    done = subprocess.run(
+        [script, "hook", "post-tool-use"],
+        input=json.dumps(event),
+        env=ctxhub_env(home),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_a_fix_the_hook_captured_is_stored_by_the_server_and_found(tmp_path: Path) -> None:
+    """Claude Code hook -> pending queue -> `serve` stores it at start -> search finds it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    base = {"session_id": "s-1", "cwd": str(tmp_path), "hook_event_name": "PostToolUse"}
+    trace = (
+        'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n'
+        "    import yaml\nModuleNotFoundError: No module named 'yaml'\n"
+    )
+    _hook(
+        home,
+        {
+            **base,
+            "hook_event_name": "PostToolUseFailure",
+            "tool_name": "Bash",
+            "tool_input": {"command": "python app.py"},
+            "error": trace,
+        },
+    )
+    _hook(
+        home,
+        {
+            **base,
+            "tool_name": "Bash",
+            "tool_input": {"command": "pip install pyyaml"},
+            "tool_response": {"stdout": "Successfully installed PyYAML-6.0.2", "stderr": ""},
+        },
+    )
+    _hook(
+        home,
+        {
+            **base,
+            "tool_name": "Bash",
+            "tool_input": {"command": "python app.py"},
+            "tool_response": {"stdout": "ok", "stderr": ""},
+        },
+    )
+    assert len(list((home / "pending").glob("*.json"))) == 1
+
+    async def body(session: ClientSession) -> dict[str, Any]:
+        status: dict[str, Any] = {}
+        for _ in range(120):  # the server stores pending records while it warms up
+            status = ok(await session.call_tool("get_hub_status", {}))
+            if status["memory"]["records"]:
+                break
+            await anyio.sleep(0.5)
+        found = ok(
+            await session.call_tool(
+                "search_solutions", {"query": "ModuleNotFoundError: No module named 'yaml'"}
+            )
+        )
+        return {"status": status, "found": found}
+
+    out = McpClient(home).run(body)
+    memory = out["status"]["memory"]
+    assert memory["records"] == 1 and memory["by_source"] == {"hook": 1}
+    assert memory["pending"] == 0
+    top = out["found"]["hits"][0]
+    assert top["source"] == "hook" and "pyyaml" in (top["snippet"] + str(top["metadata"])).lower()
