@@ -171,3 +171,21 @@ def test_digest_counts_unlabelled_records_for_the_frameworks_asked(hub: Hub) -> 
     )
     assert "keep the endpoint open" in ecosystem_digest(hub, ["python"], ["pipecat"]).markdown
     assert "keep the endpoint open" not in ecosystem_digest(hub, ["python"]).markdown
+
+
+def test_browse_pages_stay_stable_when_a_record_is_seen_again(hub: Hub) -> None:
+    first = browse_solutions(hub, MemoryFilters(), limit=3)
+    moved = record_id_for("t", "0")  # the oldest: on the last page
+    hub.store.add_occurrence(moved, [], 1_800_000_000.0)  # now the most recent
+    seen = [h.id for h in first.hits]
+    cursor = first.next_cursor
+    while cursor:
+        page = browse_solutions(hub, MemoryFilters(), limit=3, cursor=cursor)
+        seen += [h.id for h in page.hits]
+        cursor = page.next_cursor
+    assert len(seen) == len(set(seen))  # nothing twice
+    assert set(seen) == {record_id_for("t", str(i)) for i in range(1, 7)}  # none skipped
+    again = browse_solutions(hub, MemoryFilters(), limit=3)
+    assert again.hits[0].id == moved
+    with pytest.raises(ToolInputError, match="not one this server returned"):
+        browse_solutions(hub, MemoryFilters(), 3, "garbage")

@@ -11,6 +11,7 @@ from rich.table import Table
 from ctxhub.cli.main import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
+from ctxhub.embed.base import Embedder
 from ctxhub.hub import default_embedder
 from ctxhub.ingest.refresh import RefreshSummary, refresh
 from ctxhub.manifest import (
@@ -85,6 +86,16 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
     )
 
 
+def _reembed_memory(store: SQLiteStore, embedder: Embedder, quiet: bool) -> None:
+    """Memory records get the new model's vectors first: a source that then fails to
+    refresh must not leave memory search without vectors."""
+    from ctxhub.memory.records import reembed_records
+
+    done = reembed_records(store, embedder)
+    if done and not quiet:
+        err.print(f"re-embedded {done} memory records")
+
+
 def run_refresh(
     ctx: Context,
     specs: list[SourceSpec],
@@ -101,6 +112,7 @@ def run_refresh(
             if embedder is not None:
                 if reembed:
                     store.rebind_model(embedder.id, embedder.dim)
+                    _reembed_memory(store, embedder, as_json)  # before sources can fail
                 else:
                     store.bind_model(embedder.id, embedder.dim)
             summary = refresh(
@@ -112,12 +124,6 @@ def run_refresh(
                 progress=progress,
                 batch_size=ctx.settings.embed_batch_size,
             )
-            if reembed and embedder is not None:
-                from ctxhub.memory.records import reembed_records
-
-                done = reembed_records(store, embedder)
-                if done and not as_json:
-                    err.print(f"re-embedded {done} memory records")
     finally:
         if bars is not None:
             bars.close()

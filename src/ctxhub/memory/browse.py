@@ -13,7 +13,7 @@ from ctxhub.memory.hits import record_hit
 from ctxhub.memory.models import MemoryFilters, Record, normalise_labels
 from ctxhub.models import Hit
 from ctxhub.search.budget import trim
-from ctxhub.tools.cursor import cursor_key, next_cursor, parse_cursor
+from ctxhub.tools.cursor import cursor_key
 from ctxhub.tools.errors import ToolInputError
 
 MAX_PAGE = 100
@@ -40,12 +40,29 @@ def browse_solutions(
     if not 1 <= limit <= MAX_PAGE:
         raise ToolInputError(f"limit must be between 1 and {MAX_PAGE} (got {limit})")
     key = cursor_key("browse", filters.model_dump_json())
-    offset = parse_cursor(cursor, key)
-    records, total = hub.store.list_records(filters, limit, offset)
+    records, total, last = hub.store.records_after(filters, limit, _position(cursor, key))
     hits = [record_hit(r, 0.0, {}, {}) for r in records]
+    more = last is not None and len(records) == limit
     return BrowseResponse(
-        hits=hits, total=total, next_cursor=next_cursor(offset + len(hits), total, key)
+        hits=hits,
+        total=total,
+        next_cursor=f"{last[0]!r}/{last[1]}:{key}" if more and last is not None else None,
     )
+
+
+def _position(cursor: str | None, key: str) -> tuple[float, int] | None:
+    """The keyset position a browse cursor carries: `<last_seen>/<rowid>:<key>`."""
+    if not cursor:
+        return None
+    position, _, found_key = cursor.partition(":")
+    seen, _, rowid = position.partition("/")
+    try:
+        parsed = (float(seen), int(rowid))
+    except ValueError:
+        raise ToolInputError(f"cursor {cursor!r} is not one this server returned") from None
+    if found_key != key:
+        raise ToolInputError("cursor belongs to another query or filter set; start again")
+    return parsed
 
 
 def digest_rank(record: Record) -> tuple[float, ...]:

@@ -222,9 +222,7 @@ class MemoryReads:
     ) -> tuple[list[Record], int]:
         """A page of the filtered records and the size of the whole set."""
         where, params = memory_where(filters)
-        total = int(
-            self.conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params).fetchone()[0]
-        )
+        total = self._count_records(where, params)
         by = {
             "recent": "r.last_seen DESC, r.rowid DESC",
             "useful": "(r.worked - r.not_worked) DESC, r.occurrences DESC, r.last_seen DESC",
@@ -237,6 +235,31 @@ class MemoryReads:
             )
         ]
         return self.get_records(ids), total
+
+    def records_after(
+        self, filters: MemoryFilters, limit: int, after: tuple[float, int] | None = None
+    ) -> tuple[list[Record], int, tuple[float, int] | None]:
+        """Most recently seen first, the page after the keyset position `after`
+        (last_seen, rowid); returns the page, the size of the whole set and the position
+        of its last record. Keyset paging: a record merged (seen again) between two pages
+        moves to the front and is not shown twice, and nothing else shifts."""
+        where, params = memory_where(filters)
+        total = self._count_records(where, params)
+        clause, keyset = where, list(params)
+        if after is not None:
+            clause = f"({where}) AND (r.last_seen < ? OR (r.last_seen = ? AND r.rowid < ?))"
+            keyset += [after[0], after[0], after[1]]
+        rows = self.conn.execute(
+            f"SELECT r.id, r.last_seen, r.rowid FROM records r WHERE {clause} "
+            "ORDER BY r.last_seen DESC, r.rowid DESC LIMIT ?",
+            (*keyset, limit),
+        ).fetchall()
+        last = (float(rows[-1][1]), int(rows[-1][2])) if rows else None
+        return self.get_records([str(r[0]) for r in rows]), total, last
+
+    def _count_records(self, where: str, params: list[object]) -> int:
+        row = self.conn.execute(f"SELECT COUNT(*) FROM records r WHERE {where}", params)
+        return int(row.fetchone()[0])
 
     def iter_records(self, batch: int = 200) -> Iterator[Record]:
         last = 0
