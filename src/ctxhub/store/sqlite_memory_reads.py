@@ -7,28 +7,21 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ctxhub.embed.base import Vectors
 from ctxhub.memory.models import MemoryFilters, Record
 from ctxhub.store.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
+from ctxhub.store.vectors import Matrix, load_matrix, top_cosine
 
 #: FTS columns a BM25 search may be restricted to
 FTS_COLUMNS = frozenset({"problem", "error_type", "stack_trace", "solution", "code"})
 
 
-@dataclass
-class _SpaceMatrix:
-    generation: int
-    rowids: npt.NDArray[np.int64]
-    matrix: Vectors
-
-
-_MATRICES: dict[tuple[str, str, str], _SpaceMatrix] = {}
+#: process-wide record matrices: (store, model, space) -> the matrix of that space
+_MATRICES: dict[tuple[str, str, str], Matrix] = {}
 _MATRIX_LOCK = threading.Lock()
 
 
@@ -162,7 +155,7 @@ class MemoryReads:
         m = self._space_matrix(space, model)
         if m.rowids.size == 0:
             return []
-        rowids, matrix = m.rowids, m.matrix
+        allowed = None
         where, params = memory_where(filters)
         if where != "1":
             allowed = np.fromiter(
@@ -174,15 +167,9 @@ class MemoryReads:
                 ),
                 dtype=np.int64,
             )
-            mask = np.isin(rowids, allowed)
-            rowids, matrix = rowids[mask], matrix[mask]
-            if rowids.size == 0:
-                return []
-        scores = matrix @ np.asarray(query, dtype=np.float32).reshape(-1)
-        k = min(limit, scores.shape[0])
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        found = [(int(rowids[i]), float(scores[i])) for i in top]
+        found = top_cosine(m, query, limit, allowed)
+        if not found:
+            return []
         marks = ", ".join("?" for _ in found)
         ids = dict(
             self.conn.execute(
@@ -191,7 +178,7 @@ class MemoryReads:
         )
         return [(str(ids[r]), s) for r, s in found if r in ids]
 
-    def _space_matrix(self, space: str, model: str) -> _SpaceMatrix:
+    def _space_matrix(self, space: str, model: str) -> Matrix:
         generation = self.memory_generation()
         key = (self.location, model, space)
         with _MATRIX_LOCK:
@@ -203,14 +190,8 @@ class MemoryReads:
                 "ORDER BY record",
                 (space, model),
             ).fetchall()
-            rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
             dim = len(rows[0][1]) // 4 if rows else 0
-            matrix = np.empty((len(rows), dim), dtype=np.float32)
-            if rows:
-                matrix[:] = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(
-                    len(rows), dim
-                )
-            current = _MATRICES[key] = _SpaceMatrix(generation, rowids, matrix)
+            current = _MATRICES[key] = load_matrix(rows, dim, generation)
             return current
 
     def list_records(

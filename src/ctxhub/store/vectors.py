@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,10 +31,37 @@ def from_blob(blob: bytes, dim: int) -> npt.NDArray[np.float32]:
 
 
 @dataclass
-class _Matrix:
+class Matrix:
     generation: int
-    rowids: npt.NDArray[np.int64]  # sorted chunk rowids
+    rowids: npt.NDArray[np.int64]  # sorted rowids
     matrix: Vectors  # (n, dim), row i belongs to rowids[i]
+
+
+def load_matrix(rows: Sequence[tuple[int, bytes]], dim: int, generation: int) -> Matrix:
+    """A Matrix from (rowid, float32 blob) rows sorted by rowid."""
+    rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    matrix = np.empty((len(rows), dim), dtype=np.float32)
+    if rows:
+        blob = b"".join(r[1] for r in rows)
+        matrix[:] = np.frombuffer(blob, dtype="<f4").reshape(len(rows), dim)
+    return Matrix(generation, rowids, matrix)
+
+
+def top_cosine(
+    m: Matrix, query: Vectors, limit: int, allowed: npt.NDArray[np.int64] | None = None
+) -> list[tuple[int, float]]:
+    """Top `limit` (rowid, cosine) of `m` among `allowed` rowids (all when None)."""
+    rowids, matrix = m.rowids, m.matrix
+    if allowed is not None:
+        mask = np.isin(rowids, allowed, assume_unique=True)
+        rowids, matrix = rowids[mask], matrix[mask]
+    if rowids.size == 0:
+        return []
+    scores = matrix @ np.asarray(query, dtype=np.float32).reshape(-1)
+    k = min(limit, scores.shape[0])
+    top = np.argpartition(-scores, k - 1)[:k]
+    top = top[np.argsort(-scores[top], kind="stable")]
+    return [(int(rowids[i]), float(scores[i])) for i in top]
 
 
 class VectorIndex:
@@ -43,22 +71,17 @@ class VectorIndex:
         self.model = model
         self.dim = dim
         self._lock = threading.Lock()
-        self._current: _Matrix | None = None
+        self._current: Matrix | None = None
 
-    def _load(self, conn: sqlite3.Connection, generation: int) -> _Matrix:
+    def _load(self, conn: sqlite3.Connection, generation: int) -> Matrix:
         rows = conn.execute(
             "SELECT c.rowid, e.vec FROM chunks c JOIN embeddings e "
             "ON e.model = ? AND e.text_hash = c.embed_hash ORDER BY c.rowid",
             (self.model,),
         ).fetchall()
-        rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        matrix = np.empty((len(rows), self.dim), dtype=np.float32)
-        blob = b"".join(r[1] for r in rows)
-        if rows:
-            matrix[:] = np.frombuffer(blob, dtype="<f4").reshape(len(rows), self.dim)
-        return _Matrix(generation, rowids, matrix)
+        return load_matrix(rows, self.dim, generation)
 
-    def matrix(self, conn: sqlite3.Connection, generation: int) -> _Matrix:
+    def matrix(self, conn: sqlite3.Connection, generation: int) -> Matrix:
         with self._lock:
             if self._current is None or self._current.generation != generation:
                 self._current = self._load(conn, generation)
@@ -73,17 +96,4 @@ class VectorIndex:
         allowed: npt.NDArray[np.int64] | None = None,
     ) -> list[tuple[int, float]]:
         """Top `limit` (rowid, cosine) among `allowed` rowids (all when None)."""
-        m = self.matrix(conn, generation)
-        if m.rowids.size == 0:
-            return []
-        rowids, matrix = m.rowids, m.matrix
-        if allowed is not None:
-            mask = np.isin(rowids, allowed, assume_unique=True)
-            rowids, matrix = rowids[mask], matrix[mask]
-            if rowids.size == 0:
-                return []
-        scores = matrix @ np.asarray(query, dtype=np.float32).reshape(-1)
-        k = min(limit, scores.shape[0])
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(rowids[i]), float(scores[i])) for i in top]
+        return top_cosine(self.matrix(conn, generation), query, limit, allowed)
