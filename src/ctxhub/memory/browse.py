@@ -13,7 +13,7 @@ from ctxhub.memory.hits import record_hit
 from ctxhub.memory.models import MemoryFilters, Record, normalise_labels
 from ctxhub.models import Hit
 from ctxhub.search.budget import trim
-from ctxhub.tools.cursor import cursor_key
+from ctxhub.tools.cursor import cursor_key, cursor_position, make_cursor
 from ctxhub.tools.errors import ToolInputError
 
 MAX_PAGE = 100
@@ -46,23 +46,18 @@ def browse_solutions(
     return BrowseResponse(
         hits=hits,
         total=total,
-        next_cursor=f"{last[0]!r}/{last[1]}:{key}" if more and last is not None else None,
+        next_cursor=make_cursor(f"{last[0]!r}/{last[1]}", key) if more and last else None,
     )
 
 
 def _position(cursor: str | None, key: str) -> tuple[float, int] | None:
-    """The keyset position a browse cursor carries: `<last_seen>/<rowid>:<key>`."""
-    if not cursor:
-        return None
-    position, _, found_key = cursor.partition(":")
+    """The keyset position a browse cursor carries: `<last_seen>/<rowid>`."""
+    return cursor_position(cursor, key, _keyset)
+
+
+def _keyset(position: str) -> tuple[float, int]:
     seen, _, rowid = position.partition("/")
-    try:
-        parsed = (float(seen), int(rowid))
-    except ValueError:
-        raise ToolInputError(f"cursor {cursor!r} is not one this server returned") from None
-    if found_key != key:
-        raise ToolInputError("cursor belongs to another query or filter set; start again")
-    return parsed
+    return float(seen), int(rowid)
 
 
 def digest_rank(record: Record) -> tuple[float, ...]:

@@ -7,7 +7,7 @@ from ctxhub.models import HitKind, SearchFilters, SearchRequest, SearchResponse
 from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
-from ctxhub.tools.cursor import cursor_key, parse_cursor
+from ctxhub.tools.cursor import cursor_key, make_cursor, parse_cursor
 from ctxhub.tools.errors import ToolInputError
 
 DEFAULT_TOKENS = 8000
@@ -157,7 +157,7 @@ def _list_filtered(
         confidence=round(confidence, 4),
         low_confidence=False,
         total=total,
-        next_cursor=f"{end}:{key}" if end < len(order) else None,
+        next_cursor=make_cursor(str(end), key) if end < len(order) else None,
         truncated=truncated,
     )
 
