@@ -11,6 +11,7 @@ from rich.table import Table
 
 from ctxhub.cli.main import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
+from ctxhub.memory.pending import pending_count
 from ctxhub.server.render import memory_line
 from ctxhub.status import hub_status
 from ctxhub.store.sqlite import SQLiteStore
@@ -29,10 +30,8 @@ def _size(n: int) -> str:
 @pass_ctx
 def status(ctx: Context, as_json: bool) -> None:
     """Sources, versions, chunk counts, model and store."""
-    pending = ctx.settings.pending_dir
-    waiting = sum(1 for _ in pending.glob("*.json")) if pending.is_dir() else 0
     with SQLiteStore(ctx.settings.db_path) as store:
-        report = hub_status(store, ctx.settings.stale_days, waiting)
+        report = hub_status(store, ctx.settings.stale_days, pending_count(ctx.settings))
     if as_json:
         print_json(report)
         return

@@ -1,6 +1,7 @@
 """The memory tools: log_solution, search_solutions, search_by_approach, rate,
 browse_solutions, ecosystem_digest. Each first stores what hooks captured since the last
-call (the hook itself never embeds: it must return to the agent at once)."""
+call (the hook itself never embeds: it must return to the agent at once). `rate` has
+nothing to store first, so it is `memory.feedback.rate` itself."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import logging
 from typing import Any
 
 from ctxhub.hub import Hub
-from ctxhub.memory import browse, feedback, records, search
+from ctxhub.memory import browse, records, search
 from ctxhub.memory.browse import BrowseResponse, DigestResponse
-from ctxhub.memory.models import LogResult, MemoryFilters, RateResult, RecordInput
+from ctxhub.memory.feedback import rate as rate
+from ctxhub.memory.models import LogResult, MemoryFilters, RecordInput
 from ctxhub.memory.response import SolutionSearchResponse
 
 log = logging.getLogger("ctxhub.memory")
@@ -66,21 +68,6 @@ def search_by_approach(
     store_pending(hub, READ_DRAIN)
     return search.search_by_approach(
         hub, approach, filters=MemoryFilters(language=language), limit=limit
-    )
-
-
-def rate(
-    hub: Hub,
-    id: str,
-    worked: bool,
-    *,
-    note: str | None = None,
-    agent: str | None = None,
-    session_id: str | None = None,
-    query: str | None = None,
-) -> RateResult:
-    return feedback.rate(
-        hub, id, worked, note=note, agent=agent, session_id=session_id, query=query
     )
 
 

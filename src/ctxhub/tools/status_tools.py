@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ctxhub.hub import Hub
+from ctxhub.memory.pending import pending_count
 from ctxhub.models import Deprecation
 from ctxhub.status import HubStatus, hub_status
 from ctxhub.tools import resolve
@@ -67,6 +68,4 @@ def _final_replacement(hub: Hub, replacement: str | None, hops: int = 5) -> str 
 
 
 def get_hub_status(hub: Hub) -> HubStatus:
-    pending = hub.settings.pending_dir
-    waiting = sum(1 for _ in pending.glob("*.json")) if pending.is_dir() else 0
-    return hub_status(hub.store, hub.settings.stale_days, waiting)
+    return hub_status(hub.store, hub.settings.stale_days, pending_count(hub.settings))
