@@ -293,7 +293,12 @@ _TEXT_FIELDS = (
     "file_path",
     "url",
 )
-_LIMITS = {"error_type": 200, "file_path": 1000, "url": 2000}  # RecordInput's max_length
+
+
+def _max_length(model: type[RecordInput], name: str) -> int | None:
+    """The field's own `max_length` (a marker can make a text longer)."""
+    lengths = [getattr(m, "max_length", None) for m in model.model_fields[name].metadata]
+    return next((n for n in lengths if n is not None), None)
 
 
 def redact_record(record: RecordInput, redactor: Redactor | None = None) -> RecordInput:
@@ -302,7 +307,7 @@ def redact_record(record: RecordInput, redactor: Redactor | None = None) -> Reco
     A secret found in one field is also scrubbed from the others; pass a `redactor` that
     has learned from more text (the whole transcript) to scrub what it found there too.
     """
-    from ctxhub.memory.models import MAX_TEXT, RecordInput
+    from ctxhub.memory.models import RecordInput
 
     redactor = redactor or Redactor()
     data = record.model_dump()
@@ -312,7 +317,7 @@ def redact_record(record: RecordInput, redactor: Redactor | None = None) -> Reco
     for name in _TEXT_FIELDS:
         value = data.get(name)
         if isinstance(value, str):
-            cleaned = redactor.redact(value)[: _LIMITS.get(name, MAX_TEXT)]
+            cleaned = redactor.redact(value)[: _max_length(RecordInput, name)]
             data[name] = cleaned or None
     data["problem"] = data["problem"] or "[REDACTED:secret]"
     data["solution"] = data["solution"] or ""
