@@ -9,14 +9,11 @@ definitions are linked: a bare `run` matching forty methods says nothing.
 
 from __future__ import annotations
 
-import re
-
 from ctxhub.memory.models import RecordInput
 from ctxhub.models import SearchFilters
-from ctxhub.search.analyzer import is_identifier_like
+from ctxhub.search.analyzer import code_names
 from ctxhub.store.base import Store
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 #: a name resolving to more definitions than this is too generic to link
 MAX_MATCHES = 3
 MAX_LINKS = 20
@@ -33,10 +30,9 @@ def named_identifiers(record: RecordInput, limit: int = 60) -> list[str]:
     )
     names: dict[str, None] = {}
     for text in texts:
-        for token in _NAME.findall(text or ""):
-            token = token.strip(".")
-            if len(token) >= 4 and is_identifier_like(token):
-                names.setdefault(token, None)
+        for name in code_names(text or ""):
+            if len(name) >= 4:
+                names.setdefault(name, None)
     return sorted(names, key=lambda n: (-n.count("."), -len(n)))[:limit]
 
 

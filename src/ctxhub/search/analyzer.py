@@ -91,12 +91,18 @@ class QueryAnalysis:
     weights: dict[str, float] = field(default_factory=dict)
 
 
-def analyze(query: str) -> QueryAnalysis:
-    identifiers: list[str] = []
-    for token in _DOTTED.findall(query):
+def code_names(text: str) -> list[str]:
+    """The identifier-like tokens of `text` (CamelCase, snake_case, dotted), in order, once."""
+    names: dict[str, None] = {}
+    for token in _DOTTED.findall(text):
         token = token.strip(".")
-        if is_identifier_like(token) and token not in identifiers:
-            identifiers.append(token)
+        if is_identifier_like(token):
+            names.setdefault(token, None)
+    return list(names)
+
+
+def analyze(query: str) -> QueryAnalysis:
+    identifiers = code_names(query)
 
     terms: list[str] = []
     for word in _WORD.findall(query):
