@@ -76,7 +76,8 @@ def run(
         ranked = [keys.get(s.record.id, "?") for s in scored[:10]]
         chosen = evidence.carrier(scored)
         feats = dict(chosen.features) if chosen is not None else {}
-        out.append(Outcome(q, ranked, evidence.best_evidence(scored), seconds, feats))
+        strength = evidence.evidence(feats) if feats else 0.0  # what best_evidence returns
+        out.append(Outcome(q, ranked, strength, seconds, feats))
     return out
 
 
