@@ -2,11 +2,13 @@
 
 The set (benchmarks/memory_set/, written for the project without looking at the
 ranking code) holds 85 records, 61 test queries (paraphrases, exact error codes, code
-contexts, questions with no answer) and 80 separate calibration queries. The relevance
-floor is fitted on the calibration queries only (`--calibrate`); the test figures use
-the floor the code ships with.
+contexts, questions with no answer) and 140 separate calibration queries. The evidence
+weights and the relevance floor are fitted on the calibration queries only
+(`--calibrate`; `--cv` adds their cross-validated abstention); the test figures use the
+weights and floor the code ships with.
 
-    python benchmarks/memory.py [--set benchmarks/memory_set] [--calibrate] [--write]
+    python benchmarks/memory.py [--set benchmarks/memory_set] [--write]
+    python benchmarks/memory.py --calibrate [--cv] [--abstain SHARE | --balanced]
 
 Uses the real embedding model (all-MiniLM-L6-v2, int8-mixed ONNX) and a temporary
 SQLite store. Ranking metrics count the ranked list whatever the abstention said;
@@ -16,6 +18,7 @@ SQLite store. Ranking metrics count the ranked list whatever the abstention said
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import tempfile
@@ -41,6 +44,9 @@ from ctxhub.memory import search as memsearch
 from report import write_section  # the sibling module (scripts run from this folder)
 
 SET = Path(__file__).resolve().parent / "memory_set"
+#: The shipped floor abstains on this share of the no-answer calibration queries: the
+#: issue's target for no-answer queries. Measured costs of other choices: docs/MEMORY.md.
+ABSTAIN_SHARE = 0.8
 
 
 def balanced_floor(values: list[float], answerable: list[bool]) -> tuple[float, float]:
@@ -59,9 +65,20 @@ def balanced_floor(values: list[float], answerable: list[bool]) -> tuple[float, 
     return (tied[0] + tied[-1]) / 2, top
 
 
-def calibrate(outcomes: list[Outcome]) -> dict[str, Any]:
+def share_floor(values: list[float], answerable: list[bool], share: float) -> float:
+    """The lowest threshold below which at least `share` of the no-answer queries fall:
+    midway between the last value it must cover and the next one (off the edge)."""
+    no = sorted(v for v, a in zip(values, answerable, strict=True) if not a)
+    k = min(len(no), max(1, math.ceil(share * len(no))))
+    above = no[k] if k < len(no) else no[-1] + 0.02
+    return (no[k - 1] + above) / 2
+
+
+def calibrate(outcomes: list[Outcome], abstain_share: float | None = None) -> dict[str, Any]:
     """Logistic regression of "has an answer" on the deciding candidate's features, the
-    weights rescaled to cosine units, and the floor at the balanced-accuracy midpoint."""
+    weights rescaled to cosine units, and the floor: at the balanced-accuracy midpoint,
+    or, given `abstain_share`, the lowest that abstains on that share of the no-answer
+    calibration queries."""
     names = ["cosine", *evidence.WEIGHTS]
     x = np.array([[o.features.get(n, 0.0) for n in names] for o in outcomes])
     y = np.array([bool(o.query["relevant"]) for o in outcomes], dtype=float)
@@ -76,12 +93,38 @@ def calibrate(outcomes: list[Outcome]) -> dict[str, Any]:
     scale = weights[0]  # evidence is measured in cosine units
     values = list((x @ weights) / scale)
     floor, accuracy = balanced_floor(values, [bool(v) for v in y])
+    if abstain_share is not None:
+        floor = share_floor(values, [bool(v) for v in y], abstain_share)
     fitted = {name: round(float(weights[i] / scale), 2) for i, name in enumerate(names)}
     del fitted["cosine"]
     return {
         "weights": fitted,
-        "floor": round(floor, 2),
-        "balanced_accuracy": round(float(accuracy), 3),
+        "floor": round(float(floor), 2),
+        "best_balanced_accuracy": round(float(accuracy), 3),
+    }
+
+
+def cross_validate(
+    outcomes: list[Outcome], abstain_share: float | None, folds: int = 5, seeds: int = 10
+) -> dict[str, float]:
+    """Abstention of the fitted evidence on calibration queries it was not fitted on:
+    `folds`-fold, averaged over `seeds` shuffles. How feature choices are compared."""
+    no_answer, false_abstain = [], []
+    for seed in range(seeds):
+        order = np.random.default_rng(seed).permutation(len(outcomes))
+        for part in np.array_split(order, folds):
+            held = set(part.tolist())
+            fitted = calibrate([o for i, o in enumerate(outcomes) if i not in held], abstain_share)
+            weights, floor = fitted["weights"], fitted["floor"]
+            for i in held:
+                o = outcomes[i]
+                value = o.features.get("cosine", 0.0) + sum(
+                    w * o.features.get(n, 0.0) for n, w in weights.items()
+                )
+                (false_abstain if o.query["relevant"] else no_answer).append(value < floor)
+    return {
+        "no_answer_abstained": round(float(np.mean(no_answer)), 3),
+        "answerable_abstained": round(float(np.mean(false_abstain)), 3),
     }
 
 
@@ -93,6 +136,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", type=Path, default=SET)
     parser.add_argument("--calibrate", action="store_true", help="Fit the floor; print it.")
+    parser.add_argument(
+        "--cv", action="store_true", help="With --calibrate: cross-validated abstention."
+    )
+    parser.add_argument(
+        "--abstain",
+        type=float,
+        default=ABSTAIN_SHARE,
+        metavar="SHARE",
+        help="With --calibrate: fit the floor that abstains on SHARE of the no-answer"
+        f" calibration queries (default {ABSTAIN_SHARE}, the target).",
+    )
+    parser.add_argument(
+        "--balanced",
+        action="store_true",
+        help="With --calibrate: fit the floor at the best balanced accuracy instead.",
+    )
     parser.add_argument("--write", action="store_true", help="Update docs/BENCHMARKS.md.")
     args = parser.parse_args()
     records = load(args.set / "records.jsonl")
@@ -104,9 +163,13 @@ def main() -> int:
         index_s = time.perf_counter() - started
         if args.calibrate:
             calib = run(hub, keys, load(args.set / "calibration.jsonl"), memsearch.Ablation())
-            fitted = calibrate(calib)
+            share = None if args.balanced else args.abstain
+            fitted = calibrate(calib, share)
             print(f"fitted on {len(calib)} calibration queries: {fitted}")
             print(f"shipped: weights {evidence.WEIGHTS}, floor {evidence.EVIDENCE_FLOOR}")
+            if args.cv:
+                cv = cross_validate(calib, share)
+                print(f"5-fold cross-validation on the calibration queries: {cv}")
             return 0
         floor = evidence.EVIDENCE_FLOOR
         rows = []

@@ -178,3 +178,75 @@ def test_generic_exception_names_do_not_count_as_a_shared_code() -> None:
     jest = RecordInput(problem="Jest fails: SyntaxError: Unexpected token 'export'")
     other = _features("Error [ERR_PACKAGE_PATH_NOT_EXPORTED]: subpath", jest, 0.5, False)
     assert other["code_mismatch"] == 1.0
+
+
+def test_lowercase_log_prefixes_are_pasted_errors() -> None:
+    for pasted in (
+        "git status says fatal: not a git repository (or any parent up to mount point /)",
+        "error[E0382]: borrow of moved value: `config`",
+        "CUDA error: an illegal memory access was encountered",
+        "panic: runtime error: index out of range [3] with length 3",
+    ):
+        assert analyze_memory_query(pasted).shape == "error", pasted
+    for described in ("how should I handle errors in a retry loop", "fatal flaw in my design"):
+        assert analyze_memory_query(described).shape == "natural", described
+
+
+def test_term_stats_count_records_and_name_the_candidates_holding_each_term(hub: Hub) -> None:
+    stats = hub.store.record_term_stats(
+        ["chalk", "pytest", "neverwritten"], [rid("esm"), rid("rust")]
+    )
+    assert stats.records == 3
+    assert stats.doc_freq == {"chalk": 1, "pytest": 1, "neverwritten": 0}
+    assert stats.present == {rid("esm"): {"chalk"}, rid("rust"): set()}
+
+
+def test_word_coverage_weighs_rare_and_unknown_words_most() -> None:
+    from ctxhub.memory.evidence import word_coverage
+    from ctxhub.memory.models import TermStats
+
+    stats = TermStats(
+        records=100,
+        doc_freq={"docker": 40, "port": 20, "allocated": 1, "bind": 0},
+        present={"sibling": {"docker", "port"}, "same": {"docker", "port", "allocated", "bind"}},
+    )
+    terms = ["docker", "port", "allocated", "bind"]
+    assert word_coverage(terms, stats, "same") == pytest.approx(1.0)
+    # the sibling holds half the words but far less than half their weight
+    assert word_coverage(terms, stats, "sibling") < 0.3
+    assert word_coverage(terms, stats, "absent") == 0.0
+    assert word_coverage([], stats, "same") == 0.0
+
+
+def test_word_coverage_counts_for_pasted_errors_only() -> None:
+    record = RecordInput(problem="git pull says fatal: Need to specify how to reconcile")
+    pasted = _features("fatal: not a git repository", record, 0.6, False)
+    assert pasted["pasted_error"] == 1.0
+    natural = _features("my branches will not merge", record, 0.6, False)
+    assert natural["pasted_error"] == 0.0 and natural["error_words_covered"] == 0.0
+
+
+def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> None:
+    from ctxhub.memory.search import rank_records
+
+    h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
+    try:
+        for key, problem in {
+            "pull": "git pull fails: fatal: Need to specify how to reconcile divergent branches",
+            "push": "git push rejected: non-fast-forward, updates were rejected",
+            "lfs": "git push fails: remote: error: File model.bin exceeds the size limit",
+        }.items():
+            upsert_record(
+                h, record_id_for("g", key), RecordInput(problem=problem, solution="see docs")
+            )
+
+        def covered(query: str) -> float:
+            scored = rank_records(h, analyze_memory_query(query), MemoryFilters())
+            top = next(s for s in scored if s.record.id == record_id_for("g", "pull"))
+            return top.features["error_words_covered"]
+
+        same = covered("fatal: Need to specify how to reconcile divergent branches")
+        sibling = covered("git pull says fatal: couldn't find remote ref feature/login")
+        assert same > 0.9 and sibling < 0.5
+    finally:
+        h.close()

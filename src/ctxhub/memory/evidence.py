@@ -3,8 +3,12 @@ query, and the floor below which search_solutions says nothing relevant was foun
 
 Features of a candidate: the best cosine (query to the main space, the pasted code to the
 code space), whether query and record share an exact error code, whether the query names
-a code while the record names only others (a sibling error, not this one), and whether
-the retrieval paths agree (the record is the fused winner and BM25's first hit too).
+a code while the record names only others (a sibling error, not this one), whether the
+retrieval paths agree (the record is the fused winner and BM25's first hit too), and, for
+a pasted error (query shape error or mixed), an offset for that shape and how much of the
+message's wording the record holds. A paraphrase may share no word with its answer; a
+pasted message and the record of that same error share its rare words, while a sibling
+error of the same tool shares the common ones (docker, port, failed) and lacks the rest.
 Evidence is `cosine + sum(WEIGHTS[f] * f)`, taken from the candidate with the highest
 cosine among the top five. The weights and the floor were fitted (logistic
 regression, then the middle of the best balanced-accuracy range) by
@@ -15,18 +19,27 @@ calibration queries. The test queries stay held out.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
 
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.models import Record
+from ctxhub.memory.models import Record, TermStats
 from ctxhub.memory.shape import MemoryQuery, error_codes, specific
 
 #: weight of each feature next to the cosine (whose weight is 1: evidence is in cosine units)
-WEIGHTS = {"code_match": 0.69, "code_mismatch": -0.91, "paths_agree": 0.55}
-EVIDENCE_FLOOR = 0.78
+WEIGHTS = {
+    "code_match": 0.35,
+    "code_mismatch": -0.44,
+    "paths_agree": 0.22,
+    "pasted_error": -0.48,
+    "error_words_covered": 0.47,
+}
+#: Query shapes whose text is a pasted message rather than a description.
+PASTED = frozenset({"error", "mixed"})
+EVIDENCE_FLOOR = 0.55
 #: Path agreement counts only for a candidate at least this close in meaning.
 AGREE_MIN_COSINE = 0.35
 #: How sharply confidence rises around the floor (0.5 at the floor).
@@ -44,6 +57,29 @@ def _cos(a: Vectors | None, b: Vectors | None) -> float:
     return float(np.dot(a, b))
 
 
+def word_coverage(terms: Sequence[str], stats: TermStats, record_id: str) -> float:
+    """IDF-weighted share of the query's terms that the record holds, in [0, 1]. A term
+    no record holds weighs most: a message memory has never seen is not in memory."""
+    held = stats.present.get(record_id, set())
+    total = covered = 0.0
+    for term in terms:
+        if term not in stats.doc_freq:
+            continue
+        idf = math.log((stats.records + 1) / (stats.doc_freq[term] + 0.5))
+        total += idf
+        covered += idf if term in held else 0.0
+    return covered / total if total > 0 else 0.0
+
+
+def coverage_terms(q: MemoryQuery) -> list[str]:
+    """The query terms word coverage counts (case-folded, one-letter ones left out)."""
+    seen: dict[str, None] = {}
+    for term in q.terms:
+        if len(term) > 1:
+            seen.setdefault(term.lower(), None)
+    return list(seen)
+
+
 def features(
     record: Record,
     stored: dict[str, Vectors],
@@ -51,10 +87,13 @@ def features(
     vectors: dict[str, Vectors],
     main_space: str,
     paths_agree: bool,
+    coverage: float = 0.0,
 ) -> dict[str, float]:
+    """`coverage`: `word_coverage` of the query in this record (used for pasted errors)."""
     cosine = _cos(vectors.get("query"), stored.get(main_space))
     if q.code_context:
         cosine = max(cosine, _cos(vectors.get("context"), stored.get("code")))
+    pasted = q.shape in PASTED
     match = mismatch = 0.0
     if q.codes:
         text = " ".join(p or "" for p in (record.error_type, record.problem, record.stack_trace))
@@ -70,6 +109,8 @@ def features(
         # BM25 is an OR of the query's words: in a small store any shared word makes a
         # record its first hit, so agreement only counts when the meaning is close too
         "paths_agree": float(paths_agree and cosine >= AGREE_MIN_COSINE),
+        "pasted_error": float(pasted),
+        "error_words_covered": round(coverage, 4) if pasted else 0.0,
     }
 
 

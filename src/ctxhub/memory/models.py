@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
@@ -143,3 +144,13 @@ class MemoryFilters(BaseModel):
     tags: Annotated[list[str] | None, AfterValidator(normalise_labels)] = None  # all must match
     error_type: str | None = None  # case-insensitive exact
     source: str | None = None  # exact, or a prefix ending in ':' (e.g. "github:")
+
+
+@dataclass(frozen=True)
+class TermStats:
+    """Which query terms the store's records hold: `doc_freq[term]` records out of
+    `records` in all, and `present[record id]`, the terms each candidate holds."""
+
+    records: int
+    doc_freq: dict[str, int]
+    present: dict[str, set[str]]

@@ -135,10 +135,16 @@ def rank_records(
             )
         )
     out.sort(key=lambda s: -s.score)
-    for i, item in enumerate(out[: evidence.DEPTH]):
+    head = out[: evidence.DEPTH]
+    terms = evidence.coverage_terms(q) if q.shape in evidence.PASTED else []
+    stats = hub.store.record_term_stats(terms, [s.record.id for s in head]) if terms else None
+    for i, item in enumerate(head):
         stored = hub.store.record_vectors(item.record.id, model)
         agree = i == 0 and item.signals.get("bm25", (0, 0.0))[0] == 1
-        item.features = evidence.features(item.record, stored, q, vectors, main_space, agree)
+        covered = evidence.word_coverage(terms, stats, item.record.id) if stats else 0.0
+        item.features = evidence.features(
+            item.record, stored, q, vectors, main_space, agree, covered
+        )
     return out
 
 

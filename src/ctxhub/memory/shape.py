@@ -47,6 +47,11 @@ GENERIC_ERRORS = frozenset(
 )
 
 
+#: A pasted log line the knowledge analyser's markers miss: tools print lowercase
+#: prefixes (git's `fatal:`, cargo's `error[E0382]:`, `CUDA error:`, Go's `panic:`).
+LOG_PREFIX = re.compile(r"(?i)\b(?:error|fatal|panic|exception|warning)(?:\[\w+\])?:\s")
+
+
 def error_codes(text: str) -> set[str]:
     """Exact error codes and exception class names in `text` (generic ones included)."""
     return set(ERROR_CODE.findall(text))
@@ -71,7 +76,12 @@ def analyze_memory_query(query: str, code_context: str | None = None) -> MemoryQ
     analysis = analyze(query)
     context = analyze(code_context) if code_context else None
     codes = error_codes(query) | (error_codes(code_context) if code_context else set())
-    is_error = analysis.is_error or bool(error_codes(query)) or bool(context and context.is_error)
+    is_error = (
+        analysis.is_error
+        or bool(error_codes(query))
+        or bool(LOG_PREFIX.search(query))
+        or bool(context and context.is_error)
+    )
     is_code = bool(code_context) or analysis.has_code
     shape: QueryShape = (
         "mixed"

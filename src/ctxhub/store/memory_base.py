@@ -9,7 +9,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Literal, Protocol
 
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.models import MemoryFilters, Record
+from ctxhub.memory.models import MemoryFilters, Record, TermStats
 
 
 class MemoryStore(Protocol):
@@ -73,6 +73,11 @@ class MemoryStore(Protocol):
     def record_bm25(
         self, match: str, filters: MemoryFilters, limit: int, columns: str | None = None
     ) -> list[tuple[str, float]]: ...
+
+    def record_term_stats(self, terms: Sequence[str], record_ids: Sequence[str]) -> TermStats:
+        """Document frequency of each term over all records, and which of `record_ids`
+        contain it (matched the way the store's BM25 matches)."""
+        ...
 
     def record_dense(
         self, space: str, query: Vectors, model: str, filters: MemoryFilters, limit: int

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.models import MemoryFilters, Record
+from ctxhub.memory.models import MemoryFilters, Record, TermStats
 from ctxhub.store.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
 from ctxhub.store.vectors import Matrix, load_matrix, top_cosine
 
@@ -147,6 +147,37 @@ class MemoryReads:
             (expression, *params, limit),
         ).fetchall()
         return [(str(r[0]), -float(r[1])) for r in rows]
+
+    def record_term_stats(self, terms: Sequence[str], record_ids: Sequence[str]) -> TermStats:
+        """How many records hold each term (FTS5's tokenizer decides what matches), and
+        which of `record_ids` do. One count and one rowid-restricted match per term."""
+        total = int(self.conn.execute("SELECT count(*) FROM records").fetchone()[0])
+        rowids = {
+            int(r[0]): str(r[1])
+            for r in self.conn.execute(
+                f"SELECT rowid, id FROM records WHERE id IN ({', '.join('?' for _ in record_ids)})",
+                list(record_ids),
+            )
+        }
+        marks = ", ".join("?" for _ in rowids)
+        doc_freq: dict[str, int] = {}
+        present: dict[str, set[str]] = {rid: set() for rid in rowids.values()}
+        for term in terms:
+            phrase = '"' + term.replace('"', "") + '"'
+            if phrase == '""':
+                continue
+            count = self.conn.execute(
+                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?", (phrase,)
+            ).fetchone()[0]
+            doc_freq[term] = int(count)
+            if count and rowids:
+                for r in self.conn.execute(
+                    "SELECT rowid FROM records_fts WHERE records_fts MATCH ?"
+                    f" AND rowid IN ({marks})",
+                    (phrase, *rowids),
+                ):
+                    present[rowids[int(r[0])]].add(term)
+        return TermStats(records=total, doc_freq=doc_freq, present=present)
 
     def record_dense(
         self, space: str, query: Vectors, model: str, filters: MemoryFilters, limit: int
