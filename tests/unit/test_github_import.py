@@ -12,6 +12,7 @@ import http.server
 import json
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from email.utils import formatdate
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,7 @@ class FakeGitHub:
         self.faults: dict[tuple[str, int], list[tuple[int, dict[str, str], Any]]] = {}
         self.log: list[tuple[str, dict[str, str], dict[str, str]]] = []
         self.base = ""
+        self.language: str | None = "Python"  # what GET /repos/acme/widgets reports
 
     def issue(self, number: int) -> dict[str, Any]:
         for page in self.pages["issues"]:
@@ -93,6 +95,8 @@ class FakeGitHub:
             resource = "/".join(parts[2:])
         else:
             return 404, {}, load("not_found.json")
+        if resource == "" and parts[0] == "repos":
+            return 200, {}, {"full_name": "acme/widgets", "language": self.language}
         if resource not in self.pages:
             return 404, {}, load("not_found.json")
         page = int(query.get("page", "1"))
@@ -378,7 +382,7 @@ def test_maps_issues_to_records(github: FakeGitHub) -> None:
     assert rec.tags == ["bug", "packaging"] and rec.framework == "widgets"
     assert rec.created_at == 1704878100.0  # 2024-01-10T09:15:00Z
     assert rec.last_seen == 1705077600.0  # 2024-01-12T16:40:00Z
-    assert rec.agent is None and rec.language is None
+    assert rec.agent is None and rec.language == "python"  # the repository's language
 
     # the last maintainer answer before closing; the owner's "Locking ..." after it is noise
     assert got[107].resolution == "maintainer-last"
@@ -627,6 +631,24 @@ def test_reimport_updates_in_place_and_keeps_feedback(github: FakeGitHub, hub: H
     assert (r101.worked, r101.not_worked) == (2, 0)
     assert r101.created_at == 1704878100.0 and r101.occurrences == 1
     assert (stored[ids[107]].worked, stored[ids[107]].not_worked) == (0, 1)
+
+
+def test_language_defaults_to_the_repository_s_and_a_given_one_wins(
+    github: FakeGitHub, hub: Hub
+) -> None:
+    with client_for(github) as client:
+        summary = import_issues(hub, client, ALL)
+    records = hub.store.get_records([i.id for i in summary.issues])
+    assert {r.language for r in records} == {"python"}  # normalised like any label
+    assert sum(p == "/repos/acme/widgets" for p, _, _ in github.log) == 1  # looked up once
+
+    github.language = None  # GitHub knows no language: records stay unlabelled
+    with client_for(github) as client:
+        bare = list(iter_issue_records(client, replace(ALL, max_issues=1)))
+    assert bare[0].record.language is None
+    with client_for(github) as client:
+        given = list(iter_issue_records(client, replace(ALL, max_issues=1, language="Rust")))
+    assert given[0].record.language == "rust"
 
 
 # --- the command --------------------------------------------------------------------

@@ -61,7 +61,10 @@ def _print_summary(summary: GitHubImportSummary) -> None:
     "--max", "max_issues", type=click.IntRange(min=1), help="At most N issues, newest first."
 )
 @click.option("--framework", help="Framework of the records (default: the repository name).")
-@click.option("--language", help="Language of the records, e.g. python (default: none).")
+@click.option(
+    "--language",
+    help="Language of the records, e.g. python (default: the repository's main language).",
+)
 @click.option(
     "--api-url",
     envvar="GITHUB_API_URL",

@@ -188,6 +188,20 @@ class GitHubClient:
                 raise GitHubError(f"issues are disabled for {owner}/{repo}", 410) from exc
             raise
 
+    def repository_language(self, owner: str, repo: str) -> str | None:
+        """The repository's main language as GitHub reports it ("Python"), or None when it
+        reports none or the repository cannot be read (the issue listing says why)."""
+        try:
+            data = self.get(f"{self.base_url}/repos/{owner}/{repo}").json()
+        except GitHubError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        except ValueError:
+            return None
+        language = data.get("language") if isinstance(data, dict) else None
+        return language if isinstance(language, str) and language.strip() else None
+
     def comments(self, issue: Json) -> list[Json]:
         """An issue's comments, oldest first (none fetched when it has none)."""
         url = issue.get("comments_url")
@@ -296,7 +310,7 @@ class IssueQuery:
     labels: tuple[str, ...] = ()
     max_issues: int | None = None
     framework: str | None = None  # None: the repository name, lowercased
-    language: str | None = None
+    language: str | None = None  # None: the repository's main language, if GitHub has one
 
 
 class IssueRecord(NamedTuple):
@@ -348,12 +362,15 @@ def iter_issue_records(
     if q.max_issues is not None and q.max_issues <= 0:
         return
     issues = client.issues(q.owner, q.repo, state=q.state, labels=q.labels)
+    language, looked_up = q.language, q.language is not None
     for count, issue in enumerate(issues, start=1):
+        if not looked_up:  # after the listing, so a missing repository fails there, clearly
+            language, looked_up = client.repository_language(q.owner, q.repo), True
         number = int(issue.get("number", 0))
         comments = client.comments(issue)
         try:
             record, resolution = issue_to_record(
-                issue, comments, q.owner, q.repo, framework=q.framework, language=q.language
+                issue, comments, q.owner, q.repo, framework=q.framework, language=language
             )
         except (ValidationError, ValueError) as exc:
             if skipped is not None:
