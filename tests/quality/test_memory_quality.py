@@ -1,11 +1,10 @@
 """Quality gate for memory search: the labelled set in benchmarks/memory_set (85 records,
 61 held-out test queries), the real model, a real SQLite file.
 
-Asserts the issue's ranking targets (Recall@5 >= 0.90, MRR@10 >= 0.80) and that hybrid
-ranking beats the problem space alone. Abstention is held at what was measured (0.71 of
-no-answer queries abstained, against a target of 0.80, with 0.17 of answerable queries
-wrongly abstained; see docs/BENCHMARKS.md), so a regression fails here while the gap
-stays documented rather than hidden.
+Asserts the issue's targets (Recall@5 >= 0.90, MRR@10 >= 0.80, at least 80% of no-answer
+queries abstained), that hybrid ranking beats the problem space alone, and that the
+abstention does not buy its rate by hiding answers: at most 15% of answerable queries
+abstained (0.128 measured) and end-to-end Recall@5 >= 0.85 (0.872; docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -37,6 +36,6 @@ def test_memory_search_meets_its_targets(tmp_path: Path) -> None:
     assert full.recall5 >= 0.90, full
     assert full.mrr >= 0.80, full
     assert full.recall5 > alone.recall5 and full.mrr > alone.mrr, by_variant
-    assert full.abstain_ok >= 0.70, full
-    assert full.false_abstain <= 0.20, full
-    assert full.e2e_recall5 >= 0.80, full
+    assert full.abstain_ok >= 0.80, full
+    assert full.false_abstain <= 0.15, full
+    assert full.e2e_recall5 >= 0.85, full

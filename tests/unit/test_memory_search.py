@@ -192,6 +192,21 @@ def test_lowercase_log_prefixes_are_pasted_errors() -> None:
         assert analyze_memory_query(described).shape == "natural", described
 
 
+def test_exception_prefixes_and_quoted_messages_are_pasted_errors() -> None:
+    for pasted in (
+        "Django SuspiciousOperation: Attempted access to '/etc/passwd' denied",
+        "the build dies with 'unable to allocate a pseudo terminal' on the runner",
+        'the log only says "connection reset by peer while reading" and exits',
+    ):
+        assert analyze_memory_query(pasted).shape == "error", pasted
+    for described in (
+        "FastAPI: how do I stream a response body",  # a product name, then a question
+        "the worker won't start and it's not obvious why",  # apostrophes, not quotes
+        "what does 'idempotent' mean here",  # a short quoted word
+    ):
+        assert analyze_memory_query(described).shape == "natural", described
+
+
 def test_term_stats_count_records_and_name_the_candidates_holding_each_term(hub: Hub) -> None:
     stats = hub.store.record_term_stats(
         ["chalk", "pytest", "neverwritten"], [rid("esm"), rid("rust")]

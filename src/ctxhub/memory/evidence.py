@@ -31,15 +31,15 @@ from ctxhub.memory.shape import MemoryQuery, error_codes, specific
 
 #: weight of each feature next to the cosine (whose weight is 1: evidence is in cosine units)
 WEIGHTS = {
-    "code_match": 0.35,
-    "code_mismatch": -0.44,
-    "paths_agree": 0.22,
-    "pasted_error": -0.48,
-    "error_words_covered": 0.47,
+    "code_match": 0.37,
+    "code_mismatch": -0.43,
+    "paths_agree": 0.25,
+    "pasted_error": -0.61,
+    "error_words_covered": 0.5,
 }
 #: Query shapes whose text is a pasted message rather than a description.
 PASTED = frozenset({"error", "mixed"})
-EVIDENCE_FLOOR = 0.55
+EVIDENCE_FLOOR = 0.43
 #: Path agreement counts only for a candidate at least this close in meaning.
 AGREE_MIN_COSINE = 0.35
 #: How sharply confidence rises around the floor (0.5 at the floor).

@@ -47,9 +47,17 @@ GENERIC_ERRORS = frozenset(
 )
 
 
-#: A pasted log line the knowledge analyser's markers miss: tools print lowercase
-#: prefixes (git's `fatal:`, cargo's `error[E0382]:`, `CUDA error:`, Go's `panic:`).
-LOG_PREFIX = re.compile(r"(?i)\b(?:error|fatal|panic|exception|warning)(?:\[\w+\])?:\s")
+#: A pasted message the knowledge analyser's markers miss: tools print lowercase prefixes
+#: (git's `fatal:`, cargo's `error[E0382]:`, `CUDA error:`, Go's `panic:`), exceptions
+#: print their class first (`DisallowedHost: Invalid HTTP_HOST header`; a capital must
+#: follow, so `FastAPI: how do I ...` stays a question), and a quoted message is what a
+#: tool printed (`fails with 'no space left on device'`; quotes must open and close on a
+#: word boundary, so the apostrophes of "can't ... it's" are not a quote).
+PASTED_MESSAGE = re.compile(
+    r"(?i)\b(?:error|fatal|panic|exception|warning)(?:\[\w+\])?:\s"
+    r"|\b(?-i:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+:\s+[A-Z])"
+    r"|(?:^|(?<=[\s(:=]))(?:'[^'\n]{12,200}'|\"[^\"\n]{12,200}\")(?=$|[\s).,;:!?])"
+)
 
 
 def error_codes(text: str) -> set[str]:
@@ -79,7 +87,7 @@ def analyze_memory_query(query: str, code_context: str | None = None) -> MemoryQ
     is_error = (
         analysis.is_error
         or bool(error_codes(query))
-        or bool(LOG_PREFIX.search(query))
+        or bool(PASTED_MESSAGE.search(query))
         or bool(context and context.is_error)
     )
     is_code = bool(code_context) or analysis.has_code
