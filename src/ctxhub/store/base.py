@@ -81,6 +81,10 @@ class Store(Protocol):
 
     def put_embeddings(self, model: str, items: Sequence[tuple[str, Vectors]]) -> None: ...
 
+    def drop_other_models(self, model: str) -> int:
+        """Delete cached embeddings of every other model; how many went."""
+        ...
+
     def missing_embeddings(
         self, model: str, limit: int = 1000, source: str | None = None
     ) -> list[tuple[str, str]]:

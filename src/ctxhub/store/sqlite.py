@@ -109,6 +109,12 @@ class SQLiteStore(SearchQueries, MemoryQueries):
             self._set_meta("embedding_dim", str(dim))
         self._model = (model, dim)
 
+    def drop_other_models(self, model: str) -> int:
+        """Delete the cached chunk embeddings of every model but `model` (record vectors
+        need no sweep: re-embedding a record replaces all of its vectors)."""
+        with self.transaction(None):
+            return self.conn.execute("DELETE FROM embeddings WHERE model != ?", (model,)).rowcount
+
     def schema_version(self) -> int:
         return schema.current_version(self.conn)
 
