@@ -27,6 +27,7 @@ from typing import Any
 import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.types import TextContent
 
 from report import write_section  # the sibling module (scripts run from this folder)
 
@@ -178,8 +179,10 @@ async def warm_round_trips(
                         t0 = time.perf_counter()
                         result = await session.call_tool(tool, args)
                         timings.setdefault(tool, []).append(time.perf_counter() - t0)
-                        if result.is_error and not result.content[0].text.startswith("not found"):
-                            raise RuntimeError(f"{tool}({args}): {result.content[0].text}")
+                        first = result.content[0] if result.content else None
+                        text = first.text if isinstance(first, TextContent) else ""
+                        if result.is_error and not text.startswith("not found"):
+                            raise RuntimeError(f"{tool}({args}): {text}")
             memory = _children_rss()
     return timings, memory
 

@@ -109,7 +109,8 @@ def cross_validate(
 ) -> dict[str, float]:
     """Abstention of the fitted evidence on calibration queries it was not fitted on:
     `folds`-fold, averaged over `seeds` shuffles. How feature choices are compared."""
-    no_answer, false_abstain = [], []
+    no_answer: list[bool] = []
+    false_abstain: list[bool] = []
     for seed in range(seeds):
         order = np.random.default_rng(seed).permutation(len(outcomes))
         for part in np.array_split(order, folds):

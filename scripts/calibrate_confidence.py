@@ -63,7 +63,7 @@ def collect(
         captured.append(f)
         return f
 
-    conf.features = spy  # type: ignore[assignment]
+    conf.features = spy
     xs, ys = [], []
     try:
         with Hub(load_settings(db)) as hub:
@@ -95,7 +95,7 @@ def collect(
                 xs.append(captured[-1].vector() if captured else (1.0, 0.0, 0.0, 0.0, 0.0))
                 ys.append(0.0)
     finally:
-        conf.features = original  # type: ignore[assignment]
+        conf.features = original
     return np.array(xs), np.array(ys)
 
 

@@ -65,7 +65,7 @@ def check(queries: list[dict[str, Any]], chunks: dict[str, list[Chunk]]) -> int:
             got = {
                 c.symbol: [c.line_start, c.line_end]
                 for c in chunks.get("pipecat-ai", [])
-                if name in getattr(c.metadata, kind)
+                if c.symbol is not None and name in getattr(c.metadata, kind)
             }
             gold = {g["symbol"]: g["lines"] for g in q["gold"]}
             missing, extra = sorted(set(gold) - set(got)), sorted(set(got) - set(gold))

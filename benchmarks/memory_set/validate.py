@@ -12,6 +12,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 RECORD_FIELDS = {
@@ -32,7 +33,7 @@ QUERY_FIELDS = {"id", "query", "code_context", "language", "framework", "categor
 CATEGORIES = {"paraphrase", "error_code", "code_context", "no_answer"}
 
 
-def load(name: str, errors: list[str]) -> list[dict]:
+def load(name: str, errors: list[str]) -> list[dict[str, Any]]:
     rows = []
     for n, line in enumerate((HERE / name).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -49,7 +50,12 @@ def norm(text: str) -> str:
     return re.sub(r"\W+", " ", text.lower()).strip()
 
 
-def check_queries(name, queries, records, errors):
+def check_queries(
+    name: str,
+    queries: list[dict[str, Any]],
+    records: dict[str, dict[str, Any]],
+    errors: list[str],
+) -> collections.Counter[str]:
     ids = collections.Counter(q.get("id") for q in queries)
     errors += [f"{name}: duplicate id {i}" for i, c in ids.items() if c > 1]
     for q in queries:
