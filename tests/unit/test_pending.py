@@ -233,7 +233,9 @@ def test_hook_capture_end_to_end(hub: Hub) -> None:
     assert summary.stored == 1 and summary.results[0].action == "created"
     [stored] = hub.store.get_records([summary.results[0].id])
     assert stored.source == "hook" and stored.error_type == "ModuleNotFoundError"
-    assert stored.file_path == "pyproject.toml" and stored.language == "toml"
+    # a config file edited to fix a Python run: the record is about Python, not TOML
+    assert stored.file_path == "pyproject.toml" and stored.language == "python"
+    assert stored.libraries == ["yaml"]
     assert stored.confidence == pytest.approx(0.55)
 
 

@@ -19,14 +19,7 @@ from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.hub import Hub, set_embedder
 from ctxhub.memory.models import MemoryFilters, record_id_for
 from ctxhub.memory.records import upsert_record
-from ctxhub.memory.session_mining import (
-    command_key,
-    edit_diff,
-    error_type_of,
-    is_failure,
-    key_error_lines,
-    relative_path,
-)
+from ctxhub.memory.session_mining import call_diff, is_failure
 from ctxhub.memory.session_reader import (
     MAX_OUTPUT,
     ToolCall,
@@ -36,6 +29,7 @@ from ctxhub.memory.session_reader import (
     transcript_files,
 )
 from ctxhub.memory.sessions import MineSummary, mine_sessions, mine_transcript
+from tests.unit.test_tool_runs import PYTEST_FAIL, TRACE
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
 INVOICER = FIXTURES / "-home-dev-code-invoicer"
@@ -105,18 +99,6 @@ class Transcript:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
         return path
-
-
-TRACE = (
-    "Traceback (most recent call last):\n"
-    '  File "/work/app/app.py", line 1, in <module>\n'
-    "    import yaml\n"
-    "ModuleNotFoundError: No module named 'yaml'"
-)
-PYTEST_FAIL = (
-    "F.\nE       AssertionError: assert 3 == 4\n"
-    "FAILED tests/test_calc.py::test_add - AssertionError: assert 3 == 4\n1 failed, 1 passed"
-)
 
 
 def mine_one(t: Transcript, tmp_path: Path) -> MineSummary:
@@ -205,28 +187,7 @@ def test_transcript_files_filters_projects_and_age(tmp_path: Path) -> None:
     assert transcript_files(tmp_path, since=time.time() - 86400) == [("p", new)]
 
 
-# --- signals ----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("command", "key"),
-    [
-        ("pytest tests/test_a.py -x", ("pytest",)),
-        ("python -m pytest -q 2>&1 | tail -20", ("pytest",)),
-        ("cd /work/app && source .venv/bin/activate && CI=1 uv run pytest", ("pytest",)),
-        ("timeout 120 .venv/bin/python scripts/x.py > out.log", ("python", "scripts/x.py")),
-        ("npm test", ("npm", "test")),
-        ("npm run test -- --watch=false", ("npm", "test")),
-        ("npx tsc --noEmit", ("tsc",)),
-        ("cargo build --release", ("cargo", "build")),
-        ("node src/index.js", ("node", "src/index.js")),
-        ("ls -la; make 2>&1", ("make",)),
-        ('grep -rn "datetime.now()" src/', ()),
-        ("echo done", ()),
-    ],
-)
-def test_command_key(command: str, key: tuple[str, ...]) -> None:
-    assert command_key(command) == key
+# --- signals (the judging itself is tested in test_tool_runs.py) ----------------------
 
 
 def _call(command: str, output: str, error: bool) -> ToolCall:
@@ -240,6 +201,7 @@ def test_failures_come_from_exit_status_or_output() -> None:
     assert is_failure(_call("pytest | tail -3", "1 failed, 1 passed\nFAILED tests/a.py::t", False))
     assert not is_failure(_call("pytest", "2 passed in 0.1s", False))
     assert not is_failure(_call("grep -r foo .", "Exit code 1", True))  # no match is not a bug
+    assert not is_failure(_call("rm build/app.o", "rm: cannot remove 'build/app.o'", True))
     rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
     assert not is_failure(_call("docker compose up -d", rejected, True))
     edit = ToolCall("t2", "Edit", {"file_path": "a.py"}, None, "s", None)
@@ -247,43 +209,16 @@ def test_failures_come_from_exit_status_or_output() -> None:
     assert not is_failure(edit)
 
 
-@pytest.mark.parametrize(
-    ("output", "error_type", "first_line"),
-    [
-        (TRACE, "ModuleNotFoundError", "ModuleNotFoundError: No module named 'yaml'"),
-        (PYTEST_FAIL, "AssertionError", "AssertionError: assert 3 == 4"),
-        (
-            "error[E0463]: can't find crate for `serde`\n --> src/main.rs:1:1",
-            "E0463",
-            "error[E0463]: can't find crate for `serde`",
-        ),
-        (
-            "src/app.ts(3,22): error TS2307: Cannot find module 'zod'.",
-            "TS2307",
-            "error TS2307: Cannot find module 'zod'.",
-        ),
-        (
-            "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree",
-            "ERESOLVE",
-            "code ERESOLVE",
-        ),
-        ("Exit code 2\nsomething odd happened", None, "Exit code 2"),
-    ],
-)
-def test_error_lines_and_types(output: str, error_type: str | None, first_line: str) -> None:
-    lines = key_error_lines(output)
-    assert lines[0] == first_line
-    assert error_type_of(output, lines) == error_type
-
-
 def test_edit_diffs_are_relative_to_the_session_cwd() -> None:
     edit = ToolCall("t", "Edit", {"file_path": "/work/app/src/a.py", "old_string": "x = 1\n",
                                    "new_string": "x = 2\n"}, None, "s", "/work/app")  # fmt: skip
-    assert edit_diff(edit, "/work/app") == "--- a/src/a.py\n+++ b/src/a.py\n@@\n-x = 1\n+x = 2"
+    assert call_diff(edit, "/work/app") == "--- a/src/a.py\n+++ b/src/a.py\n@@\n-x = 1\n+x = 2"
     write = ToolCall("t", "Write", {"file_path": "/elsewhere/b.txt", "content": "hi\nthere"},
                      None, "s", None)  # fmt: skip
-    assert edit_diff(write, "/work/app") == "+++ b//elsewhere/b.txt (written)\n+hi\n+there"
-    assert relative_path("/work/app2/x.py", "/work/app") == "/work/app2/x.py"
+    assert call_diff(write, "/work/app") == "+++ b//elsewhere/b.txt (written)\n+hi\n+there"
+    notebook = ToolCall("t", "NotebookEdit", {"notebook_path": "/work/app/nb.ipynb",
+                        "new_source": "x = 1"}, None, "s", None)  # fmt: skip
+    assert call_diff(notebook, "/work/app") == "--- a/nb.ipynb\n+++ b/nb.ipynb\n@@\n+x = 1"
 
 
 # --- sequences on the fixture transcripts ------------------------------------------------
@@ -407,6 +342,16 @@ def test_an_unrelated_passing_command_does_not_close_a_failure(tmp_path: Path) -
     t.bash("toolu_p", "npm test", "Tests: 3 passed")
     summary = mine_one(t, tmp_path)
     assert summary.records == [] and summary.unresolved == 1
+
+
+def test_a_run_of_another_target_does_not_close_a_failure(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f", "pytest tests/test_calc.py", PYTEST_FAIL, error=True)
+    t.edit("toolu_e", "/work/app/calc.py", "a - b", "a + b")
+    t.bash("toolu_o", "pytest tests/test_other.py", "3 passed")  # says nothing of calc
+    t.bash("toolu_p", "pytest tests/test_calc.py -q", "2 passed")
+    [found] = mine_one(t, tmp_path).records
+    assert found.record.solution.endswith("Verified: `pytest tests/test_calc.py -q` passed.")
 
 
 def test_an_install_is_a_fix(tmp_path: Path) -> None:

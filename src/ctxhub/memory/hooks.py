@@ -16,14 +16,17 @@ The state machine, per session:
   since it, they become one pending record (problem: the failing command and its error;
   solution: the steps); without, the failure is dropped (it was flaky).
 
-This module and the four it uses are the whole hook path, so they import the standard
+This module and the five it uses are the whole hook path, so they import the standard
 library only and do the least work they can: a call with nothing to do reads stdin, stats
 one file and returns. `run` never raises, never writes to stdout or stderr and always
 returns 0; what goes wrong is logged to `<home>/hooks/hook.log` (kept to a few KB).
 
-Here: reading the input, the state machine and the log. Elsewhere: `hook_commands`
-(did a Bash call fail, is it a re-run), `hook_capture` (edit steps, the pending record),
-`hook_state` (state files, the lock, pending files), `hook_text` (clipping, redaction).
+Here: reading the input, the state machine and the log. Elsewhere, shared with session
+mining: `shell_commands` (is a command a re-run, read-only or an install) and `tool_runs`
+(what a failure looks like, the error lines and type, the language, diffs); and
+`hook_commands` (did a Bash call
+fail, from the hook input), `hook_capture` (edit steps, the pending record), `hook_state`
+(state files, the lock, pending files), `hook_text` (clipping, redaction).
 """
 
 from __future__ import annotations
@@ -35,13 +38,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ctxhub.memory.hook_capture import build_record, edit_step
-from ctxhub.memory.hook_commands import (
-    FAILURE_EVENT,
-    bash_outcome,
-    command_signature,
-    only_inspects,
-    similar_commands,
-)
+from ctxhub.memory.hook_commands import FAILURE_EVENT, bash_outcome
 from ctxhub.memory.hook_state import (
     SESSION_TTL,
     StateLock,
@@ -54,28 +51,27 @@ from ctxhub.memory.hook_state import (
     write_pending,
 )
 from ctxhub.memory.hook_text import MAX_ERROR, as_text, clip, safe_redact
+from ctxhub.memory.shell_commands import only_inspects, similar_commands
+from ctxhub.memory.tool_runs import EDIT_TOOLS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import IO
 
-#: What callers import from here; `command_signature`, `similar_commands`, `build_record`
-#: and `SESSION_TTL` live in the modules above and are re-exported.
+#: What callers import from here; `build_record`, `SESSION_TTL` and `EDIT_TOOLS` (the edit
+#: tools session mining counts too; the installed matcher, `server.hooks_install.MATCHER`,
+#: names them all, with Bash) live in the modules above and are re-exported.
 __all__ = [
+    "EDIT_TOOLS",
     "LOG_MAX",
     "MAX_FAILURES",
     "MAX_STEPS",
     "SESSION_TTL",
     "build_record",
-    "command_signature",
     "handle",
     "run",
-    "similar_commands",
 ]
 
-#: The same edit tools session mining counts (`session_mining.EDIT_TOOLS`); the installed
-#: matcher (`server.hooks_install.MATCHER`) names them all, with Bash.
-EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 EVENT_ALIASES = {"post-tool-use": "PostToolUse", "post-tool-use-failure": FAILURE_EVENT}
 
 MAX_STDIN = 16 * 1024 * 1024  # bytes read from stdin; a larger input is ignored

@@ -2,9 +2,10 @@
 
 A sequence starts with a failing shell run (see `session_mining.run_outcome`), continues with
 the edits the agent made (Edit, MultiEdit, Write, NotebookEdit) or the packages it installed,
-and ends with a later successful run of the same command or a similar one (same
-`command_key`). Each sequence becomes one `RecordInput` (source "session", agent
-"claude-code") whose id is `record_id_for("session", session_id, failing_tool_use_id)`, so
+and ends with a later successful run of the same command or a similar one
+(`shell_commands.similar_commands`, the rule the live hook uses too). Each sequence becomes one
+`RecordInput` (source "session", agent "claude-code") whose id is
+`record_id_for("session", session_id, failing_tool_use_id)`, so
 mining the same transcripts twice maps every sequence to the same record. A failure that
 never passes again, or passes on a plain re-run with no change in between, yields nothing.
 
@@ -24,21 +25,7 @@ from pydantic import BaseModel, Field
 from ctxhub.ingest.progress import NO_PROGRESS, Progress
 from ctxhub.memory.models import MAX_TEXT, RecordInput, record_id_for
 from ctxhub.memory.redact import Redactor, redact_record
-from ctxhub.memory.session_mining import (
-    EDIT_TOOLS,
-    RUN_TOOLS,
-    command_key,
-    edit_diff,
-    error_type_of,
-    is_install,
-    key_error_lines,
-    language_of,
-    libraries_of,
-    one_line,
-    path_of,
-    relative_path,
-    run_outcome,
-)
+from ctxhub.memory.session_mining import EDIT_TOOLS, RUN_TOOLS, call_diff, path_of, run_outcome
 from ctxhub.memory.session_reader import (
     TextEvent,
     ToolCall,
@@ -46,6 +33,22 @@ from ctxhub.memory.session_reader import (
     clip,
     read_transcript,
     transcript_files,
+)
+from ctxhub.memory.shell_commands import (
+    command_signature,
+    is_install,
+    shown_command,
+    similar_commands,
+)
+from ctxhub.memory.tool_runs import (
+    error_type_of,
+    join_diffs,
+    key_error_lines,
+    language_of,
+    libraries_of,
+    problem_text,
+    relative_path,
+    stack_trace,
 )
 
 log = logging.getLogger(__name__)
@@ -108,16 +111,6 @@ def _join_notes(notes: list[str], limit: int) -> str:
     return clip("\n\n".join(kept), limit)
 
 
-def _shown(command: str, cwd: str | None) -> str:
-    """The command on one line, without a leading `cd <session cwd> &&`."""
-    text = one_line(command)
-    if cwd:
-        for prefix in (f"cd {cwd} && ", f'cd "{cwd}" && ', f"cd {cwd}; "):
-            if text.startswith(prefix):
-                return text[len(prefix) :]
-    return text
-
-
 def _learn(redactor: Redactor, transcript: Transcript) -> None:
     """Teach `redactor` every secret the transcript shows, so that a password first seen
     in a `cat .env` is scrubbed from the record even where no pattern would catch it."""
@@ -148,12 +141,10 @@ def _build(
     assert fail.result is not None
     output = fail.result.output
     cwd = fail.cwd or transcript.cwd
-    command = _shown(fail.command, cwd)
     lines = key_error_lines(output)
-    key = command_key(fail.command)
+    program = command_signature(fail.command).program
 
-    problem = f"`{command}` failed" + (f": {lines[0]}" if lines else "")
-    problem += "".join(f"\n{line}" for line in lines[1:])
+    problem = problem_text(shown_command(fail.command, cwd), lines)
     analysis = _join_notes(item.analysis, 1_000)
     if analysis:
         problem += "\n\n" + analysis
@@ -168,12 +159,12 @@ def _build(
     if edited:
         actions.append("Edited " + ", ".join(edited) + ".")
     if item.installs:
-        ran = "; ".join(f"`{_shown(c.command, cwd)}`" for c in item.installs)
+        ran = "; ".join(f"`{shown_command(c.command, cwd)}`" for c in item.installs)
         actions.append(f"Ran {ran}.")
-    actions.append(f"Verified: `{_shown(passing.command, cwd)}` passed.")
+    actions.append(f"Verified: `{shown_command(passing.command, cwd)}` passed.")
     solution = (explanation + "\n\n" if explanation else "") + " ".join(actions)
 
-    diff = clip("\n".join(edit_diff(e, cwd) for e in item.edits), MAX_DIFF)
+    diff = join_diffs([call_diff(e, cwd) for e in item.edits], MAX_DIFF)
     exact = " ".join(passing.command.split()) == " ".join(fail.command.split())
     confidence = 0.7 if exact else 0.6
     confidence -= 0.05 * min(item.attempts - 1, 3)
@@ -182,16 +173,17 @@ def _build(
 
     passed_at = passing.result.timestamp if passing.result else None
     error_type = error_type_of(output, lines)
+    trace = stack_trace(output)
     record = RecordInput(
         problem=clip(problem, MAX_TEXT // 2),
         solution=clip(solution, MAX_TEXT // 2),
         error_type=error_type[:200] if error_type else None,
-        stack_trace=clip(output, MAX_TRACE),
+        stack_trace=clip(trace, MAX_TRACE) if trace else None,
         code_diff=diff or None,
         file_path=edited[0][:1000] if edited else None,
-        language=language_of(edited, key[0] if key else ""),
+        language=language_of(edited, program),
         libraries=libraries_of(output),
-        tags=[key[0]] if key else [],
+        tags=[program] if program else [],
         agent=AGENT,
         confidence=round(max(confidence, 0.4), 2),
         resolved=True,
@@ -221,46 +213,45 @@ def mine_transcript(transcript: Transcript, since: float | None = None) -> Trans
     """The error -> fix -> pass sequences of one transcript, as records."""
     result = TranscriptResult([], 0, 0, 0)
     redactor: Redactor | None = None
-    pending: dict[tuple[str, ...], _Open] = {}
+    pending: list[_Open] = []  # open failures, oldest first
     events = transcript.events
     for index, event in enumerate(events):
         if isinstance(event, TextEvent):
             if event.role == "assistant":
-                for waiting in pending.values():
+                for waiting in pending:
                     waiting.note(event.text)
             continue
         if event.name in EDIT_TOOLS:
             if event.result is None or not event.result.is_error:
-                for waiting in pending.values():
+                for waiting in pending:
                     waiting.edits.append(event)
             continue
         if event.name not in RUN_TOOLS:
             continue
-        key = command_key(event.command)
-        if not key:
-            continue
         outcome = run_outcome(event)
+        previous = _similar(pending, event.command) if outcome else None
         if outcome == "failed":
             result.failures += 1
             assert event.result is not None
             lines = key_error_lines(event.result.output)
             signature = error_type_of(event.result.output, lines) or (lines[0] if lines else "")
-            previous = pending.get(key)
             if previous is not None and previous.signature == signature:
                 previous.attempts += 1  # the same error again: still the same problem
                 continue
             if previous is not None:
+                pending.remove(previous)
                 result.unresolved += 1  # a different error: the first one is not verified
-            pending[key] = _Open(failure=event, signature=signature)
+            pending.append(_Open(failure=event, signature=signature))
             continue
         if outcome != "passed":
             continue
-        item = pending.pop(key) if key in pending else None
+        item = previous
         if item is None:
             if is_install(event.command):
-                for waiting in pending.values():
+                for waiting in pending:
                     waiting.installs.append(event)
             continue
+        pending.remove(item)
         if not item.edits and not item.installs:
             result.unresolved += 1  # passed on a plain re-run: flaky, nothing learned
             continue
@@ -280,6 +271,13 @@ def mine_transcript(transcript: Transcript, since: float | None = None) -> Trans
     result.unresolved += len(pending)
     result.redactions = sum(redactor.counts.values()) if redactor else 0
     return result
+
+
+def _similar(pending: list[_Open], command: str) -> _Open | None:
+    """The latest open failure that `command` re-runs."""
+    return next(
+        (o for o in reversed(pending) if similar_commands(o.failure.command, command)), None
+    )
 
 
 def mine_sessions(
