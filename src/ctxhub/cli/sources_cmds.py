@@ -13,7 +13,7 @@ from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
 from ctxhub.embed.base import Embedder
 from ctxhub.hub import default_embedder
-from ctxhub.ingest.refresh import RefreshSummary, drop_old_vectors, refresh
+from ctxhub.ingest.refresh import RefreshSummary, refresh
 from ctxhub.manifest import (
     ManifestError,
     effective_sources,
@@ -96,17 +96,6 @@ def _reembed_memory(store: SQLiteStore, embedder: Embedder, quiet: bool) -> None
         err.print(f"re-embedded {done} memory records")
 
 
-def _drop_old_vectors(store: SQLiteStore, model: str, summary: RefreshSummary, quiet: bool) -> None:
-    dropped = drop_old_vectors(store, model, summary)
-    if quiet:
-        return
-    if dropped is None:
-        failed = ", ".join(s.name for s in summary.sources if s.status != "ok")
-        err.print(f"kept the old model's vectors: {failed} did not refresh")
-    elif dropped:
-        err.print(f"dropped {dropped} cached embeddings of the old model")
-
-
 def run_refresh(
     ctx: Context,
     specs: list[SourceSpec],
@@ -136,7 +125,11 @@ def run_refresh(
                 batch_size=ctx.settings.embed_batch_size,
             )
             if reembed and embedder is not None:
-                _drop_old_vectors(store, embedder.id, summary, as_json)
+                # refresh embedded every chunk in the store (a failed source's too) and the
+                # records went first: the old model's cached vectors are never read again
+                dropped = store.drop_other_models(embedder.id)
+                if dropped and not as_json:
+                    err.print(f"dropped {dropped} cached embeddings of the old model")
     finally:
         if bars is not None:
             bars.close()

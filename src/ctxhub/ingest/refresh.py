@@ -57,16 +57,6 @@ class RefreshSummary(BaseModel):
     embed_seconds: float = 0.0
 
 
-def drop_old_vectors(store: SQLiteStore, model: str, summary: RefreshSummary) -> int | None:
-    """After `refresh --reembed`: once every source has re-embedded, the other models'
-    cached embeddings are dead weight and go (how many). While a source has failed they
-    are kept (None): its chunks have no vectors of the new model yet, and switching back
-    would reuse them."""
-    if any(s.status != "ok" for s in summary.sources):
-        return None
-    return store.drop_other_models(model)
-
-
 def _framework_versions(
     store: SQLiteStore, own: str, packages: set[str], version: str | None
 ) -> dict[str, str]:

@@ -111,7 +111,8 @@ class SQLiteStore(SearchQueries, MemoryQueries):
 
     def drop_other_models(self, model: str) -> int:
         """Delete the cached chunk embeddings of every model but `model` (record vectors
-        need no sweep: re-embedding a record replaces all of its vectors)."""
+        need no sweep: re-embedding a record replaces all of its vectors). SQLite reuses
+        the freed pages; the file itself shrinks only with VACUUM."""
         with self.transaction(None):
             return self.conn.execute("DELETE FROM embeddings WHERE model != ?", (model,)).rowcount
 
