@@ -96,6 +96,9 @@ class FakeGitHub:
         else:
             return 404, {}, load("not_found.json")
         if resource == "" and parts[0] == "repos":
+            faults = self.faults.get(("", 1))
+            if faults:
+                return faults.pop(0)
             return 200, {}, {"full_name": "acme/widgets", "language": self.language}
         if resource not in self.pages:
             return 404, {}, load("not_found.json")
@@ -641,6 +644,11 @@ def test_language_defaults_to_the_repository_s_and_a_given_one_wins(
     records = hub.store.get_records([i.id for i in summary.issues])
     assert {r.language for r in records} == {"python"}  # normalised like any label
     assert sum(p == "/repos/acme/widgets" for p, _, _ in github.log) == 1  # looked up once
+
+    github.faults[("", 1)] = [(403, {}, load("not_found.json"))]  # the lookup is refused
+    with client_for(github) as client:
+        refused = list(iter_issue_records(client, replace(ALL, max_issues=1)))
+    assert refused[0].record.language is None  # unlabelled, and the import went on
 
     github.language = None  # GitHub knows no language: records stay unlabelled
     with client_for(github) as client:

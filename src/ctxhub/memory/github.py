@@ -190,14 +190,11 @@ class GitHubClient:
 
     def repository_language(self, owner: str, repo: str) -> str | None:
         """The repository's main language as GitHub reports it ("Python"), or None when it
-        reports none or the repository cannot be read (the issue listing says why)."""
+        reports none or the lookup fails: the label is optional, so a refused or failed
+        lookup (after retries) leaves records unlabelled rather than stopping the import."""
         try:
             data = self.get(f"{self.base_url}/repos/{owner}/{repo}").json()
-        except GitHubError as exc:
-            if exc.status == 404:
-                return None
-            raise
-        except ValueError:
+        except (GitHubError, ValueError):
             return None
         language = data.get("language") if isinstance(data, dict) else None
         return language if isinstance(language, str) and language.strip() else None
