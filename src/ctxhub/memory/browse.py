@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from ctxhub.hub import Hub
 from ctxhub.memory.hits import record_hit
-from ctxhub.memory.models import MemoryFilters, Record, normalise_labels
+from ctxhub.memory.models import MemoryFilters, Record, normalise_labels, normalise_language
 from ctxhub.models import Hit
 from ctxhub.search.budget import trim
 from ctxhub.tools.cursor import cursor_key, cursor_position, make_cursor
@@ -93,7 +93,7 @@ def _line(record: Record) -> str:
 def ecosystem_digest(
     hub: Hub, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
 ) -> DigestResponse:
-    langs = normalise_labels(languages)
+    langs = list(dict.fromkeys(n for n in map(normalise_language, languages) if n))
     if not langs:
         raise ToolInputError("languages must name at least one language, e.g. ['python']")
     if not 1 <= limit <= 200:

@@ -44,8 +44,25 @@ def normalise_labels(values: list[str] | None) -> list[str]:
     return out
 
 
+#: Other names of one language, so that a filter finds them all: GitHub reports "C++",
+#: "C#", "HCL" and "Jupyter Notebook" (notebook repositories are Python's); the hook and
+#: mining name a language by file extension; agents write "golang", "js", "py".
+LANGUAGE_ALIASES = {
+    "c++": "cpp", "c#": "csharp", "f#": "fsharp", "hcl": "terraform", "golang": "go",
+    "jupyter notebook": "python", "py": "python", "js": "javascript", "ts": "typescript",
+    "bash": "shell", "sh": "shell", "zsh": "shell",
+}  # fmt: skip
+
+
+def normalise_language(value: str | None) -> str | None:
+    label = normalise_label(value)
+    return LANGUAGE_ALIASES.get(label, label) if label else None
+
+
 #: A label compared case-insensitively: language, framework, tag, library.
 Label = Annotated[str | None, AfterValidator(normalise_label)]
+#: A language label, with its aliases folded into one name.
+Language = Annotated[str | None, AfterValidator(normalise_language)]
 Labels = Annotated[list[str], AfterValidator(normalise_labels)]
 
 
@@ -60,7 +77,7 @@ class RecordInput(BaseModel):
     stack_trace: str | None = Field(default=None, max_length=MAX_TEXT)
     code_snippet: str | None = Field(default=None, max_length=MAX_TEXT)
     code_diff: str | None = Field(default=None, max_length=MAX_TEXT)
-    language: Label = Field(default=None, max_length=60)
+    language: Language = Field(default=None, max_length=60)
     framework: Label = Field(default=None, max_length=100)
     libraries: Labels = Field(default_factory=list, max_length=50)
     tags: Labels = Field(default_factory=list, max_length=50)
@@ -139,7 +156,7 @@ class MemoryFilters(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    language: Label = None
+    language: Language = None
     framework: Label = None
     tags: Annotated[list[str] | None, AfterValidator(normalise_labels)] = None  # all must match
     error_type: str | None = None  # case-insensitive exact
