@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
-from ctxhub.memory import hooks, session_mining
+from ctxhub.memory import hooks
 from ctxhub.server.hooks_install import (
     EVENTS,
     MATCHER,
@@ -141,7 +141,6 @@ def test_the_matcher_names_every_edit_tool_the_hook_and_mining_know() -> None:
     tools = set(MATCHER.split("|"))
     assert "NotebookEdit" in tools
     assert tools == {"Bash", *hooks.EDIT_TOOLS}
-    assert hooks.EDIT_TOOLS == session_mining.EDIT_TOOLS
 
 
 def test_reinstall_updates_an_old_matcher_in_place(tmp_path: Path) -> None:

@@ -235,7 +235,7 @@ def test_hook_capture_end_to_end(hub: Hub) -> None:
     assert stored.source == "hook" and stored.error_type == "ModuleNotFoundError"
     # a config file edited to fix a Python run: the record is about Python, not TOML
     assert stored.file_path == "pyproject.toml" and stored.language == "python"
-    assert stored.libraries == ["yaml"]
+    assert stored.libraries == ["yaml"] and stored.tags == ["pytest"]  # tagged as mining tags
     assert stored.confidence == pytest.approx(0.55)
 
 

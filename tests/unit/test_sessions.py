@@ -29,7 +29,7 @@ from ctxhub.memory.session_reader import (
     transcript_files,
 )
 from ctxhub.memory.sessions import MineSummary, mine_sessions, mine_transcript
-from tests.unit.test_tool_runs import PYTEST_FAIL, TRACE
+from tests.unit.tool_samples import PYTEST_FAIL, TRACE
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
 INVOICER = FIXTURES / "-home-dev-code-invoicer"
@@ -279,7 +279,8 @@ def test_node_esm_error_fixed_by_imports_and_package_json(mined: MineSummary) ->
     assert "-const fetch = require('node-fetch');\n+import fetch from 'node-fetch';" in r.code_diff
     assert "+export { getWeather };" in r.code_diff
     assert "Edited package.json, src/client.js, src/index.js." in r.solution
-    assert (r.language, r.libraries, r.file_path) == ("javascript", ["node-fetch"], "package.json")
+    # the latest edit, as the live hook reports it
+    assert (r.language, r.libraries, r.file_path) == ("javascript", ["node-fetch"], "src/index.js")
 
 
 def test_unfixed_and_flaky_failures_give_no_record(mined: MineSummary) -> None:
@@ -365,6 +366,17 @@ def test_an_install_is_a_fix(tmp_path: Path) -> None:
     assert r.error_type == "ModuleNotFoundError" and r.libraries == ["yaml"]
     assert "Ran `pip install pyyaml`." in r.solution and r.code_diff is None
     assert r.confidence <= 0.55
+
+
+def test_a_shell_command_that_changes_files_is_a_fix_as_in_the_hook(tmp_path: Path) -> None:
+    t = Transcript()
+    t.bash("toolu_f", "pytest tests/test_calc.py", PYTEST_FAIL, error=True)
+    t.bash("toolu_r", "grep -n 'a - b' calc.py", "3:    return a - b")  # only looks
+    t.bash("toolu_s", "sed -i 's/a - b/a + b/' calc.py", "")
+    t.bash("toolu_p", "pytest tests/test_calc.py", "2 passed")
+    [found] = mine_one(t, tmp_path).records
+    assert "Ran `sed -i 's/a - b/a + b/' calc.py`." in found.record.solution
+    assert "grep" not in found.record.solution
 
 
 def test_the_same_error_again_is_one_problem_with_more_attempts(tmp_path: Path) -> None:

@@ -34,17 +34,7 @@ from ctxhub.memory.tool_runs import (
     shows_failure,
     stack_trace,
 )
-
-TRACE = (
-    "Traceback (most recent call last):\n"
-    '  File "/work/app/app.py", line 1, in <module>\n'
-    "    import yaml\n"
-    "ModuleNotFoundError: No module named 'yaml'"
-)
-PYTEST_FAIL = (
-    "F.\nE       AssertionError: assert 3 == 4\n"
-    "FAILED tests/test_calc.py::test_add - AssertionError: assert 3 == 4\n1 failed, 1 passed"
-)
+from tests.unit.tool_samples import PYTEST_FAIL, TRACE
 
 # ---------------------------------------------------------------- failures
 
@@ -87,6 +77,7 @@ def test_output_that_shows_a_failure(output: str) -> None:
     [
         "2 passed in 0.1s",
         "Tests: 0 failed",
+        "=========== 12 passed, 0 failed in 1.20s ===========",  # a pytest-style summary
         "status: FAILED job retried",  # a word in a log line, not a test result
         "test_retry_FAILED_jobs PASSED",
         "Error handling improved",
@@ -167,6 +158,12 @@ def test_a_heredoc_is_one_command_and_its_body_tells_scripts_apart() -> None:
         ("timeout 60 cargo test", "cargo test", True),
         ("cargo test parser", "cargo test", True),
         ("python x.py --n 3", "python x.py", True),
+        ("go test ./...", "go test ./pkg/store", True),  # Go's pattern covers the package
+        ("go test ./pkg/...", "go test pkg/store/sqlite", True),
+        ("pytest tests", "pytest tests/unit/test_a.py", True),  # a file in the folder
+        ("go test ./pkg/...", "go test ./cmd/server", False),
+        ("pytest tests/unit", "pytest tests/integration/test_a.py", False),
+        ("pytest tests/unit", "pytest tests/unit_extra/test_a.py", False),  # not a subfolder
         ("pytest tests/test_a.py", "pytest tests/test_b.py", False),  # another target
         ("pytest -k fast", "pytest -k slow", False),
         ("npm test", "npm run build", False),
@@ -404,7 +401,7 @@ def test_edit_diff_has_one_header_and_no_line_numbers() -> None:
     assert len(lines) == 62 and lines[-1] == "+[...]"
 
 
-def test_join_diffs_keeps_whole_diffs_latest_first() -> None:
+def test_join_diffs_keeps_the_latest_whole_diffs_and_says_what_it_left_out() -> None:
     diffs = [f"--- a/f{i}.py\n+++ b/f{i}.py\n@@\n+" + "x" * 80 for i in range(10)]
     assert join_diffs(diffs[:2], 8_000) == diffs[0] + "\n" + diffs[1]
     joined = join_diffs(diffs, 500)

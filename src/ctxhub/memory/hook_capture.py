@@ -108,6 +108,7 @@ def build_record(
         tail += f" (it had failed {attempts} times)"
     solution_lines.append(tail + ".")
     trace = stack_trace(error)
+    program = command_signature(command).program
     record: dict[str, Any] = {
         "problem": clip(problem_text(shown_command(command, cwd), lines), 4_000),
         "solution": clip("\n".join(solution_lines), 8_000),
@@ -115,7 +116,8 @@ def build_record(
         "stack_trace": clip(trace, MAX_ERROR) if trace else None,
         "code_diff": join_diffs([_diff(s) for s in edited], MAX_DIFF) or None,
         "file_path": paths[0] if paths else None,
-        "language": language_of(paths, command_signature(command).program),
+        "language": language_of(paths, program),
+        "tags": [program] if program else [],  # as mining tags its records
         "libraries": libraries_of(error),
         "os": _OS_NAMES.get(sys.platform, sys.platform),
         "source": "hook",

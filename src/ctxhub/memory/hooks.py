@@ -16,17 +16,17 @@ The state machine, per session:
   since it, they become one pending record (problem: the failing command and its error;
   solution: the steps); without, the failure is dropped (it was flaky).
 
-This module and the five it uses are the whole hook path, so they import the standard
+This module and the six it uses are the whole hook path, so they import the standard
 library only and do the least work they can: a call with nothing to do reads stdin, stats
 one file and returns. `run` never raises, never writes to stdout or stderr and always
 returns 0; what goes wrong is logged to `<home>/hooks/hook.log` (kept to a few KB).
 
-Here: reading the input, the state machine and the log. Elsewhere, shared with session
-mining: `shell_commands` (is a command a re-run, read-only or an install) and `tool_runs`
-(what a failure looks like, the error lines and type, the language, diffs); and
-`hook_commands` (did a Bash call
-fail, from the hook input), `hook_capture` (edit steps, the pending record), `hook_state`
-(state files, the lock, pending files), `hook_text` (clipping, redaction).
+Here: reading the input, the state machine and the log. Shared with session mining:
+`shell_commands` (is a command a re-run, read-only or an install) and `tool_runs` (what a
+failure looks like, the error lines and type, the language, diffs). The hook's own:
+`hook_commands` (did a Bash call fail, from the hook input), `hook_capture` (edit steps,
+the pending record), `hook_state` (state files, the lock, pending files), `hook_text`
+(clipping, redaction).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from ctxhub.memory.session_reader import (
 )
 from ctxhub.memory.shell_commands import (
     command_signature,
-    is_install,
+    only_inspects,
     shown_command,
     similar_commands,
 )
@@ -93,12 +93,12 @@ class _Open:
     signature: str
     attempts: int = 1
     edits: list[ToolCall] = field(default_factory=list)
-    installs: list[ToolCall] = field(default_factory=list)
+    commands: list[ToolCall] = field(default_factory=list)  # installs, sed -i ...
     analysis: list[str] = field(default_factory=list)  # text before the first change
     notes: list[str] = field(default_factory=list)  # text after it
 
     def note(self, text: str) -> None:
-        (self.notes if self.edits or self.installs else self.analysis).append(text)
+        (self.notes if self.edits or self.commands else self.analysis).append(text)
 
 
 def _useful(text: str) -> bool:
@@ -158,8 +158,8 @@ def _build(
     actions = []
     if edited:
         actions.append("Edited " + ", ".join(edited) + ".")
-    if item.installs:
-        ran = "; ".join(f"`{shown_command(c.command, cwd)}`" for c in item.installs)
+    if item.commands:
+        ran = "; ".join(f"`{shown_command(c.command, cwd)}`" for c in item.commands)
         actions.append(f"Ran {ran}.")
     actions.append(f"Verified: `{shown_command(passing.command, cwd)}` passed.")
     solution = (explanation + "\n\n" if explanation else "") + " ".join(actions)
@@ -180,8 +180,8 @@ def _build(
         error_type=error_type[:200] if error_type else None,
         stack_trace=clip(trace, MAX_TRACE) if trace else None,
         code_diff=diff or None,
-        file_path=edited[0][:1000] if edited else None,
-        language=language_of(edited, program),
+        file_path=edited[-1][:1000] if edited else None,  # the latest edit, as the hook
+        language=language_of(edited[::-1], program),
         libraries=libraries_of(output),
         tags=[program] if program else [],
         agent=AGENT,
@@ -247,12 +247,12 @@ def mine_transcript(transcript: Transcript, since: float | None = None) -> Trans
             continue
         item = previous
         if item is None:
-            if is_install(event.command):
+            if not only_inspects(event.command):  # it changed something: a step, as in the hook
                 for waiting in pending:
-                    waiting.installs.append(event)
+                    waiting.commands.append(event)
             continue
         pending.remove(item)
-        if not item.edits and not item.installs:
+        if not item.edits and not item.commands:
             result.unresolved += 1  # passed on a plain re-run: flaky, nothing learned
             continue
         closing: list[str] = []

@@ -203,7 +203,22 @@ def similar_commands(a: str, b: str) -> bool:
     if not sig_a.program or (sig_a.program, sig_a.action) != (sig_b.program, sig_b.action):
         return False
     x, y = sig_a.args, sig_b.args
-    return x <= y or y <= x or len(x & y) / len(x | y) >= 0.5
+    return _covers(x, y) or _covers(y, x) or len(x & y) / len(x | y) >= 0.5
+
+
+def _under(target: str, scope: str) -> bool:
+    """Whether `target` lies in `scope`: the same, a file in that folder, or within Go's
+    `./...` / `./pkg/...` patterns (`./x` and `x` are one path)."""
+    target, scope = target.removeprefix("./"), scope.removeprefix("./")
+    if scope in (".", "..."):
+        return True
+    base = scope.removesuffix("/...").rstrip("/")
+    return target in (scope, base) or target.startswith(base + "/")
+
+
+def _covers(wide: frozenset[str], narrow: frozenset[str]) -> bool:
+    """Whether a run on `wide` includes a run on `narrow` (no targets: everything)."""
+    return not wide or all(any(_under(t, s) for s in wide) for t in narrow)
 
 
 def only_inspects(command: str) -> bool:

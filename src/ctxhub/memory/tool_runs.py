@@ -29,7 +29,7 @@ FAILURE_MARKERS = re.compile(
     r"|^[ \t]+Error:\s|^(?:npm ERR!|npm error)\s"
     r"|^error(?:\[[\w-]+\])?:\s|\berror\[E\d+\]|\berror TS\d+:"
     r"|^(?:FAILED|FAIL:?|--- FAIL:)(?:\s|$)|::\S+ FAILED\b|\b(?:BUILD|[Tt]ests?) FAILED\b"
-    r"|^=+ .*\b\d+ (?:failed|errors?)\b|^Exit code [1-9]\d*\s*$"
+    r"|^=+ .*\b[1-9]\d* (?:failed|errors?)\b|^Exit code [1-9]\d*\s*$"
     r"|^(?:panic|fatal):\s|panicked at |Segmentation fault|: command not found$"
     r"|^make(?:\[\d+\])?: \*\*\* ",
     re.MULTILINE,
