@@ -9,6 +9,7 @@ weights and floor the code ships with.
 
     python benchmarks/memory.py [--set benchmarks/memory_set] [--write]
     python benchmarks/memory.py --calibrate [--cv] [--abstain SHARE | --balanced]
+        [--without FEATURE ...] [--exclude ID,ID] [--apply]
 
 Uses the real embedding model (all-MiniLM-L6-v2, int8-mixed ONNX) and a temporary
 SQLite store. Ranking metrics count the ranked list whatever the abstention said;
@@ -23,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,12 +76,14 @@ def share_floor(values: list[float], answerable: list[bool], share: float) -> fl
     return (no[k - 1] + above) / 2
 
 
-def calibrate(outcomes: list[Outcome], abstain_share: float | None = None) -> dict[str, Any]:
+def calibrate(
+    outcomes: list[Outcome], abstain_share: float | None = None, without: Sequence[str] = ()
+) -> dict[str, Any]:
     """Logistic regression of "has an answer" on the deciding candidate's features, the
     weights rescaled to cosine units, and the floor: at the balanced-accuracy midpoint,
     or, given `abstain_share`, the lowest that abstains on that share of the no-answer
     calibration queries."""
-    names = ["cosine", *evidence.WEIGHTS]
+    names = ["cosine", *(n for n in evidence.WEIGHTS if n not in without)]
     x = np.array([[o.features.get(n, 0.0) for n in names] for o in outcomes])
     y = np.array([bool(o.query["relevant"]) for o in outcomes], dtype=float)
     mu, sd = x.mean(0), x.std(0) + 1e-6
@@ -105,7 +109,11 @@ def calibrate(outcomes: list[Outcome], abstain_share: float | None = None) -> di
 
 
 def cross_validate(
-    outcomes: list[Outcome], abstain_share: float | None, folds: int = 5, seeds: int = 10
+    outcomes: list[Outcome],
+    abstain_share: float | None,
+    without: Sequence[str] = (),
+    folds: int = 5,
+    seeds: int = 10,
 ) -> dict[str, float]:
     """Abstention of the fitted evidence on calibration queries it was not fitted on:
     `folds`-fold, averaged over `seeds` shuffles. How feature choices are compared."""
@@ -115,18 +123,25 @@ def cross_validate(
         order = np.random.default_rng(seed).permutation(len(outcomes))
         for part in np.array_split(order, folds):
             held = set(part.tolist())
-            fitted = calibrate([o for i, o in enumerate(outcomes) if i not in held], abstain_share)
-            weights, floor = fitted["weights"], fitted["floor"]
+            train = [o for i, o in enumerate(outcomes) if i not in held]
+            fitted = calibrate(train, abstain_share, without)
             for i in held:
                 o = outcomes[i]
-                value = o.features.get("cosine", 0.0) + sum(
-                    w * o.features.get(n, 0.0) for n, w in weights.items()
-                )
-                (false_abstain if o.query["relevant"] else no_answer).append(value < floor)
+                abstained = fitted_evidence(o, fitted) < fitted["floor"]
+                (false_abstain if o.query["relevant"] else no_answer).append(abstained)
     return {
         "no_answer_abstained": round(float(np.mean(no_answer)), 3),
         "answerable_abstained": round(float(np.mean(false_abstain)), 3),
     }
+
+
+def fitted_evidence(o: Outcome, fitted: dict[str, Any]) -> float:
+    """An outcome's evidence under fitted weights (what `evidence.evidence` computes with
+    the shipped ones)."""
+    weights: dict[str, float] = fitted["weights"]
+    return o.features.get("cosine", 0.0) + sum(
+        w * o.features.get(n, 0.0) for n, w in weights.items()
+    )
 
 
 def fmt(m: Metrics) -> str:
@@ -153,8 +168,35 @@ def main() -> int:
         action="store_true",
         help="With --calibrate: fit the floor at the best balanced accuracy instead.",
     )
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="FEATURE",
+        help="With --calibrate: leave an evidence feature out of the fit (repeatable).",
+    )
+    parser.add_argument(
+        "--exclude",
+        default="",
+        metavar="IDS",
+        help="With --calibrate: comma-separated calibration query ids to leave out.",
+    )
+    parser.add_argument(
+        "--apply",
+        action="store_true",
+        help="With --calibrate: report the test queries' abstention under the fitted"
+        " weights and floor (a sensitivity check; the shipped ones are what count).",
+    )
     parser.add_argument("--write", action="store_true", help="Update docs/BENCHMARKS.md.")
     args = parser.parse_args()
+    fit_only = args.cv or args.balanced or args.without or args.exclude or args.apply
+    if fit_only and not args.calibrate:
+        parser.error("--cv, --balanced, --without, --exclude and --apply need --calibrate")
+    if not 0 < args.abstain <= 1:
+        parser.error(f"--abstain must be in (0, 1], got {args.abstain}")
+    unknown = set(args.without) - set(evidence.WEIGHTS)
+    if unknown:
+        parser.error(f"unknown features {sorted(unknown)}; known: {sorted(evidence.WEIGHTS)}")
     records = load(args.set / "records.jsonl")
     queries = load(args.set / "queries.jsonl")
     with tempfile.TemporaryDirectory() as tmp:
@@ -163,14 +205,25 @@ def main() -> int:
         keys = build_store(hub, records)
         index_s = time.perf_counter() - started
         if args.calibrate:
-            calib = run(hub, keys, load(args.set / "calibration.jsonl"), memsearch.Ablation())
+            excluded = {i for i in args.exclude.split(",") if i}
+            kept = [q for q in load(args.set / "calibration.jsonl") if q["id"] not in excluded]
+            calib = run(hub, keys, kept, memsearch.Ablation())
             share = None if args.balanced else args.abstain
-            fitted = calibrate(calib, share)
+            fitted = calibrate(calib, share, args.without)
             print(f"fitted on {len(calib)} calibration queries: {fitted}")
             print(f"shipped: weights {evidence.WEIGHTS}, floor {evidence.EVIDENCE_FLOOR}")
             if args.cv:
-                cv = cross_validate(calib, share)
+                cv = cross_validate(calib, share, args.without)
                 print(f"5-fold cross-validation on the calibration queries: {cv}")
+            if args.apply:
+                test = run(hub, keys, queries, memsearch.Ablation())
+                for o in test:
+                    o.evidence = fitted_evidence(o, fitted) if o.features else 0.0
+                m = metrics(test, fitted["floor"])
+                print(
+                    f"test queries under the fitted evidence: {m.abstain_ok:.3f} of no-answer"
+                    f" abstained, {m.false_abstain:.3f} of answerable, e2e R@5 {m.e2e_recall5:.3f}"
+                )
             return 0
         floor = evidence.EVIDENCE_FLOOR
         rows = []

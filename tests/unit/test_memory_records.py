@@ -232,8 +232,7 @@ def test_an_import_of_a_known_problem_merges_and_stays_merged(hub: Hub) -> None:
     assert stored.occurrences == 2 and hub.store.memory_counts()["records"] == 1
 
 
-def test_after_a_reembed_old_embeddings_go_only_when_every_source_refreshed(hub: Hub) -> None:
-    from ctxhub.ingest.refresh import RefreshSummary, SourceSummary, drop_old_vectors
+def test_dropping_other_models_keeps_only_the_current_model_s_embeddings(hub: Hub) -> None:
     from ctxhub.memory.records import reembed_records
 
     old, new = hub.embedder.id, HashingEmbedder(dim=128)
@@ -241,18 +240,22 @@ def test_after_a_reembed_old_embeddings_go_only_when_every_source_refreshed(hub:
     hub.store.replace_file("src", "pkg/mod.py", [make_chunk(symbol="chime.mod.run")])
     missing = hub.store.missing_embeddings(old)
     hub.store.put_embeddings(old, [(h, hub.embedder.embed([t])[0]) for h, t in missing])
-    new_vectors = new.embed([t for _, t in missing])
-    hub.store.put_embeddings(
-        new.id, [(h, v) for (h, _), v in zip(missing, new_vectors, strict=True)]
-    )
+    fresh = zip([h for h, _ in missing], new.embed([t for _, t in missing]), strict=True)
+    hub.store.put_embeddings(new.id, list(fresh))
     assert reembed_records(hub.store, new) == 1
     assert hub.store.record_vectors(record.id, old) == {}  # a record's vectors are replaced
 
-    failed = RefreshSummary(sources=[SourceSummary(name="src", status="failed")])
-    assert drop_old_vectors(hub.store, new.id, failed) is None
-    assert hub.store.missing_embeddings(old) == []  # kept while a source did not re-embed
-
-    ok = RefreshSummary(sources=[SourceSummary(name="src")])
-    assert drop_old_vectors(hub.store, new.id, ok) == 1
+    assert hub.store.drop_other_models(new.id) == 1
     assert len(hub.store.missing_embeddings(old)) == 1  # the old model's cache is gone
-    assert hub.store.missing_embeddings(new.id) == []  # the new one's stays
+    assert hub.store.missing_embeddings(new.id) == []  # the current one's stays
+    assert hub.store.drop_other_models(new.id) == 0
+
+
+def test_language_aliases_fold_into_one_label(hub: Hub) -> None:
+    """GitHub says C++, file extensions say cpp: one filter finds both."""
+    assert RecordInput(problem="x", language=" C++ ").language == "cpp"
+    assert MemoryFilters(language="Golang").language == "go"
+    assert RecordInput(problem="x", language="Rust").language == "rust"  # others: lowercased
+    logged = log_solution(hub, rec("segfault in a destructor", "free once", language="c++"))
+    found = hub.store.list_records(MemoryFilters(language="cpp"), 10)[0]
+    assert [r.id for r in found] == [logged.id]

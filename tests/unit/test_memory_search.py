@@ -151,7 +151,9 @@ def test_bad_arguments_are_precise(hub: Hub) -> None:
         search_solutions(hub, "x", limit=0)
 
 
-def _features(query: str, record: RecordInput, cosine: float, agree: bool) -> dict[str, float]:
+def _features(
+    query: str, record: RecordInput, cosine: float, agree: bool, coverage: float = 0.0
+) -> dict[str, float]:
     import numpy as np
 
     from ctxhub.memory import evidence
@@ -160,7 +162,8 @@ def _features(query: str, record: RecordInput, cosine: float, agree: bool) -> di
     stored = {"problem": np.array([cosine, (1 - cosine**2) ** 0.5], dtype=np.float32)}
     vectors = {"query": np.array([1.0, 0.0], dtype=np.float32)}
     full = Record(id="r", **record.model_dump(exclude_none=True))
-    return evidence.features(full, stored, analyze_memory_query(query), vectors, "problem", agree)
+    q = analyze_memory_query(query)
+    return evidence.features(full, stored, q, vectors, "problem", agree, coverage)
 
 
 def test_path_agreement_needs_closeness_in_meaning() -> None:
@@ -192,19 +195,40 @@ def test_lowercase_log_prefixes_are_pasted_errors() -> None:
         assert analyze_memory_query(described).shape == "natural", described
 
 
-def test_exception_prefixes_and_quoted_messages_are_pasted_errors() -> None:
+def test_exception_prefixes_and_quoted_output_are_pasted_errors() -> None:
     for pasted in (
         "Django SuspiciousOperation: Attempted access to '/etc/passwd' denied",
+        "DisallowedHost: Invalid HTTP_HOST header",
         "the build dies with 'unable to allocate a pseudo terminal' on the runner",
         'the log only says "connection reset by peer while reading" and exits',
     ):
         assert analyze_memory_query(pasted).shape == "error", pasted
     for described in (
         "FastAPI: how do I stream a response body",  # a product name, then a question
+        "FastAPI: How do I stream a response body",
+        "PostgreSQL: Which index type suits a jsonb column",
+        "TypeScript: What is the difference between unknown and any",
         "the worker won't start and it's not obvious why",  # apostrophes, not quotes
-        "what does 'idempotent' mean here",  # a short quoted word
+        "how do I configure 'dependency injection' in this app",  # a quoted term
+        'What does "eventual consistency" promise for my reads',
     ):
         assert analyze_memory_query(described).shape == "natural", described
+
+
+def test_coverage_counts_words_as_the_store_tokenizes_them() -> None:
+    from ctxhub.memory.evidence import coverage_terms
+
+    q = analyze_memory_query("DisallowedHost: Invalid HTTP_HOST header in sqlalchemy.exc")
+    # one token each, as FTS5 indexes them: no `disallowed` / `host` parts that no
+    # record could ever hold, and no stopwords
+    assert coverage_terms(q) == [
+        "disallowedhost",
+        "invalid",
+        "http_host",
+        "header",
+        "sqlalchemy",
+        "exc",
+    ]
 
 
 def test_term_stats_count_records_and_name_the_candidates_holding_each_term(hub: Hub) -> None:
@@ -235,10 +259,10 @@ def test_word_coverage_weighs_rare_and_unknown_words_most() -> None:
 
 def test_word_coverage_counts_for_pasted_errors_only() -> None:
     record = RecordInput(problem="git pull says fatal: Need to specify how to reconcile")
-    pasted = _features("fatal: not a git repository", record, 0.6, False)
-    assert pasted["pasted_error"] == 1.0
-    natural = _features("my branches will not merge", record, 0.6, False)
-    assert natural["pasted_error"] == 0.0 and natural["error_words_covered"] == 0.0
+    pasted = _features("fatal: not a git repository", record, 0.6, False, coverage=0.8)
+    assert (pasted["pasted_error"], pasted["error_words_covered"]) == (1.0, 0.8)
+    natural = _features("my branches will not merge", record, 0.6, False, coverage=0.8)
+    assert (natural["pasted_error"], natural["error_words_covered"]) == (0.0, 0.0)
 
 
 def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ calibration queries. The test queries stay held out.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -28,18 +29,19 @@ import numpy as np
 from ctxhub.embed.base import Vectors
 from ctxhub.memory.models import Record, TermStats
 from ctxhub.memory.shape import MemoryQuery, error_codes, specific
+from ctxhub.search.analyzer import STOPWORDS
 
 #: weight of each feature next to the cosine (whose weight is 1: evidence is in cosine units)
 WEIGHTS = {
-    "code_match": 0.37,
-    "code_mismatch": -0.43,
-    "paths_agree": 0.25,
-    "pasted_error": -0.61,
-    "error_words_covered": 0.5,
+    "code_match": 0.36,
+    "code_mismatch": -0.42,
+    "paths_agree": 0.24,
+    "pasted_error": -0.53,
+    "error_words_covered": 0.38,
 }
 #: Query shapes whose text is a pasted message rather than a description.
 PASTED = frozenset({"error", "mixed"})
-EVIDENCE_FLOOR = 0.43
+EVIDENCE_FLOOR = 0.45
 #: Path agreement counts only for a candidate at least this close in meaning.
 AGREE_MIN_COSINE = 0.35
 #: How sharply confidence rises around the floor (0.5 at the floor).
@@ -71,13 +73,22 @@ def word_coverage(terms: Sequence[str], stats: TermStats, record_id: str) -> flo
     return covered / total if total > 0 else 0.0
 
 
+#: Terms as the store's FTS5 tokenizer (unicode61, `_` a token character) cuts them: a
+#: CamelCase or dotted name is one token there (`DisallowedHost`, `sqlalchemy`, `exc`), so
+#: the analyser's identifier parts (`Disallowed`, `Host`) would match nothing.
+_FTS_TOKEN = re.compile(r"\w+")
+MAX_COVERAGE_TERMS = 40  # two small FTS queries each
+
+
 def coverage_terms(q: MemoryQuery) -> list[str]:
-    """The query terms word coverage counts (case-folded, one-letter ones left out)."""
+    """The words word coverage counts: the query's and its pasted code's FTS tokens,
+    case-folded, stopwords and one-character ones left out."""
     seen: dict[str, None] = {}
-    for term in q.terms:
-        if len(term) > 1:
-            seen.setdefault(term.lower(), None)
-    return list(seen)
+    for token in _FTS_TOKEN.findall(f"{q.text} {q.code_context or ''}"):
+        word = token.lower()
+        if len(word) > 1 and word not in STOPWORDS:
+            seen.setdefault(word, None)
+    return list(seen)[:MAX_COVERAGE_TERMS]
 
 
 def features(

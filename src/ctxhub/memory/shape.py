@@ -47,17 +47,32 @@ GENERIC_ERRORS = frozenset(
 )
 
 
-#: A pasted message the knowledge analyser's markers miss: tools print lowercase prefixes
-#: (git's `fatal:`, cargo's `error[E0382]:`, `CUDA error:`, Go's `panic:`), exceptions
-#: print their class first (`DisallowedHost: Invalid HTTP_HOST header`; a capital must
-#: follow, so `FastAPI: how do I ...` stays a question), and a quoted message is what a
-#: tool printed (`fails with 'no space left on device'`; quotes must open and close on a
-#: word boundary, so the apostrophes of "can't ... it's" are not a quote).
-PASTED_MESSAGE = re.compile(
-    r"(?i)\b(?:error|fatal|panic|exception|warning)(?:\[\w+\])?:\s"
-    r"|\b(?-i:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+:\s+[A-Z])"
-    r"|(?:^|(?<=[\s(:=]))(?:'[^'\n]{12,200}'|\"[^\"\n]{12,200}\")(?=$|[\s).,;:!?])"
+#: What the knowledge analyser's error markers miss, a query that quotes a tool's output:
+#: a lowercase tool prefix (git's `fatal:`, cargo's `error[E0382]:`, `CUDA error:`, Go's
+#: `panic:`) ...
+LOG_PREFIX = re.compile(r"(?i)\b(?:error|fatal|panic|exception|warning)(?:\[\w+\])?:\s")
+#: ... an exception class and its message (`DisallowedHost: Invalid HTTP_HOST header`), not
+#: a product name before a question (`FastAPI: How do I ...`, `PostgreSQL: Which ...`) ...
+EXCEPTION_PREFIX = re.compile(
+    r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+:\s+"
+    r"(?!(?i:how|what|which|why|when|where|who|can|could|should|would|will|is|are|does"
+    r"|do|did|any|best|i|my|we|our|help|need)\b)[A-Z]"
 )
+#: ... or a quoted message right after a word that says it was output (`fails with 'no
+#: space left on device'`, `the log says "connection reset by peer"`), not a quoted term
+#: in a question (`how do I configure 'dependency injection'`).
+QUOTED_OUTPUT = re.compile(
+    r"(?i)\b(?:(?:fails?|failed|dies|died|crashe[sd]|errors?|errored|exits?|exited|stops?"
+    r"|stopped|aborts?|aborted)\s+with|says?|said|saying|prints?|printed|shows?|showed"
+    r"|throws?|threw|raises?|raised|reports?|reported|complains?|returns?|returned|logs?"
+    r"|logged|outputs?|gives?|gave|got|getting|message|error)\s*:?\s*"
+    r"(?:'[^'\n]{12,200}'|\"[^\"\n]{12,200}\")"
+)
+
+
+def looks_pasted(query: str) -> bool:
+    """Whether the query carries a tool's output, by the markers above."""
+    return any(p.search(query) for p in (LOG_PREFIX, EXCEPTION_PREFIX, QUOTED_OUTPUT))
 
 
 def error_codes(text: str) -> set[str]:
@@ -87,7 +102,7 @@ def analyze_memory_query(query: str, code_context: str | None = None) -> MemoryQ
     is_error = (
         analysis.is_error
         or bool(error_codes(query))
-        or bool(PASTED_MESSAGE.search(query))
+        or looks_pasted(query)
         or bool(context and context.is_error)
     )
     is_code = bool(code_context) or analysis.has_code

@@ -163,7 +163,7 @@ class MemoryReads:
         doc_freq: dict[str, int] = {}
         present: dict[str, set[str]] = {rid: set() for rid in rowids.values()}
         for term in terms:
-            phrase = '"' + term.replace('"', "") + '"'
+            phrase = '"' + term.replace('"', "").replace("\x00", "") + '"'
             if phrase == '""':
                 continue
             count = self.conn.execute(
