@@ -14,7 +14,7 @@ import numpy as np
 from ctxhub.embed.base import Vectors
 from ctxhub.memory.models import MemoryFilters, Record, TermStats
 from ctxhub.store.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
-from ctxhub.store.vectors import Matrix, load_matrix, top_cosine
+from ctxhub.store.vectors import Matrix, allowed_rowids, ids_for, load_matrix, top_cosine
 
 #: FTS columns a BM25 search may be restricted to
 FTS_COLUMNS = frozenset({"problem", "error_type", "stack_trace", "solution", "code"})
@@ -186,28 +186,9 @@ class MemoryReads:
         m = self._space_matrix(space, model)
         if m.rowids.size == 0:
             return []
-        allowed = None
         where, params = memory_where(filters)
-        if where != "1":
-            allowed = np.fromiter(
-                (
-                    r[0]
-                    for r in self.conn.execute(
-                        f"SELECT r.rowid FROM records r WHERE {where}", params
-                    )
-                ),
-                dtype=np.int64,
-            )
-        found = top_cosine(m, query, limit, allowed)
-        if not found:
-            return []
-        marks = ", ".join("?" for _ in found)
-        ids = dict(
-            self.conn.execute(
-                f"SELECT rowid, id FROM records WHERE rowid IN ({marks})", [r for r, _ in found]
-            ).fetchall()
-        )
-        return [(str(ids[r]), s) for r, s in found if r in ids]
+        allowed = allowed_rowids(self.conn, "records r", where, params)
+        return ids_for(self.conn, "records", top_cosine(m, query, limit, allowed))
 
     def _space_matrix(self, space: str, model: str) -> Matrix:
         generation = self.memory_generation()

@@ -11,15 +11,13 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 
-import numpy as np
-
 from ctxhub.embed.base import Vectors
 from ctxhub.models import Chunk, Deprecation, SearchFilters
 from ctxhub.store.base import FileState, SourceState
 from ctxhub.store.filters import where_clause
 from ctxhub.store.fts_terms import document_frequencies
 from ctxhub.store.rows import READ_COLUMNS, chunk_from_row
-from ctxhub.store.vectors import VectorIndex
+from ctxhub.store.vectors import VectorIndex, allowed_rowids, ids_for
 
 #: BM25 column weights: content, names (title/symbol/path), identifier parts.
 BM25_WEIGHTS = (1.0, 4.0, 1.5)
@@ -97,7 +95,7 @@ class SearchQueries:
                 "WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?",
                 (match, limit),
             ).fetchall()
-            return self._ids_for([(int(r[0]), -float(r[1])) for r in found])
+            return ids_for(self.conn, "chunks", [(int(r[0]), -float(r[1])) for r in found])
         rows = self.conn.execute(
             f"SELECT c.id, bm25(chunks_fts, {weights}) AS s FROM chunks_fts "
             "JOIN chunks c ON c.rowid = chunks_fts.rowid "
@@ -112,31 +110,10 @@ class SearchQueries:
         if self._model is None:
             return []
         where, params = where_clause(filters, kinds)
-        allowed = None
-        if where != "1":
-            allowed = np.fromiter(
-                (
-                    r[0]
-                    for r in self.conn.execute(
-                        f"SELECT c.rowid FROM chunks c WHERE {where}", params
-                    )
-                ),
-                dtype=np.int64,
-            )
+        allowed = allowed_rowids(self.conn, "chunks c", where, params)
         index = _vector_index(self.location, *self._model)
         found = index.search(self.conn, self.generation(), query, limit, allowed)
-        return self._ids_for(found)
-
-    def _ids_for(self, found: list[tuple[int, float]]) -> list[tuple[str, float]]:
-        if not found:
-            return []
-        marks = ", ".join("?" for _ in found)
-        ids = dict(
-            self.conn.execute(
-                f"SELECT rowid, id FROM chunks WHERE rowid IN ({marks})", [r for r, _ in found]
-            ).fetchall()
-        )
-        return [(ids[r], s) for r, s in found if r in ids]
+        return ids_for(self.conn, "chunks", found)
 
     def symbol_lookup(
         self, names: Sequence[str], filters: SearchFilters, kinds: list[str] | None, limit: int

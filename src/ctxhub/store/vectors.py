@@ -64,6 +64,32 @@ def top_cosine(
     return [(int(rowids[i]), float(scores[i])) for i in top]
 
 
+def allowed_rowids(
+    conn: sqlite3.Connection, table: str, where: str, params: Sequence[object]
+) -> npt.NDArray[np.int64] | None:
+    """The rowids of `table` (with its alias, e.g. "chunks c") that `where` admits, for
+    `top_cosine`; None when nothing is filtered out (`where` is "1")."""
+    if where == "1":
+        return None
+    rows = conn.execute(f"SELECT rowid FROM {table} WHERE {where}", list(params))
+    return np.fromiter((r[0] for r in rows), dtype=np.int64)
+
+
+def ids_for(
+    conn: sqlite3.Connection, table: str, found: Sequence[tuple[int, float]]
+) -> list[tuple[str, float]]:
+    """(id, score) for (rowid, score) hits of `table`, in order; rows gone since are dropped."""
+    if not found:
+        return []
+    marks = ", ".join("?" for _ in found)
+    ids = dict(
+        conn.execute(
+            f"SELECT rowid, id FROM {table} WHERE rowid IN ({marks})", [r for r, _ in found]
+        ).fetchall()
+    )
+    return [(str(ids[r]), s) for r, s in found if r in ids]
+
+
 class VectorIndex:
     """The process-wide matrix for one store file and model; thread-safe."""
 
