@@ -127,21 +127,12 @@ def cross_validate(
             fitted = calibrate(train, abstain_share, without)
             for i in held:
                 o = outcomes[i]
-                abstained = fitted_evidence(o, fitted) < fitted["floor"]
+                abstained = evidence.evidence(o.features, fitted["weights"]) < fitted["floor"]
                 (false_abstain if o.query["relevant"] else no_answer).append(abstained)
     return {
         "no_answer_abstained": round(float(np.mean(no_answer)), 3),
         "answerable_abstained": round(float(np.mean(false_abstain)), 3),
     }
-
-
-def fitted_evidence(o: Outcome, fitted: dict[str, Any]) -> float:
-    """An outcome's evidence under fitted weights (what `evidence.evidence` computes with
-    the shipped ones)."""
-    weights: dict[str, float] = fitted["weights"]
-    return o.features.get("cosine", 0.0) + sum(
-        w * o.features.get(n, 0.0) for n, w in weights.items()
-    )
 
 
 def fmt(m: Metrics) -> str:
@@ -218,7 +209,7 @@ def main() -> int:
             if args.apply:
                 test = run(hub, keys, queries, memsearch.Ablation())
                 for o in test:
-                    o.evidence = fitted_evidence(o, fitted) if o.features else 0.0
+                    o.evidence = evidence.evidence(o.features, fitted["weights"])
                 m = metrics(test, fitted["floor"])
                 print(
                     f"test queries under the fitted evidence: {m.abstain_ok:.3f} of no-answer"

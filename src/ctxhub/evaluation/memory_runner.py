@@ -76,7 +76,7 @@ def run(
         ranked = [keys.get(s.record.id, "?") for s in scored[:10]]
         chosen = evidence.carrier(scored)
         feats = dict(chosen.features) if chosen is not None else {}
-        strength = evidence.evidence(feats) if feats else 0.0  # what best_evidence returns
+        strength = evidence.evidence(feats)  # what best_evidence returns
         out.append(Outcome(q, ranked, strength, seconds, feats))
     return out
 

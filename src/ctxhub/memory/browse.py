@@ -93,7 +93,7 @@ def _line(record: Record) -> str:
 def ecosystem_digest(
     hub: Hub, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
 ) -> DigestResponse:
-    langs = list(dict.fromkeys(n for n in map(normalise_language, languages) if n))
+    langs = normalise_labels(languages, normalise_language)
     if not langs:
         raise ToolInputError("languages must name at least one language, e.g. ['python']")
     if not 1 <= limit <= 200:

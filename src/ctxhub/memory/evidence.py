@@ -125,8 +125,11 @@ def features(
     }
 
 
-def evidence(f: dict[str, float]) -> float:
-    return f["cosine"] + sum(w * f.get(name, 0.0) for name, w in WEIGHTS.items())
+def evidence(f: dict[str, float], weights: dict[str, float] | None = None) -> float:
+    """`f`'s evidence under `weights` (the shipped WEIGHTS unless the benchmark's fit is
+    being tried); no features, no evidence."""
+    chosen = WEIGHTS if weights is None else weights
+    return f.get("cosine", 0.0) + sum(w * f.get(name, 0.0) for name, w in chosen.items())
 
 
 def carrier(ranked: Sequence[HasFeatures]) -> HasFeatures | None:

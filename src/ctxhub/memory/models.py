@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -35,10 +36,13 @@ def normalise_label(value: str | None) -> str | None:
     return value or None
 
 
-def normalise_labels(values: list[str] | None) -> list[str]:
+def normalise_labels(
+    values: list[str] | None, normalise: Callable[[str | None], str | None] = normalise_label
+) -> list[str]:
+    """Each value normalised (`normalise`), empty ones and repeats left out."""
     out: list[str] = []
     for value in values or []:
-        label = normalise_label(value)
+        label = normalise(value)
         if label and label not in out:
             out.append(label)
     return out

@@ -98,10 +98,11 @@ class MemoryQuery:
 def analyze_memory_query(query: str, code_context: str | None = None) -> MemoryQuery:
     analysis = analyze(query)
     context = analyze(code_context) if code_context else None
-    codes = error_codes(query) | (error_codes(code_context) if code_context else set())
+    asked = error_codes(query)
+    codes = asked | (error_codes(code_context) if code_context else set())
     is_error = (
         analysis.is_error
-        or bool(error_codes(query))
+        or bool(asked)
         or looks_pasted(query)
         or bool(context and context.is_error)
     )
