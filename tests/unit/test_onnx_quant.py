@@ -52,8 +52,12 @@ def test_per_channel_int8_matches_dynamic_quantize_matmul() -> None:
     x = RNG.standard_normal((M, K)).astype(np.float32)
     q, scale = oq.quantize_per_channel(w)
     assert q.dtype == np.int8 and scale.shape == (N,)
-    node = helper.make_node("DynamicQuantizeMatMul", ["x", "q", "s"], ["y"], domain="com.microsoft")
-    y = _run(node, {"q": q, "s": scale}, x)
+    weights, zp = oq.stored_weights(q)  # the storage this CPU multiplies exactly
+    inits = {"q": weights, "s": scale} | ({"zp": zp} if zp is not None else {})
+    node = helper.make_node(
+        "DynamicQuantizeMatMul", list(["x", *inits]), ["y"], domain="com.microsoft"
+    )
+    y = _run(node, inits, x)
     # Emulate the kernel: x to uint8 over its own range (per tensor), times q * scale.
     lo, hi = min(float(x.min()), 0.0), max(float(x.max()), 0.0)
     xs = (hi - lo) / 255
@@ -81,3 +85,35 @@ def test_calibration_feed_is_fixed() -> None:
     a, b = oq.calibration_feed(), oq.calibration_feed()
     np.testing.assert_array_equal(a["input_ids"], b["input_ids"])
     assert (a["input_ids"][:, 0] == 101).all() and (a["input_ids"][:, -1] == 102).all()
+
+
+def test_uint8_weights_are_exact_where_int16_pairs_would_saturate() -> None:
+    # Activations near the top of their uint8 range times weights near +-127: a pair of
+    # products sums past int16, which AVX2's uint8 x int8 kernel saturates. The uint8
+    # storage (zero point 128) must give the exact product on every CPU.
+    w = np.full((K, N), 1.0, np.float32)
+    w[::2] = -1.0
+    w[:, 0] = 1.0  # a column of all-positive weights: every pair is 2 x 255 x 127
+    x = np.abs(RNG.standard_normal((M, K))).astype(np.float32) + 4.0
+    q, scale = oq.quantize_per_channel(w)
+    weights, zp = oq.as_uint8(q)
+    assert weights.dtype == np.uint8 and zp.shape == (N,) and int(zp[0]) == oq.U8_ZERO_POINT
+    node = helper.make_node(
+        "DynamicQuantizeMatMul", ["x", "q", "s", "zp"], ["y"], domain="com.microsoft"
+    )
+    y = _run(node, {"q": weights, "s": scale, "zp": zp}, x)
+    xs = float(x.max()) / 255  # all positive: zero point 0
+    xq = np.clip(np.rint(x / xs), 0, 255) * xs
+    np.testing.assert_allclose(y, xq @ (q * scale), rtol=1e-4, atol=1e-3)
+
+
+def test_weight_storage_follows_the_cpu_flags(tmp_path: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(oq.platform, "machine", lambda: "x86_64")
+    vnni, avx2 = tmp_path / "vnni", tmp_path / "avx2"
+    vnni.write_text("flags\t\t: fpu sse avx2 avx512f avx512_vnni\n")
+    avx2.write_text("flags\t\t: fpu sse avx2\n")
+    assert oq.int8_weight_storage.__wrapped__(vnni) == "s8"
+    assert oq.int8_weight_storage.__wrapped__(avx2) == "u8"
+    assert oq.int8_weight_storage.__wrapped__(tmp_path / "missing") == "u8"
+    monkeypatch.setattr(oq.platform, "machine", lambda: "arm64")
+    assert oq.int8_weight_storage.__wrapped__(vnni) == "u8"

@@ -84,6 +84,10 @@ class Variant:
             "bits": self.bits,
             "block_size": self.block_size,
             "accuracy_level": self.accuracy_level,
+            # Same vectors either way; the cached graph must match this CPU's storage.
+            "int8_weights": oq.int8_weight_storage()
+            if self.quant == "int8" or self.alt_quant == "int8"
+            else None,
         }
 
 
@@ -209,8 +213,10 @@ class _Graph:
             x = self.node("Mul", [x, self.const(f"{name}.sm.c", 1.0 / smooth)], f"{name}.sm")
             wt = (wt * smooth[:, None]).astype(np.float32)
         q, scale = oq.quantize_per_channel(wt)
-        ins = [x, self.const(f"{name}.q", q), self.const(f"{name}.s", scale), "", bias]
-        return self.node("DynamicQuantizeMatMul", ins, name, MS), ""
+        weights, zp = oq.stored_weights(q)
+        zero_point = self.const(f"{name}.zp", zp) if zp is not None else ""
+        ins = [x, self.const(f"{name}.q", weights), self.const(f"{name}.s", scale), zero_point]
+        return self.node("DynamicQuantizeMatMul", [*ins, bias], name, MS), ""
 
     def ffn(self, x: str, i: int, w: dict[str, F32]) -> tuple[str, str]:
         """FFN-in -> GELU -> FFN-out, with int8 FFN-out's outlier channels split off."""

@@ -19,11 +19,20 @@ on the parity set (docs/embedding.md):
 
 Which channels are outliers is found by running the fp32 graph once on fixed pseudo-random
 token ids: the outliers are structural (the same channels light up for any input).
+
+How the int8 weights are stored depends on the CPU, never the result: with VNNI, ORT
+multiplies uint8 x int8 exactly; without it (AVX2), its uint8 x int8 kernel sums pairs
+into saturating int16 (vpmaddubsw) and loses accuracy (mean cos 0.998 instead of 0.9995),
+so the weights are stored as uint8 around a zero point of 128, which ORT multiplies
+exactly there. Both give the same integers, hence the same vectors and the same model id.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import platform
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +52,34 @@ def quantize_per_channel(wt: F32) -> tuple[npt.NDArray[np.int8], F32]:
     scale = np.where(scale == 0, np.float32(1.0), scale).astype(np.float32)
     q = np.clip(np.rint(wt / scale), -127, 127).astype(np.int8)
     return q, scale
+
+
+#: uint8 weights carry this zero point (int8 value + 128).
+U8_ZERO_POINT = 128
+WeightStorage = Literal["s8", "u8"]
+
+
+@cache
+def int8_weight_storage(cpuinfo: Path = Path("/proc/cpuinfo")) -> WeightStorage:
+    """ "s8" where ORT's uint8 x int8 product is exact (x86 with VNNI), else "u8"."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return "u8"
+    try:
+        flags = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "u8"  # unknown: the storage that is exact everywhere
+    return "s8" if ("avx512_vnni" in flags or "avx_vnni" in flags) else "u8"
+
+
+def as_uint8(q: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """int8 weights shifted to uint8, and the per-column zero point that undoes it."""
+    shifted = (q.astype(np.int16) + U8_ZERO_POINT).astype(np.uint8)
+    return shifted, np.full(q.shape[1], U8_ZERO_POINT, np.uint8)
+
+
+def stored_weights(q: npt.NDArray[np.int8]) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
+    """The weights `DynamicQuantizeMatMul` gets on this CPU, and their zero point (or None)."""
+    return as_uint8(q) if int8_weight_storage() == "u8" else (q, None)
 
 
 def quantize_blockwise(wt: F32, bits: int, block: int) -> tuple[npt.NDArray[np.uint8], F32]:
