@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import select
 import signal
 import socket
 import subprocess
@@ -94,6 +96,99 @@ def test_server_exits_when_its_parent_dies(indexed_home: Path) -> None:
     finally:
         if _alive(server):
             os.kill(server, signal.SIGKILL)
+
+
+def test_server_exits_when_its_parent_dies_before_serving_starts(indexed_home: Path) -> None:
+    # A slow machine: the client dies while the server is still importing. The entry
+    # point records its parent first thing; the rest of the start-up is delayed here.
+    slow_start = (
+        "import sys, time; from ctxhub import parent; parent.remember(); time.sleep(3); "
+        "from ctxhub.cli.entry import main; sys.argv = ['ctxhub', 'serve']; main()"
+    )
+    shell = subprocess.Popen(
+        ["sh", "-c", f'sleep 120 | exec {sys.executable} -c "{slow_start}" & echo $!; sleep 120'],
+        stdout=subprocess.PIPE,
+        env=ctxhub_env(indexed_home),
+        cwd=indexed_home,
+    )
+    assert shell.stdout
+    server = int(shell.stdout.readline())
+    time.sleep(1.0)
+    assert _alive(server)
+    os.kill(shell.pid, signal.SIGKILL)  # gone before the server reaches `serve`
+    shell.wait()
+    try:
+        assert _wait_gone(server, 15), "a server orphaned during start-up kept running"
+    finally:
+        if _alive(server):
+            os.kill(server, signal.SIGKILL)
+
+
+def _read_until(fd: int, marker: bytes, seconds: float) -> bytes:
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while marker not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:
+                break
+    return seen
+
+
+def _reaped(child: int, seconds: float) -> bool:
+    """True once our own child has exited (and is reaped, so no zombie looks alive)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if os.waitpid(child, os.WNOHANG)[0] == child:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.1)
+
+
+def test_ctrl_c_stops_a_server_started_on_a_terminal(indexed_home: Path) -> None:
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: `ctxhub serve` with a terminal as stdin and stderr
+        os.chdir(indexed_home)
+        os.execve(
+            sys.executable, [sys.executable, "-m", "ctxhub", "serve"], ctxhub_env(indexed_home)
+        )
+    stopped = False
+    try:
+        banner = _read_until(fd, b"Ctrl-D to stop", 30)
+        assert b"ctxhub MCP server on stdio; Ctrl-C or Ctrl-D to stop" in banner
+        time.sleep(0.5)  # serving, with stdin (the terminal) open and idle
+        os.kill(pid, signal.SIGINT)
+        stopped = _reaped(pid, 5)
+        assert stopped, "Ctrl-C left the server running"
+    finally:
+        if not stopped:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def test_sigint_stops_a_server_whose_stdin_stays_open(indexed_home: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ctxhub", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ctxhub_env(indexed_home),
+        cwd=indexed_home,
+    )
+    assert proc.stdin and proc.stdout and proc.stderr
+    proc.stdin.write((json.dumps(INITIALIZE) + "\n").encode())
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    proc.send_signal(signal.SIGINT)
+    try:
+        assert proc.wait(timeout=5) == 0
+    finally:
+        proc.kill()
+    assert b"Traceback" not in proc.stderr.read()
 
 
 def _free_port() -> int:

@@ -25,6 +25,9 @@ def is_hook_call(argv: list[str]) -> bool:
 
 
 def main() -> None:
+    from ctxhub import parent
+
+    parent.remember()  # before any slow import: `serve` watches this pid
     argv = sys.argv[1:]
     if is_hook_call(argv):
         try:
@@ -34,6 +37,10 @@ def main() -> None:
         except BaseException:  # the hook never fails the agent
             pass
         sys.exit(0)
-    from ctxhub.cli.main import main as cli_main
+    try:
+        from ctxhub.cli.main import main as cli_main
 
-    cli_main()
+        cli_main()
+    except KeyboardInterrupt:  # Ctrl-C while still importing: one line, not a traceback
+        sys.stderr.write("ctxhub: interrupted\n")
+        sys.exit(130)

@@ -9,6 +9,8 @@ import logging
 import os
 import signal
 import sys
+import threading
+import time
 from typing import Any
 
 import anyio
@@ -107,6 +109,9 @@ async def _serve_stdio(server: CtxhubServer) -> str:
                 async for signum in signals:
                     log.info("signal %d: shutting down", signum)
                     stop()
+                    # Cancelling cannot interrupt the worker thread blocked reading stdin,
+                    # so the loop may never finish: leave after a grace period regardless.
+                    exit_soon()
                     return
 
         watch_parent(lambda: anyio.from_thread.run_sync(stop, token=token))
@@ -116,8 +121,22 @@ async def _serve_stdio(server: CtxhubServer) -> str:
     return reason
 
 
+def exit_soon(grace: float = 1.0) -> None:
+    """End the process `grace` seconds from now, however the event loop is doing."""
+
+    def leave() -> None:
+        time.sleep(grace)
+        logging.shutdown()
+        os._exit(0)
+
+    threading.Thread(target=leave, name="ctxhub-exit", daemon=True).start()
+
+
 def run_stdio(settings: Settings, log_level: str = "WARNING") -> None:
-    """`ctxhub serve`: MCP over stdin/stdout until stdin closes or the parent goes away."""
+    """`ctxhub serve`: MCP over stdin/stdout until stdin closes, a signal (Ctrl-C) arrives
+    or the parent goes away."""
+    if sys.stdin.isatty():  # a person started it by hand: say how to leave
+        print("ctxhub MCP server on stdio; Ctrl-C or Ctrl-D to stop", file=sys.stderr)
     server = build_server(settings, log_level)
     warm_up(settings, server.runner.pool if server.runner else None)
     reason = anyio.run(_serve_stdio, server)

@@ -17,6 +17,7 @@ import anyio.to_thread
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, ValidationError
 
+from ctxhub import parent
 from ctxhub.config import Settings
 from ctxhub.embed.base import EmbedderError
 from ctxhub.hub import Hub, default_embedder
@@ -249,17 +250,17 @@ def warm_up(settings: Settings, pool: HubPool | None = None) -> threading.Thread
 
 
 def watch_parent(on_orphaned: Callable[[], None], interval: float = 0.5) -> None:
-    """Call `on_orphaned` once the parent process is gone (we were re-parented), then make
-    sure the process really ends: a thread blocked on a stdin nobody closes must not keep
-    an orphan alive."""
-    parent = os.getppid()
-    if parent <= 1:
-        return  # already orphaned at start (daemonised): nothing to watch
+    """Call `on_orphaned` once the parent process ctxhub started with is gone (at once if
+    it already is), then make sure the process really ends: a thread blocked on a stdin
+    nobody closes must not keep an orphan alive."""
+    started = parent.at_start()
+    if started <= 1:
+        return  # started by init itself (daemonised): there is no client to outlive
 
     def loop() -> None:
-        while os.getppid() == parent:
+        while not parent.is_gone():
             time.sleep(interval)
-        log.warning("parent process %d is gone; shutting down", parent)
+        log.warning("parent process %d is gone; shutting down", started)
         try:
             on_orphaned()
         except Exception:
