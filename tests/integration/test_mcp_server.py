@@ -197,12 +197,14 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 20) -> None:
+def _wait_port(
+    port: int, proc: subprocess.Popen[bytes], seconds: float = 20, host: str = "127.0.0.1"
+) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
         with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
+            if s.connect_ex((host, port)) == 0:
                 return
         time.sleep(0.1)
     raise AssertionError("HTTP server did not start")
@@ -242,6 +244,31 @@ def test_http_requires_the_token_when_one_is_set(indexed_home: Path) -> None:
         tools, found = anyio.run(with_token)
         assert "search" in tools and "get_code_snippet" in tools
         assert not found.is_error and found.structured_content["hits"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2"])
+def test_every_loopback_bind_refuses_foreign_host_headers(indexed_home: Path, host: str) -> None:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ctxhub", "serve", "--http", "--host", host, "--port", str(port)],
+        stderr=subprocess.PIPE,
+        env=ctxhub_env(indexed_home),
+        cwd=indexed_home,
+    )
+    url = f"http://{host}:{port}/mcp"
+    headers = {"accept": "application/json, text/event-stream"}
+    try:
+        _wait_port(port, proc, host=host)
+        rebound = httpx2.post(url, json=INITIALIZE, headers={**headers, "host": "evil.com"})
+        assert rebound.status_code == 421  # a DNS-rebinding page never reaches the index
+        foreign = httpx2.post(
+            url, json=INITIALIZE, headers={**headers, "origin": "http://evil.com"}
+        )
+        assert foreign.status_code == 403
+        assert httpx2.post(url, json=INITIALIZE, headers=headers).status_code == 200
     finally:
         proc.terminate()
         proc.wait(timeout=10)

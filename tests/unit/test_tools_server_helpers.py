@@ -13,7 +13,7 @@ from ctxhub.config import Settings
 from ctxhub.models import Hit, SearchResponse
 from ctxhub.search.budget import estimate_tokens
 from ctxhub.server import render
-from ctxhub.server.http import is_loopback
+from ctxhub.server.http import is_loopback, loopback_security
 from ctxhub.server.runtime import HubPool, describe_validation, enforce_budget, fit_search
 from ctxhub.store.sqlite import SQLiteStore
 from ctxhub.tools.errors import NotFoundError
@@ -96,13 +96,24 @@ def test_fence_outgrows_backticks_in_the_code() -> None:
         ("::1", True),
         ("[::1]", True),
         ("localhost", True),
+        ("::ffff:127.0.0.1", True),
         ("0.0.0.0", False),
+        ("::", False),
+        ("::ffff:10.0.0.1", False),
         ("192.168.1.5", False),
         ("example.com", False),
     ],
 )
 def test_is_loopback(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
+
+
+def test_loopback_security_names_the_bound_address() -> None:
+    security = loopback_security("127.0.0.2")
+    assert security.enable_dns_rebinding_protection
+    assert "127.0.0.2:*" in security.allowed_hosts and "evil.com:*" not in security.allowed_hosts
+    assert "http://127.0.0.2:*" in security.allowed_origins
+    assert "[::1]:*" in loopback_security("::1").allowed_hosts
 
 
 def test_hub_pool_reuses_until_a_commit_or_an_error(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import logging
 import sys
 from typing import Any
 
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ctxhub.config import Settings
@@ -27,12 +28,28 @@ class HTTPServeError(RuntimeError):
 
 
 def is_loopback(host: str) -> bool:
+    """localhost, 127.0.0.0/8, ::1 and IPv4-mapped loopback (::ffff:127.x.y.z)."""
     if host.lower() in ("localhost", "localhost."):
         return True
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return False  # a host name: it may resolve to anything
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_loopback or bool(mapped and mapped.is_loopback)
+
+
+def loopback_security(host: str) -> TransportSecuritySettings:
+    """DNS-rebinding protection for a loopback bind: only requests whose Host (and Origin,
+    when sent) name a loopback address are served. The SDK turns this on by itself only
+    for 127.0.0.1, localhost and ::1; any other loopback address needs it just as much."""
+    bound = f"[{host.strip('[]')}]" if ":" in host else host
+    hosts = list(dict.fromkeys([bound, "127.0.0.1", "localhost", "[::1]"]))
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{h}:*" for h in hosts],
+        allowed_origins=[f"http://{h}:*" for h in hosts],
+    )
 
 
 class BearerAuth:
@@ -80,7 +97,10 @@ def http_app(settings: Settings, host: str, token: str | None, log_level: str = 
             "127.0.0.1); clients then send 'Authorization: Bearer <token>'"
         )
     server = build_server(settings, log_level)
-    app: ASGIApp = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+    security = loopback_security(host) if is_loopback(host) else None
+    app: ASGIApp = server.streamable_http_app(
+        streamable_http_path=MCP_PATH, host=host, transport_security=security
+    )
     if server.runner is not None:
         warm_up(settings, server.runner.pool)
     return BearerAuth(app, token) if token else app
