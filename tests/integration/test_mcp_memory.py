@@ -200,3 +200,35 @@ def test_a_fix_the_hook_captured_is_stored_by_the_server_and_found(tmp_path: Pat
     assert memory["pending"] == 0
     top = out["found"]["hits"][0]
     assert top["source"] == "hook" and "pyyaml" in (top["snippet"] + str(top["metadata"])).lower()
+
+
+FASTAPI_422 = (
+    '{"detail":[{"type":"int_parsing","loc":["path","item_id"],'
+    '"msg":"Input should be a valid integer, unable to parse string as an integer",'
+    '"input":"abc"}]}'
+)
+
+
+def test_json_looking_text_is_stored_and_searched_verbatim(tmp_path: Path) -> None:
+    async def body(session: ClientSession) -> list[Any]:
+        logged = await session.call_tool(
+            "log_solution",
+            {
+                "problem": "GET /items/abc returns 422 instead of 404",
+                "stack_trace": FASTAPI_422,
+                "solution": "the path parameter is typed int: validate the id before routing",
+                "code_snippet": "null",
+                "framework": "fastapi",
+            },
+        )
+        found = await session.call_tool("search_solutions", {"query": FASTAPI_422})
+        browsed = await session.call_tool("browse_solutions", {"framework": "fastapi"})
+        return [logged, found, browsed]
+
+    logged, found, browsed = McpClient(tmp_path).run(body)
+    assert ok(logged)["action"] == "created"
+    ranked = ok(found)["hits"] or ok(found)["nearest"]  # abstention is judged elsewhere
+    assert ranked[0]["id"] == ok(logged)["id"]
+    [record] = ok(browsed)["hits"]
+    assert record["metadata"]["stack_trace"] == FASTAPI_422
+    assert record["metadata"]["code_snippet"] == "null"

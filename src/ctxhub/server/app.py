@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -18,12 +19,13 @@ import anyio.from_thread
 import anyio.lowlevel
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import CallToolResult, Icon, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 
 from ctxhub import __version__
 from ctxhub.config import Settings
 from ctxhub.server import tools_memory, tools_read, tools_search
+from ctxhub.server.arguments import TextPreservingMetadata
 from ctxhub.server.runtime import ToolRunner, describe_validation, warm_up, watch_parent
 
 log = logging.getLogger("ctxhub.server")
@@ -52,6 +54,23 @@ class CtxhubServer(MCPServer[Any]):
         super().__init__(**kwargs)
         self._arguments: dict[str, frozenset[str]] | None = None
         self.runner: ToolRunner | None = None
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | None = None,
+        icons: list[Icon] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> None:
+        super().add_tool(fn, name, title, description, annotations, icons, meta, structured_output)
+        tool = self._tool_manager.get_tool(name or fn.__name__)
+        assert tool is not None
+        # Free-text arguments must reach the tool verbatim, even when they look like JSON.
+        tool.fn_metadata = TextPreservingMetadata(**dict(tool.fn_metadata))
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
