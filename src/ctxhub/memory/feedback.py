@@ -12,7 +12,7 @@ from typing import Literal
 
 from ctxhub.hub import Hub
 from ctxhub.memory.models import RateResult
-from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
 
 MAX_NOTE = 2000
 
@@ -40,7 +40,7 @@ def rate(
         kind = "knowledge"
     if counts is None:
         raise NotFoundError(
-            f"no record or knowledge hit with id {target_id!r}; ids come from"
+            f"no record or knowledge hit with id {shown(target_id)}; ids come from"
             " search_solutions, browse_solutions or a knowledge search"
         )
     good, bad = counts

@@ -27,6 +27,7 @@ from ctxhub.config import Settings
 from ctxhub.server import tools_memory, tools_read, tools_search
 from ctxhub.server.arguments import TextPreservingMetadata
 from ctxhub.server.runtime import ToolRunner, describe_validation, warm_up, watch_parent
+from ctxhub.tools.errors import shown
 
 log = logging.getLogger("ctxhub.server")
 
@@ -84,7 +85,8 @@ class CtxhubServer(MCPServer[Any]):
         unknown = sorted(set(arguments) - accepted) if accepted is not None else []
         if unknown:
             raise ToolError(
-                f"invalid arguments for {name}: unknown argument(s) {', '.join(unknown)}; "
+                f"invalid arguments for {name}: unknown argument(s) "
+                f"{', '.join(shown(u, 60) for u in unknown[:10])}; "
                 f"it accepts {', '.join(sorted(accepted or ())) or 'none'}"
             )
         try:

@@ -25,7 +25,7 @@ from ctxhub.models import SearchRequest, SearchResponse
 from ctxhub.search.budget import estimate_tokens, trim
 from ctxhub.sources.base import SourceError
 from ctxhub.store.base import StoreError
-from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
 from ctxhub.tools.memory_tools import store_pending
 
 log = logging.getLogger("ctxhub.server")
@@ -47,13 +47,18 @@ def describe_validation(exc: ValidationError) -> str:
         loc = ".".join(str(p) for p in err["loc"]) or "arguments"
         msg = str(err["msg"])
         if err["type"] != "missing" and "input" in err:
-            shown = repr(err["input"])
-            msg += f" (got {shown[:60]}{'…' if len(shown) > 60 else ''})"
+            msg += f" (got {shown(err['input'], 60)})"
         parts.append(f"{loc}: {msg}")
     return "; ".join(dict.fromkeys(parts))
 
 
+#: No error message is longer than this, whatever a tool put in it.
+MAX_ERROR_CHARS = 2000
+
+
 def error_result(message: str) -> CallToolResult:
+    if len(message) > MAX_ERROR_CHARS:
+        message = f"{message[:MAX_ERROR_CHARS]}... ({len(message):,} characters)"
     return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
 
 

@@ -9,6 +9,7 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from ctxhub.server.runtime import DEFAULT_TOKENS, MAX_TOKENS
+from ctxhub.tools.code_tools import MAX_LINE
 
 #: Every knowledge tool only reads the local index.
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -22,10 +23,18 @@ Query = Annotated[
         "(CamelCase, snake_case, dotted.path) or an error message",
     ),
 ]
+SourceName = Annotated[str, Field(max_length=200)]
 Source = Annotated[
-    str | list[str] | None,
-    Field(description="Only these sources: one name or a list (names are in get_hub_status)"),
+    SourceName | list[SourceName] | None,
+    Field(
+        max_length=50,
+        description="Only these sources: one name or a list (names are in get_hub_status)",
+    ),
 ]
+#: A dotted name, class name, tag or filter value: generous, but bounded.
+Name = Annotated[str | None, Field(max_length=500)]
+#: A line number: 1-based, and small enough for any file (and for SQLite's integers).
+Line = Annotated[int | None, Field(ge=1, le=MAX_LINE)]
 Limit = Annotated[int, Field(ge=1, le=50, description="Most hits to return (1-50)")]
 MaxTokens = Annotated[
     int,

@@ -12,7 +12,7 @@ from pydantic import Field
 from ctxhub.hub import Hub
 from ctxhub.server import render
 from ctxhub.server.runtime import DEFAULT_TOKENS, ToolRunner
-from ctxhub.server.schema import READ_ONLY, ChunkId, Direction, MaxTokens
+from ctxhub.server.schema import READ_ONLY, ChunkId, Direction, Line, MaxTokens, Name
 from ctxhub.status import HubStatus
 from ctxhub.tools import code_tools, docs_tools, example_tools, status_tools
 from ctxhub.tools.models import CallTrace, CodeSnippet, DeprecationReport, DocPage, ExampleBundle
@@ -52,19 +52,21 @@ Symbol = Annotated[
         description="Qualified or short name: 'pkg.mod.Class.method', 'Class.method', 'method'",
     ),
 ]
-OneSource = Annotated[str | None, Field(description="Only look in this source")]
+OneSource = Annotated[str | None, Field(max_length=200, description="Only look in this source")]
 
 
 def register(server: MCPServer[Any], runner: ToolRunner) -> None:
     @server.tool(name="get_doc", description=GET_DOC, annotations=READ_ONLY)
     async def get_doc(
-        doc_id: Annotated[str | None, Field(description="Id of any chunk of the page")] = None,
+        doc_id: Annotated[
+            str | None, Field(max_length=200, description="Id of any chunk of the page")
+        ] = None,
         path: Annotated[
-            str | None, Field(description="Page path, e.g. 'guides/quickstart' or 'a/b.mdx'")
+            str | None,
+            Field(max_length=1000, description="Page path, e.g. 'guides/quickstart' or 'a/b.mdx'"),
         ] = None,
         section: Annotated[
-            str | None,
-            Field(description="Only sections whose heading breadcrumb contains this text"),
+            Name, Field(description="Only sections whose heading breadcrumb contains this text")
         ] = None,
         source: OneSource = None,
         max_tokens: MaxTokens = DEFAULT_TOKENS,
@@ -87,20 +89,18 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
             str | None, Field(max_length=500, description="Qualified or short symbol name")
         ] = None,
         chunk_id: Annotated[
-            str | None, Field(description="Id of a hit or of a companion to open")
+            str | None, Field(max_length=200, description="Id of a hit or of a companion to open")
         ] = None,
         path: Annotated[
-            str | None, Field(description="File path as in hits (relative to its source)")
+            str | None,
+            Field(max_length=1000, description="File path as in hits (relative to its source)"),
         ] = None,
-        line_start: Annotated[
-            int | None, Field(ge=1, description="First line, with path (1-based)")
-        ] = None,
+        line_start: Annotated[Line, Field(description="First line, with path (1-based)")] = None,
         line_end: Annotated[
-            int | None,
+            Line,
             Field(
-                ge=1,
                 description="Last line, with path; default: end of the "
-                "definition containing line_start",
+                "definition containing line_start"
             ),
         ] = None,
         intent: Annotated[

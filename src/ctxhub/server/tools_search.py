@@ -18,6 +18,7 @@ from ctxhub.server.schema import (
     KnowledgeKind,
     Limit,
     MaxTokens,
+    Name,
     Query,
     Source,
 )
@@ -78,7 +79,10 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
         query: Query,
         area: Annotated[
             str | None,
-            Field(description="Only pages under this path prefix, e.g. 'guides/' or 'server'"),
+            Field(
+                max_length=1000,
+                description="Only pages under this path prefix, e.g. 'guides/' or 'server'",
+            ),
         ] = None,
         source: Source = None,
         limit: Limit = 10,
@@ -106,23 +110,22 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
             ),
         ] = "",
         module: Annotated[
-            str | None, Field(description="Dotted module prefix, e.g. 'pkg.services'")
+            Name, Field(description="Dotted module prefix, e.g. 'pkg.services'")
         ] = None,
         class_name: Annotated[
-            str | None, Field(description="Class name prefix; methods of matching classes")
+            Name, Field(description="Class name prefix; methods of matching classes")
         ] = None,
         chunk_type: Annotated[
             list[ApiChunkType] | None, Field(description="Only these definition types")
         ] = None,
         base_class: Annotated[
-            str | None,
-            Field(description="Classes deriving directly from this base (last dotted part)"),
+            Name, Field(description="Classes deriving directly from this base (last dotted part)")
         ] = None,
         yields: Annotated[
-            str | None, Field(description="Functions that yield this (e.g. a frame class)")
+            Name, Field(description="Functions that yield this (e.g. a frame class)")
         ] = None,
         calls: Annotated[
-            str | None, Field(description="Functions that call this name (last dotted part)")
+            Name, Field(description="Functions that call this name (last dotted part)")
         ] = None,
         is_dataclass: Annotated[
             bool | None, Field(description="Only dataclasses (true) or only non-dataclasses")
@@ -131,7 +134,10 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
         limit: Annotated[int, Field(ge=1, le=100, description="Hits per page (1-100)")] = 10,
         cursor: Annotated[
             str | None,
-            Field(description="next_cursor of the previous page, with the same query and filters"),
+            Field(
+                max_length=200,
+                description="next_cursor of the previous page, with the same query and filters",
+            ),
         ] = None,
         max_tokens: MaxTokens = DEFAULT_TOKENS,
     ) -> SearchResult:
@@ -162,15 +168,16 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
     async def search_examples(
         query: Query,
         tags: Annotated[
-            list[str] | None,
-            Field(description="Capability tags every hit must have, e.g. ['tts', 'phone']"),
+            list[Annotated[str, Field(max_length=100)]] | None,
+            Field(
+                max_length=50,
+                description="Capability tags every hit must have, e.g. ['tts', 'phone']",
+            ),
         ] = None,
         execution_mode: Annotated[
-            str | None, Field(description="How the example runs: 'local', 'cloud', ...")
+            Name, Field(description="How the example runs: 'local', 'cloud', ...")
         ] = None,
-        language: Annotated[
-            str | None, Field(description="Programming language, e.g. 'python'")
-        ] = None,
+        language: Annotated[Name, Field(description="Programming language, e.g. 'python'")] = None,
         source: Source = None,
         limit: Limit = 10,
         max_tokens: MaxTokens = DEFAULT_TOKENS,

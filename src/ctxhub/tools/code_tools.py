@@ -8,10 +8,12 @@ from ctxhub.hub import Hub
 from ctxhub.models import Chunk, SearchFilters, SearchRequest
 from ctxhub.search.budget import estimate_tokens, hit_metadata
 from ctxhub.tools import resolve
-from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
 from ctxhub.tools.models import CallNode, CallTrace, CodeSnippet, Companion
 
 MAX_LINES_CAP = 2000
+#: Line numbers beyond any real file (and beyond SQLite's integers) are input errors.
+MAX_LINE = 10_000_000
 MAX_TRACE_NODES = 200
 MAX_COMPANIONS = 50
 DEFAULT_TOKENS = 8000
@@ -146,7 +148,7 @@ def get_code_snippet(
     if chunk_id:
         by_id = hub.store.get_chunks([chunk_id])
         if not by_id:
-            raise NotFoundError(f"no chunk with id {chunk_id!r}; ids come from search hits")
+            raise NotFoundError(f"no chunk with id {shown(chunk_id)}; ids come from search hits")
         return _snippet(hub, by_id[0], "id", max_lines, [], max_tokens=max_tokens)
     if symbol:
         found, resolution = resolve.find_symbol(hub.store, symbol, source)
@@ -162,9 +164,11 @@ def get_code_snippet(
             raise ToolInputError("path needs line_start (and optionally line_end)")
         if line_start < 1 or (line_end is not None and line_end < line_start):
             raise ToolInputError("line_start must be >= 1 and line_end >= line_start")
+        if max(line_start, line_end or 0) > MAX_LINE:
+            raise ToolInputError(f"line numbers must be at most {MAX_LINE:,}")
         chunk = _covering_chunk(hub, source, path, line_start)
         if chunk is None:
-            raise NotFoundError(f"no indexed code at {path}:{line_start}")
+            raise NotFoundError(f"no indexed code at {shown(path)}:{line_start}")
         end = line_end if line_end is not None else (chunk.line_end or line_start)
         return _snippet(
             hub, chunk, "path", max_lines, [], window=(line_start, end), max_tokens=max_tokens
@@ -178,7 +182,7 @@ def get_code_snippet(
     )
     hits = hub.retriever.search(request).hits
     if not hits:
-        raise NotFoundError(f"nothing in the index matches {intent!r}")
+        raise NotFoundError(f"nothing in the index matches {shown(intent)}")
     [chunk] = hub.store.get_chunks([hits[0].id])
     others = [h.symbol for h in hits[1:] if h.symbol]
     return _snippet(hub, chunk, "semantic", max_lines, others, max_tokens=max_tokens)
@@ -210,7 +214,7 @@ def trace_calls(
     """What a function calls (callees) or what calls it (callers), up to `depth` levels,
     resolved to indexed definitions."""
     if direction not in ("callees", "callers"):
-        raise ToolInputError(f"direction must be 'callees' or 'callers', got {direction!r}")
+        raise ToolInputError(f"direction must be 'callees' or 'callers', got {shown(direction)}")
     if not 1 <= depth <= 3:
         raise ToolInputError(f"depth must be 1, 2 or 3, got {depth}")
     _check_budget(max_tokens)
@@ -219,7 +223,7 @@ def trace_calls(
     found, _ = resolve.find_symbol(hub.store, symbol, source)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
-        raise NotFoundError(f"no indexed function or method named {symbol!r}")
+        raise NotFoundError(f"no indexed function or method named {shown(symbol)}")
     root = found[0]
     nodes: list[CallNode] = []
     unresolved: list[str] = []

@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
-from ctxhub.tools.errors import ToolInputError
+from ctxhub.tools.errors import ToolInputError, shown
 
 T = TypeVar("T")
 ANOTHER_LISTING = "cursor belongs to another query or filter set; start again"
@@ -33,7 +33,7 @@ def cursor_position(cursor: str | None, key: str, parse: Callable[[str], T]) -> 
             raise ValueError(cursor)
         value = parse(position)
     except ValueError:
-        raise ToolInputError(f"cursor {cursor!r} is not one this server returned") from None
+        raise ToolInputError(f"cursor {shown(cursor)} is not one this server returned") from None
     if found_key != key:
         raise ToolInputError(ANOTHER_LISTING)
     return value

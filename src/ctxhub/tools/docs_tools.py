@@ -6,7 +6,7 @@ from ctxhub.hub import Hub
 from ctxhub.ingest.doc_paths import normalize_doc_path
 from ctxhub.models import Chunk
 from ctxhub.search.budget import estimate_tokens, trim
-from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
 from ctxhub.tools.models import DocPage
 
 MAX_TOKENS = 25000
@@ -43,7 +43,7 @@ def _find_page(hub: Hub, path: str, source: str | None) -> tuple[str, str]:
     matches = [(r[0], r[1]) for r in rows if normalize_doc_path(r[1]) == wanted]
     if not matches:
         raise NotFoundError(
-            f"no doc page {path!r}"
+            f"no doc page {shown(path)}"
             + (f" in {source}" if source else "")
             + "; use search_docs to find one"
         )
@@ -66,7 +66,9 @@ def get_doc(
     if doc_id:
         found = hub.store.get_chunks([doc_id])
         if not found or found[0].kind != "doc":
-            raise NotFoundError(f"no doc chunk with id {doc_id!r}; use search_docs to find one")
+            raise NotFoundError(
+                f"no doc chunk with id {shown(doc_id)}; use search_docs to find one"
+            )
         page_source, page_path = found[0].source, found[0].path
     else:
         assert path is not None
@@ -79,7 +81,7 @@ def get_doc(
         chosen = [c for c in chunks if low in (c.section or "").lower()]
         if not chosen:
             raise NotFoundError(
-                f"page {page_path!r} has no section matching {section!r}; "
+                f"page {page_path!r} has no section matching {shown(section)}; "
                 f"its sections: {sections[:20]}"
             )
     parts: list[str] = []

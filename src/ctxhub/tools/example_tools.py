@@ -7,7 +7,7 @@ import posixpath
 from ctxhub.hub import Hub
 from ctxhub.models import Chunk
 from ctxhub.search.budget import estimate_tokens, trim
-from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
 from ctxhub.tools.models import ExampleBundle, ExampleFile
 
 _README = ("readme.md", "readme.rst", "readme.txt", "readme")
@@ -39,7 +39,7 @@ def get_example(
     found = _unit_of(hub, example_id.strip())
     if found is None:
         raise NotFoundError(
-            f"no example chunk with id {example_id!r}; use search_examples to find one"
+            f"no example chunk with id {shown(example_id)}; use search_examples to find one"
         )
     source, unit = found
     overview = _overview(hub, source, unit) or hub.store.get_chunks([example_id])[0]
