@@ -5,10 +5,13 @@ Pure functions over precompiled patterns (`ctxhub.memory.redact_patterns`), appl
 fixed order: whole blocks (PEM keys) first, then credentials inside URLs, then tokens
 recognisable by their own shape (AWS, GitHub, OpenAI, Anthropic, Slack, Google, Stripe,
 JWT ...), then Azure account keys and SAS signatures and the password a MySQL client takes
-attached to `-p` (`mysql -pS3cret`), then authorization headers, then values assigned to
-secret-looking names (`password=`, `"api_key": "..."`, `--token x`, `.netrc`), then prose
-("the password is `...`"). Each pattern runs only on text that contains one of its
-literal triggers, so ordinary text costs a few substring tests.
+attached to `-p` (`mysql -pS3cret`), then the secrets other commands carry in their flags
+and arguments (`sshpass -p X`, `docker login -p X`, `htpasswd -b FILE USER X`, `echo X |
+gh auth login --with-token`: the table of `ctxhub.memory.redact_commands`), then
+authorization headers, then values assigned to secret-looking names (`password=`,
+`"api_key": "..."`, `--token x`, `.netrc`), then prose ("the password is `...`"). Each
+pattern runs only on text that contains one of its literal triggers (the command table: a
+program's name), so ordinary text costs a few substring tests.
 
 Assignments are redacted only where the value is a literal: `password = os.environ["PW"]`,
 `def get_token():` or `password_field = forms.CharField()` are code, not secrets, and stay.
@@ -23,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ctxhub.memory.redact_commands import TRIGGERS, command_secrets
 from ctxhub.memory.redact_patterns import (
     ASSIGNMENT,
     AUTH_HEADER,
@@ -72,7 +76,7 @@ def _is_placeholder(value: str) -> bool:
     """Values that are references or templates, not secrets: `$PW`, `${{ secrets.X }}`,
     `{password}`, `<your-token>`, `***`, `os.environ[...]`, a path, an earlier redaction."""
     v = value.strip().lower()
-    if not v or v in LITERAL_WORDS:
+    if not v or v in LITERAL_WORDS or "[redacted:" in v:
         return True
     if v.startswith(PLACEHOLDER_PREFIXES):
         return True
@@ -158,6 +162,31 @@ def _mysql_command(match: re.Match[str], sink: _Sink) -> str:
     return MYSQL_PASSWORD.sub(lambda m: _attached_password(m, sink), match.group(0))
 
 
+def _commands(text: str, sink: _Sink) -> str:
+    """`text` with the secrets of known commands' flags and arguments replaced; their
+    quotes stay (`-p '[REDACTED:password]'`). Placeholders (`-p "$PW"`, `-p '<password>'`)
+    and values without a letter or digit (`-p -`) stay. A secret that names a program
+    (`sshpass -p docker`) can change how the rest reads once it is gone, so then this runs
+    again (each round only turns secrets into markers)."""
+    for _ in range(4):
+        parts: list[str] = []
+        done, again = 0, False
+        for start, end, kind in command_secrets(text):
+            secret = text[start:end]
+            if start < done or _is_placeholder(secret) or secret.lower() in TYPE_NAMES:
+                continue
+            if not any(c.isalnum() for c in secret):
+                continue
+            parts += (text[done:start], sink.add(kind, secret))
+            done = end
+            again = again or any(program in secret for program in TRIGGERS)
+        if parts:
+            text = "".join(parts) + text[done:]
+        if not again:
+            break
+    return text
+
+
 def _prose(match: re.Match[str], sink: _Sink) -> str:
     secret, quoted = match.group("secret"), bool(match.group("q"))
     if _is_placeholder(secret) or not _distinctive(secret):
@@ -219,6 +248,8 @@ def _redact(text: str, sink: _Sink) -> str:
         text = SAS_SIG.sub(_keep_head("azure_sas", sink), text)
     if " -p" in text and ("mysql" in low or "mariadb" in low):
         text = MYSQL_COMMAND.sub(lambda m: _mysql_command(m, sink), text)
+    if any(program in text for program in TRIGGERS):
+        text = _commands(text, sink)
     if "authorization" in low:
         text = AUTH_HEADER.sub(_keep_head("authorization", sink), text)
     if "earer" in text:

@@ -55,6 +55,8 @@ TOKENS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("npm_token", ("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
     ("pypi_token", ("pypi-",), re.compile(r"\bpypi-AgE[A-Za-z0-9_-]{50,}")),
     ("huggingface_token", ("hf_",), re.compile(r"\bhf_[A-Za-z0-9]{34,}\b")),
+    # HashiCorp Vault service, batch and recovery tokens (`hvs.CAES...`).
+    ("vault_token", ("hvs.", "hvb.", "hvr."), re.compile(r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}")),
     (
         "jwt",
         ("eyJ",),
@@ -115,9 +117,9 @@ NETRC = re.compile(
     r"(?P<secret>\S+)"
 )
 
-# `curl -u user:secret`.
+# `curl -u user:secret` (a user never holds a `[`: `-u bob,[REDACTED:password]` stays).
 CURL_USER = re.compile(
-    r"(?P<head>(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"']+:)(?P<secret>[^\s\"']+)"
+    r"(?P<head>(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"'\[]+:)(?P<secret>[^\s\"']+)"
 )
 
 _SECRET_WORD = (
@@ -125,6 +127,10 @@ _SECRET_WORD = (
     r"|token|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?key"
     r"|signing[_-]?key|encryption[_-]?key|master[_-]?key)"
 )
+
+#: A setting's name that says its value is a secret (`aws_secret_access_key`,
+#: `//registry.npmjs.org/:_authToken`, npm's `_auth`).
+SECRET_NAME = re.compile(r"(?i)" + _SECRET_WORD + r"|(?<![A-Za-z0-9])_auth$")
 
 # `--password hunter2` (`--api-key=...` is an assignment).
 CLI_FLAG = re.compile(
@@ -193,6 +199,9 @@ PLACEHOLDER_PREFIXES = (
     "process.env",
     "os.environ",
     "os.getenv",
+    "env:",  # OpenSSL's `-passin env:VAR`, `file:PATH`, `fd:N`
+    "file:",
+    "fd:",
     "/",
     "./",
     "../",
