@@ -1,18 +1,26 @@
-"""Settings from the environment (CTXHUB_*) with sensible local defaults."""
+"""Settings from the environment (CTXHUB_*) with sensible local defaults.
+
+A plain pydantic model read from `os.environ` by `load_settings`: every field can be set
+as `CTXHUB_<NAME>`, and command-line flags override them. (pydantic-settings did the same
+for ~0.2 s of imports on every command.)
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ENV_PREFIX = "CTXHUB_"
 
 
-class Settings(BaseSettings):
-    """Process-wide settings. Every field can be set as an environment variable
-    `CTXHUB_<NAME>`; command-line flags override them."""
+class Settings(BaseModel):
+    """Process-wide settings. `Settings(...)` takes only what it is given;
+    `load_settings()` reads the environment."""
 
-    model_config = SettingsConfigDict(env_prefix="CTXHUB_", extra="ignore")
+    model_config = ConfigDict(extra="ignore")
 
     home: Path = Field(default_factory=lambda: Path.home() / ".ctxhub")
     db: Path | None = None  # default: <home>/ctxhub.db
@@ -28,6 +36,22 @@ class Settings(BaseSettings):
         # `~/hub` or a relative path must mean one place for every process: the hook
         # runs from the agent's working directory and expands `~` itself.
         return None if v is None else v.expanduser().absolute()
+
+    @field_validator("db", "token", "memory_floor", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, v: object) -> object:
+        return None if v == "" else v
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings `CTXHUB_*` variables give (unset ones keep their defaults)."""
+        env = os.environ if environ is None else environ
+        values = {
+            name: env[ENV_PREFIX + name.upper()]
+            for name in cls.model_fields
+            if ENV_PREFIX + name.upper() in env
+        }
+        return cls.model_validate(values)
 
     @property
     def db_path(self) -> Path:
@@ -49,7 +73,8 @@ class Settings(BaseSettings):
 
 
 def load_settings(db: str | Path | None = None) -> Settings:
-    settings = Settings()
+    """The environment's settings, with `db` (the --db flag) over CTXHUB_DB."""
+    settings = Settings.from_env()
     if db is not None:
-        settings.db = Path(db).expanduser()
+        settings = settings.model_copy(update={"db": Path(db).expanduser().absolute()})
     return settings

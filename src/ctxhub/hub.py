@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ctxhub.config import Settings
 from ctxhub.embed.base import Embedder
-from ctxhub.search.retriever import Retriever
 from ctxhub.store.sqlite import SQLiteStore
+
+if TYPE_CHECKING:  # the retriever loads with the first search, not for every command
+    from ctxhub.search.retriever import Retriever
 
 _EMBEDDER: Embedder | None = None
 _EMBEDDER_LOCK = threading.Lock()
@@ -58,6 +61,8 @@ class Hub:
     @property
     def retriever(self) -> Retriever:
         if self._retriever is None:
+            from ctxhub.search.retriever import Retriever
+
             self._retriever = Retriever(self.store, self.embedder)
         return self._retriever
 

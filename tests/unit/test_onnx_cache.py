@@ -10,7 +10,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from ctxhub.embed import EmbedderError, onnx_cache
-from ctxhub.embed.onnx_graph import VARIANTS, Variant
+from ctxhub.embed.variants import VARIANTS, Variant
 
 
 def _tiny_model(tag: str) -> onnx.ModelProto:
@@ -24,9 +24,9 @@ def builds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
     """Replace the real build (a second each) with a counted tiny one."""
     calls: list[str] = []
 
-    def fake_build(model_dir: Path, variant: Variant) -> onnx.ModelProto:
+    def fake_build(model_dir: Path, variant: Variant) -> bytes:
         calls.append(variant.name)
-        return _tiny_model(variant.name)
+        return _tiny_model(variant.name).SerializeToString()
 
     monkeypatch.setattr(onnx_cache, "build_variant", fake_build)
     return calls
@@ -78,7 +78,7 @@ def test_new_recipe_or_reinstalled_weights_rebuild(
     onnx_cache.cached_model(tmp_path, model_dir, VARIANTS["fp32"])
     (model_dir / "model.safetensors").write_bytes(b"other weights")  # size changes
     onnx_cache.cached_model(tmp_path, model_dir, VARIANTS["fp32"])
-    monkeypatch.setattr("ctxhub.embed.onnx_graph.RECIPE_VERSION", 10_000)
+    monkeypatch.setattr("ctxhub.embed.variants.RECIPE_VERSION", 10_000)
     onnx_cache.cached_model(tmp_path, model_dir, VARIANTS["fp32"])
     assert builds == ["fp32"] * 3
 
@@ -92,7 +92,7 @@ def test_variants_are_cached_apart(tmp_path: Path, model_dir: Path, builds: list
 def test_build_failure_is_an_embedder_error(
     tmp_path: Path, model_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(model_dir: Path, variant: Variant) -> onnx.ModelProto:
+    def broken(model_dir: Path, variant: Variant) -> bytes:
         raise RuntimeError("header too large")
 
     monkeypatch.setattr(onnx_cache, "build_variant", broken)

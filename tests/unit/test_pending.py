@@ -292,8 +292,8 @@ def test_the_hook_queues_where_settings_pending_dir_points(
     monkeypatch.setenv("CTXHUB_HOME", str(home))
     hook_home = hooks._home({"CTXHUB_HOME": str(home)})
     written = Path(hook_state.write_pending(hook_home, record(3)))
-    assert written.parent == Settings().pending_dir
-    assert pending_count(Settings()) == 1
+    assert written.parent == Settings.from_env().pending_dir
+    assert pending_count(Settings.from_env()) == 1
 
 
 def test_settings_and_the_hook_agree_on_a_home_with_tilde(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -301,5 +301,5 @@ def test_settings_and_the_hook_agree_on_a_home_with_tilde(monkeypatch: pytest.Mo
 
     monkeypatch.setenv("CTXHUB_HOME", "~/somewhere/hub")
     expected = Path("~/somewhere/hub").expanduser()
-    assert Settings().pending_dir == expected / "pending"
+    assert Settings.from_env().pending_dir == expected / "pending"
     assert Path(hooks._home(dict(os.environ))) == expected

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out
 from ctxhub.cli.render import render_response
 from ctxhub.cli.sources_cmds import run_refresh

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ctxhub.cli.main import Context
+from ctxhub.cli.context import Context
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.sources_cmds import run_refresh
 from ctxhub.evaluation.queries import load_queries

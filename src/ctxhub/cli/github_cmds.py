@@ -7,7 +7,7 @@ import os
 import click
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, interactive, out, print_json
 from ctxhub.hub import Hub
 from ctxhub.memory.github import (

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 
 if TYPE_CHECKING:

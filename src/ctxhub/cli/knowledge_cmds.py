@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.syntax import Syntax
 from rich.tree import Tree
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
 from ctxhub.cli.render import render_response
 from ctxhub.hub import Hub

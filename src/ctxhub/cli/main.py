@@ -1,7 +1,13 @@
-"""`ctxhub`: the command line. One module per command group; this one wires them up."""
+"""`ctxhub`: the command line. One module per command group; this one wires them up.
+
+Commands load lazily: the group knows only which module holds each command, so
+`ctxhub --version`, `ctxhub rate` or `ctxhub rate --help` import click and the one module
+they run, not every command's dependencies (the model runtime, the MCP SDK).
+"""
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
 from pathlib import Path
@@ -9,30 +15,78 @@ from pathlib import Path
 import click
 
 from ctxhub import __version__
-from ctxhub.config import Settings, load_settings
-from ctxhub.embed.base import EmbedderError
-from ctxhub.manifest import ManifestError
-from ctxhub.sources.base import SourceError
-from ctxhub.store.base import StoreError
+from ctxhub.cli.context import Context as Context  # re-exported for sources_cmds, status_cmds
+from ctxhub.cli.context import pass_ctx as pass_ctx  # sources_cmds, status_cmds (for now)
+
+#: Every command, by the module (under ctxhub.cli) that defines it, in help order.
+COMMAND_MODULES: dict[str, str] = {
+    "init": "sources_cmds",
+    "add": "sources_cmds",
+    "remove": "sources_cmds",
+    "sources": "sources_cmds",
+    "refresh": "sources_cmds",
+    "status": "status_cmds",
+    "doctor": "status_cmds",
+    "search": "search_cmds",
+    "search-docs": "knowledge_cmds",
+    "search-api": "knowledge_cmds",
+    "search-examples": "knowledge_cmds",
+    "snippet": "knowledge_cmds",
+    "show": "knowledge_cmds",
+    "calls": "knowledge_cmds",
+    "deprecated": "knowledge_cmds",
+    "log": "memory_cmds",
+    "recall": "memory_cmds",
+    "rate": "memory_cmds",
+    "browse": "memory_cmds",
+    "digest": "memory_cmds",
+    "forget": "memory_cmds",
+    "export": "memory_cmds",
+    "import": "memory_cmds",
+    "import-github": "github_cmds",
+    "mine": "mine_cmds",
+    "hook": "hook_cmds",
+    "serve": "serve_cmds",
+    "install": "serve_cmds",
+    "eval": "eval_cmds",
+    "demo": "demo_cmds",
+}
 
 
-class Context:
-    """What every command receives: settings resolved from env and global flags."""
+def known_error(exc: BaseException) -> bool:
+    """Errors whose message is the whole story (no traceback): a store, model, source or
+    manifest that cannot be used as asked."""
+    if not type(exc).__module__.startswith("ctxhub."):
+        return False  # click's own exits and usage errors, or a bug: not ours to word
+    from ctxhub.embed.base import EmbedderError
+    from ctxhub.manifest import ManifestError
+    from ctxhub.sources.base import SourceError
+    from ctxhub.store.base import StoreError
 
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
-
-pass_ctx = click.make_pass_decorator(Context)
+    return isinstance(exc, StoreError | EmbedderError | SourceError | ManifestError)
 
 
 class CtxhubGroup(click.Group):
-    """Turns known errors into one clear line and exit code 1, never a traceback."""
+    """Loads each command on demand; turns known errors into one clear line and exit
+    code 1, never a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module_name = COMMAND_MODULES.get(cmd_name)
+        if module_name is None:
+            return None
+        module = importlib.import_module(f"ctxhub.cli.{module_name}")
+        commands: list[click.Command] = module.COMMANDS
+        return next(c for c in commands if c.name == cmd_name)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
-        except (StoreError, EmbedderError, SourceError, ManifestError) as exc:
+        except Exception as exc:
+            if not known_error(exc):
+                raise
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
 
@@ -53,32 +107,7 @@ def cli(ctx: click.Context, db: Path | None, verbose: int) -> None:
     logging.basicConfig(
         level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
-    ctx.obj = Context(load_settings(db))
-
-
-def _register() -> None:
-    from ctxhub.cli import (
-        demo_cmds,
-        eval_cmds,
-        github_cmds,
-        hook_cmds,
-        knowledge_cmds,
-        memory_cmds,
-        mine_cmds,
-        search_cmds,
-        serve_cmds,
-        sources_cmds,
-        status_cmds,
-    )
-
-    groups = (sources_cmds, status_cmds, search_cmds, eval_cmds, demo_cmds)
-    memory = (memory_cmds, github_cmds, mine_cmds, hook_cmds)
-    for module in (*groups, knowledge_cmds, *memory, serve_cmds):
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
-_register()
+    ctx.obj = Context(db)
 
 
 def main() -> None:

@@ -8,22 +8,25 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from pydantic import BaseModel, ValidationError
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, print_json
-from ctxhub.hub import Hub
-from ctxhub.server import render_memory
-from ctxhub.tools import memory_tools
-from ctxhub.tools.errors import NotFoundError, ToolInputError
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:  # loaded by the command that runs, so `--help` stays instant
+    from ctxhub.hub import Hub
+
+M = TypeVar("M")
 
 
 def _run(ctx: Context, work: Callable[[Hub], M], render: Callable[[M], str], as_json: bool) -> None:
+    from pydantic import ValidationError
+
+    from ctxhub.hub import Hub
+    from ctxhub.tools.errors import NotFoundError, ToolInputError
+
     with Hub(ctx.settings) as hub:
         try:
             result = work(hub)
@@ -77,6 +80,9 @@ JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the re
 @pass_ctx
 def log_cmd(ctx: Context, /, as_json: bool, unresolved: bool, **fields: Any) -> None:
     """Record a problem and its solution (the MCP `log_solution`)."""
+    from ctxhub.server import render_memory
+    from ctxhub.tools import memory_tools
+
     for key, option in (
         ("stack_trace", "--stack-trace"),
         ("code_snippet", "--code"),
@@ -119,6 +125,9 @@ def recall(
     as_json: bool,
 ) -> None:
     """Search solution memory (the MCP `search_solutions`, or `search_by_approach`)."""
+    from ctxhub.server import render_memory
+    from ctxhub.tools import memory_tools
+
     if approach and (code_context or framework or tags or error_type):
         raise click.UsageError("--approach takes only --language and --limit")
     context = _read_arg(code_context, "--code")
@@ -156,6 +165,9 @@ def rate(
     as_json: bool,
 ) -> None:
     """Rate a record (worked / failed) or a knowledge hit (useful / not-useful)."""
+    from ctxhub.server import render_memory
+    from ctxhub.tools import memory_tools
+
     worked = verdict in ("worked", "useful")
     _run(
         ctx,
@@ -177,6 +189,9 @@ def rate(
 @pass_ctx
 def browse(ctx: Context, /, as_json: bool, **filters: Any) -> None:
     """List solution records, most recently seen first (the MCP `browse_solutions`)."""
+    from ctxhub.server import render_memory
+    from ctxhub.tools import memory_tools
+
     _run(
         ctx,
         lambda hub: memory_tools.browse_solutions(hub, **filters),
@@ -199,6 +214,9 @@ def digest(
     as_json: bool,
 ) -> None:
     """Known problems and fixes as Markdown for AGENTS.md / CLAUDE.md (`ecosystem_digest`)."""
+    from ctxhub.server import render_memory
+    from ctxhub.tools import memory_tools
+
     _run(
         ctx,
         lambda hub: memory_tools.ecosystem_digest(
@@ -215,6 +233,7 @@ def digest(
 @pass_ctx
 def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
     """Write every memory record to FILE as JSON Lines ('-' for stdout)."""
+    from ctxhub.hub import Hub
     from ctxhub.memory.transfer import export_records
 
     with Hub(ctx.settings) as hub:
@@ -238,6 +257,7 @@ def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
 @pass_ctx
 def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
     """Read records from a `ctxhub export` file; re-embeds when the model differs."""
+    from ctxhub.hub import Hub
     from ctxhub.memory.transfer import import_records
 
     with Hub(ctx.settings) as hub:
@@ -263,6 +283,8 @@ def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
 @pass_ctx
 def forget(ctx: Context, record_id: str, yes: bool) -> None:
     """Delete a record (a wrong fix, or one that leaked a secret), with its ratings."""
+    from ctxhub.hub import Hub
+
     with Hub(ctx.settings) as hub:
         found = hub.store.get_records([record_id])
         if not found:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
 from ctxhub.hub import Hub

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
 from ctxhub.cli.render import render_response
 from ctxhub.hub import Hub

@@ -1,13 +1,20 @@
-"""Embedders: texts in, L2-normalised float32 vectors out (see `base.Embedder`)."""
+"""Embedders: texts in, L2-normalised float32 vectors out (see `base.Embedder`).
+
+Importing this package is cheap: the ONNX embedder, its runtime and the tokenizer load
+only when asked for (`load_default_embedder`, or the names below on first access).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ctxhub.embed.base import Embedder, EmbedderError, Progress, Vectors
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.embed.onnx_graph import DEFAULT_VARIANT, VARIANTS
-from ctxhub.embed.onnx_minilm import MiniLMEmbedder
+from ctxhub.embed.variants import DEFAULT_VARIANT, VARIANTS
+
+if TYPE_CHECKING:
+    from ctxhub.embed.onnx_minilm import MiniLMEmbedder
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -22,10 +29,20 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    if name == "MiniLMEmbedder":
+        from ctxhub.embed.onnx_minilm import MiniLMEmbedder
+
+        return MiniLMEmbedder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def load_default_embedder(home: Path) -> Embedder:
     """all-MiniLM-L6-v2 on onnxruntime, graph cached under `<home>/models/`.
 
     Loads lazily: the first `embed` (or `warm()`) builds or opens the graph, and raises
     `EmbedderError` naming the fix when the model package is missing or broken.
     """
+    from ctxhub.embed.onnx_minilm import MiniLMEmbedder
+
     return MiniLMEmbedder(home)

@@ -18,7 +18,15 @@ from typing import Any
 
 from ctxhub.embed.base import EmbedderError
 from ctxhub.embed.model_files import INSTALL_HINT
-from ctxhub.embed.onnx_graph import Variant, build_variant
+from ctxhub.embed.variants import Variant
+
+
+def build_variant(model_dir: Path, variant: Variant) -> bytes:
+    """The serialised graph. The `onnx` package (~1 s to import) loads only here."""
+    from ctxhub.embed import onnx_graph
+
+    data: bytes = onnx_graph.build_variant(model_dir, variant).SerializeToString()
+    return data
 
 
 def cache_paths(home: Path, variant: Variant) -> tuple[Path, Path]:
@@ -74,7 +82,7 @@ def cached_model(home: Path, model_dir: Path, variant: Variant) -> Path:
     if _is_current(path, sidecar, expected):
         return path
     try:
-        data = build_variant(model_dir, variant).SerializeToString()
+        data = build_variant(model_dir, variant)
     except EmbedderError:
         raise
     except Exception as e:  # safetensors/onnx/ORT errors share no base class

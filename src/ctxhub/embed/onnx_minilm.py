@@ -1,8 +1,9 @@
 """The default embedder: all-MiniLM-L6-v2 on onnxruntime, tokenised by `tokenizers`.
 
 No torch and no hub download: the graph is built from the packaged safetensors
-(`onnx_graph`) and cached under `<home>/models/`. One ORT session serves every thread
-(`InferenceSession.run` is thread-safe); it is created on first use or by `warm()`.
+(`onnx_graph`, the only module that needs the `onnx` package) and cached under
+`<home>/models/`. One ORT session serves every thread (`InferenceSession.run` is
+thread-safe); it, onnxruntime and the tokenizer load with the first `embed` or `warm()`.
 """
 
 from __future__ import annotations
@@ -19,14 +20,9 @@ import numpy.typing as npt
 from ctxhub.embed.base import EmbedderError, Progress, Vectors
 from ctxhub.embed.model_files import INSTALL_HINT, model_dir
 from ctxhub.embed.onnx_cache import cached_model
-from ctxhub.embed.onnx_graph import (
-    DEFAULT_VARIANT,
-    RECIPE_VERSION,
-    VARIANTS,
-    Variant,
-    session_options,
-)
+from ctxhub.embed.session import session_options
 from ctxhub.embed.tokenizer import load_tokenizer
+from ctxhub.embed.variants import DEFAULT_VARIANT, RECIPE_VERSION, VARIANTS, Variant
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-
-from tokenizers import Tokenizer
+from typing import TYPE_CHECKING
 
 from ctxhub.embed.model_files import model_dir
+
+if TYPE_CHECKING:  # the tokenizers package loads with the first tokenizer
+    from tokenizers import Tokenizer
 
 #: all-MiniLM-L6-v2 was trained with 256-token inputs (tokenizer.json defaults to 128).
 MAX_TOKENS = 256
@@ -16,6 +18,8 @@ MAX_TOKENS = 256
 @lru_cache(maxsize=1)
 def load_tokenizer(max_length: int = MAX_TOKENS) -> Tokenizer:
     """A tokenizer that truncates to `max_length` and pads each batch to its longest row."""
+    from tokenizers import Tokenizer
+
     tok = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
     tok.enable_truncation(max_length=max_length)
     tok.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -24,6 +28,8 @@ def load_tokenizer(max_length: int = MAX_TOKENS) -> Tokenizer:
 
 @lru_cache(maxsize=1)
 def _counting_tokenizer() -> Tokenizer:
+    from tokenizers import Tokenizer
+
     tok = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
     tok.no_truncation()
     tok.no_padding()
