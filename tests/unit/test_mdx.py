@@ -212,3 +212,21 @@ def test_broken_markup_warns_and_never_crashes() -> None:
     stray = clean_mdx("</Tabs>\nText <Foo attr=\n")
     assert stray.lines[-1] == "Text <Foo attr="
     assert any("without an opening tag" in w for w in stray.warnings)
+
+
+def test_many_broken_tags_make_one_warning_per_file_with_a_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from ctxhub.ingest.docs import chunk_doc_file
+
+    src = "# Page\n\n" + "".join(f"<Note>\nopen {i}\n" for i in range(2000)) + "</Tabs>\n" * 3
+    doc = clean_mdx(src)
+    assert "2000 unclosed tags (first at line 3)" in doc.warnings
+    assert "3 closing tags without an opening tag (first at line 4003)" in doc.warnings
+    assert len(doc.warnings) == 2
+    with caplog.at_level("WARNING", logger="ctxhub.ingest.docs"):
+        chunk_doc_file("src", "x.mdx", src)
+    [record] = caplog.records
+    assert record.getMessage().startswith("x.mdx: 2000 unclosed tags (first at line 3)")
+    one = clean_mdx("text\n<Note>\n  never closed\n")
+    assert one.warnings == ["unclosed <Note> (line 2)"]

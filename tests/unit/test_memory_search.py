@@ -289,3 +289,26 @@ def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> No
         assert same > 0.9 and sibling < 0.5
     finally:
         h.close()
+
+
+def test_a_failing_path_is_logged_and_the_others_still_answer(
+    hub: Hub, caplog: pytest.LogCaptureFixture
+) -> None:
+    hub.store.conn.execute("DROP TABLE records_fts")  # the text index is unusable
+    with caplog.at_level("WARNING"):
+        found = search_solutions(hub, "cargo build fails with E0463 can't find crate for core")
+    ranked = found.hits or found.nearest
+    assert ranked and ranked[0].id == rid("rust")  # the dense paths still found it
+    assert "bm25" not in ranked[0].signals
+    assert any("path bm25 failed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_damaged_store_is_not_hidden_as_a_failing_path(hub: Hub) -> None:
+    from ctxhub.store.base import StoreCorruptError
+
+    def damaged(*args: object, **kwargs: object) -> list[tuple[str, float]]:
+        raise StoreCorruptError("the store x is damaged")
+
+    hub.store.record_bm25 = damaged  # type: ignore[method-assign]
+    with pytest.raises(StoreCorruptError):
+        search_solutions(hub, "cargo build fails with E0463")

@@ -7,6 +7,7 @@ import pytest
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.models import SearchFilters, SearchRequest
 from ctxhub.search.retriever import Retriever, SearchOptions
+from ctxhub.store.base import StoreCorruptError
 from ctxhub.store.sqlite import SQLiteStore
 from tests.conftest import make_chunk
 
@@ -87,6 +88,18 @@ def test_a_failing_path_is_logged_and_the_others_fuse(
         response = retriever.search(SearchRequest(query="queue_frames"))
     assert response.hits and "dense" not in response.hits[0].signals
     assert "retrieval path dense failed" in caplog.text
+
+
+@pytest.mark.parametrize("path", ["bm25", "dense", "symbol"])
+def test_a_damaged_store_is_not_a_failing_path(
+    retriever: Retriever, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    def damaged(*args: object, **kwargs: object) -> list[tuple[str, float]]:
+        raise StoreCorruptError("the store x is damaged (database disk image is malformed)")
+
+    monkeypatch.setattr(retriever.store, "symbol_lookup" if path == "symbol" else path, damaged)
+    with pytest.raises(StoreCorruptError, match="damaged"):
+        retriever.search(SearchRequest(query="PipelineWorker.queue_frames"))
 
 
 def test_single_path_options(retriever: Retriever) -> None:

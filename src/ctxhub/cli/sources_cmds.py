@@ -14,6 +14,7 @@ from ctxhub.cli.progress import make_progress
 from ctxhub.embed.base import Embedder
 from ctxhub.hub import default_embedder
 from ctxhub.ingest.refresh import RefreshSummary, refresh
+from ctxhub.ingest.running import INTERRUPTED, PARTIAL, label
 from ctxhub.manifest import (
     ManifestError,
     effective_sources,
@@ -27,6 +28,8 @@ from ctxhub.sources.base import CONTENT_KINDS, SourceSpec
 from ctxhub.store.sqlite import SQLiteStore
 
 PRESETS = ("pipecat",)
+#: Skipped files named per source after the summary table (all of them in --json).
+MAX_SKIP_LINES = 20
 
 
 @click.command()
@@ -78,8 +81,11 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
     for s in summary.sources:
         if s.error:
             out.print(f"[red]{s.name} failed:[/red] {s.error} (previous chunks kept)")
-        for unit, reason in s.skipped:
+        for unit, reason in s.skipped[:MAX_SKIP_LINES]:
             out.print(f"[yellow]{s.name}: skipped {unit}[/yellow]: {reason}")
+        if len(s.skipped) > MAX_SKIP_LINES:
+            more = len(s.skipped) - MAX_SKIP_LINES
+            out.print(f"[yellow]{s.name}: {more} more skipped[/yellow] (see `refresh --json`)")
     out.print(
         f"[dim]lexical {summary.lexical_seconds:.1f}s, embeddings {summary.embed_seconds:.1f}s"
         f" ({summary.embedded} texts embedded, the rest from cache)[/dim]"
@@ -108,6 +114,7 @@ def run_refresh(
     progress, bars = make_progress()
     try:
         with SQLiteStore(ctx.settings.db_path) as store:
+            store.check_integrity()  # before the first write, --reembed's included
             embedder = default_embedder(ctx.settings.home) if embed or reembed else None
             if embedder is not None:
                 if reembed:
@@ -123,6 +130,7 @@ def run_refresh(
                 force=force,
                 progress=progress,
                 batch_size=ctx.settings.embed_batch_size,
+                check=False,
             )
             if reembed and embedder is not None:
                 # refresh embedded every chunk in the store (a failed source's too) and the
@@ -206,27 +214,40 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
     with SQLiteStore(ctx.settings.db_path) as store:
         states = {s.name: s for s in store.sources()}
         counts = store.counts()
-    rows = [
-        {
-            "name": s.name,
-            "origin": s.origin,
-            "kind": [str(k) for k in s.kind] or ["auto"],
-            "status": states[s.name].status if s.name in states else "not indexed",
-            "version": states[s.name].version if s.name in states else None,
-            "chunks": sum(counts.get(s.name, {}).values()),
-        }
-        for s in specs
-    ]
+    rows: list[dict[str, object]] = []
+    for s in specs:
+        chunks = sum(counts.get(s.name, {}).values())
+        state = states.get(s.name)
+        if state is not None:
+            status, error = label(state.status, state.error, state.stats)
+        elif chunks:  # chunks without a source row: an older ctxhub was killed mid-refresh
+            status, error = PARTIAL, INTERRUPTED
+        else:
+            status, error = "not indexed", None
+        rows.append(
+            {
+                "name": s.name,
+                "origin": s.origin,
+                "kind": [str(k) for k in s.kind] or ["auto"],
+                "status": status,
+                "error": error,
+                "version": state.version if state is not None else None,
+                "chunks": chunks,
+            }
+        )
     if as_json:
         print_json(rows)
         return
     table = Table("name", "origin", "kind", "status", "version", "chunks")
     for r in rows:
+        status = str(r["status"])
+        if r["error"]:
+            status += f" ({r['error']})" if status == PARTIAL else f": {str(r['error'])[:60]}"
         table.add_row(
             str(r["name"]),
             str(r["origin"]),
             ",".join(r["kind"]),  # type: ignore[arg-type]
-            str(r["status"]),
+            status,
             str(r["version"] or "-"),
             str(r["chunks"]),
         )

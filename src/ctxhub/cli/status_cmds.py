@@ -14,6 +14,7 @@ from ctxhub.cli.output import out, print_json
 from ctxhub.memory.pending import pending_count
 from ctxhub.server.render import memory_line
 from ctxhub.status import hub_status
+from ctxhub.store.base import StoreCorruptError
 from ctxhub.store.sqlite import SQLiteStore
 
 
@@ -35,7 +36,8 @@ def status(ctx: Context, as_json: bool) -> None:
     if as_json:
         print_json(report)
         return
-    out.print(f"store   {report.store_path} ({_size(report.store_bytes)})")
+    mode = ", read-only: searches work, writes fail" if report.read_only else ""
+    out.print(f"store   {report.store_path} ({_size(report.store_bytes)}{mode})")
     out.print(f"model   {report.model or '-'} (dim {report.dim or '-'})")
     out.print(f"chunks  {report.chunks} ({report.embedded} embedded)")
     table = Table("source", "kinds", "version", "status", "age (days)", "chunks", "skipped")
@@ -43,7 +45,10 @@ def status(ctx: Context, as_json: bool) -> None:
         version = s.version or (s.commit[:10] if s.commit else "-")
         chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
         age = "-" if s.age_days is None else f"{s.age_days:.1f}" + (" stale" if s.stale else "")
-        state = s.status if not s.error else f"{s.status}: {s.error[:60]}"
+        if s.status == "partial":
+            state = f"partial ({s.error})"
+        else:
+            state = s.status if not s.error else f"{s.status}: {s.error[:60]}"
         table.add_row(s.name, ",".join(s.kinds), version, state, age, chunks, str(s.skipped_files))
     out.print(table)
     out.print(memory_line(report))
@@ -64,7 +69,7 @@ def doctor(ctx: Context) -> None:
         nonlocal failures
         failures += 0 if ok else 1
         mark = "[green]ok[/green]  " if ok else "[red]FAIL[/red]"
-        out.print(f"{mark} {name}: {detail}")
+        out.print(f"{mark} {name}: {detail}", soft_wrap=True)  # one line, however long
 
     conn = sqlite3.connect(":memory:")
     try:
@@ -75,13 +80,21 @@ def doctor(ctx: Context) -> None:
     try:
         with SQLiteStore(ctx.settings.db_path) as store:
             version = store.schema_version()
-            check("store", True, f"{store.location} opens")
+            mode = (
+                f" read-only ({store.why_read_only}): writes will fail" if store.read_only else ""
+            )
+            check("store", True, f"{store.location} opens{mode}")
             check(
                 "schema",
                 version == schema.SCHEMA_VERSION,
                 f"version {version} (current {schema.SCHEMA_VERSION})",
             )
             model = store.model
+            try:
+                store.check_integrity()
+                check("integrity", True, "PRAGMA quick_check found no damage")
+            except StoreCorruptError as exc:
+                check("integrity", False, str(exc))
     except Exception as exc:
         check("store", False, str(exc))
         model = None

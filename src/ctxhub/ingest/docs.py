@@ -264,8 +264,8 @@ def parse_doc_page(
 
 
 def _raise_or_return(result: DocResult, what: str) -> list[Chunk]:
-    for warning in result.warnings:
-        log.warning("%s: %s", what, warning)
+    if result.warnings:  # one line per file, however much is wrong with it
+        log.warning("%s: %s", what, "; ".join(result.warnings))
     if result.error is not None:
         raise DocParseError(result.error)
     return result.chunks

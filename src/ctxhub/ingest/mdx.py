@@ -47,6 +47,15 @@ class _Open:
     prefix: str  # what each content line starts with ("> " in a callout)
     close_text: str = ""
     indent: int | None = None  # indentation of its content, learned from its first line
+    line: int = 0  # where it was opened
+
+
+#: Tag problems, counted per file: one warning each, however often they occur.
+_ISSUES = {
+    "unclosed": ("unclosed {tag}", "{n} unclosed tags"),
+    "misnested": ("{tag} closed by {by}", "{n} tags closed by an outer closing tag"),
+    "stray": ("{tag} without an opening tag", "{n} closing tags without an opening tag"),
+}
 
 
 def _brackets(text: str) -> int:
@@ -65,6 +74,7 @@ class _Cleaner:
         self.marker: list[bool] = []
         self.languages: dict[int, str] = {}
         self.warnings: list[str] = []
+        self.issues: dict[str, list[tuple[int, str, str]]] = {}  # kind -> (line, tag, by)
         self.stack: list[_Open] = []
         self.cur: list[str] = []
         self.started = False
@@ -298,7 +308,21 @@ class _Cleaner:
                     self.pos = tag.end
         self.end_line()
         for e in self.stack:
-            self.warnings.append(f"unclosed <{e.name}>")
+            self.issue("unclosed", e.line, f"<{e.name}>")
+        self.summarize_issues()
+
+    def issue(self, kind: str, line: int, tag: str, by: str = "") -> None:
+        self.issues.setdefault(kind, []).append((line, tag, by))
+
+    def summarize_issues(self) -> None:
+        """One warning per kind of tag problem, with a count and the first line."""
+        for kind, (single, many) in _ISSUES.items():
+            found = sorted(self.issues.get(kind, []))
+            if len(found) == 1:
+                line, tag, by = found[0]
+                self.warnings.append(single.format(tag=tag, by=by) + f" (line {line})")
+            elif found:
+                self.warnings.append(many.format(n=len(found)) + f" (first at line {found[0][0]})")
 
     # --- tags ---------------------------------------------------------------------------
 
@@ -319,7 +343,7 @@ class _Cleaner:
             self.write(head.removesuffix(": ") if tag.self_closing else head)
             self.pending_join = not tag.self_closing
             if not tag.self_closing:
-                self.stack.append(_Open(name, "param", "  "))
+                self.stack.append(_Open(name, "param", "  ", line=self.line))
         elif name in CALLOUTS:
             if tag.self_closing:
                 return
@@ -328,7 +352,7 @@ class _Cleaner:
             title = tag.text_attr("title")
             self.write(f"> **{label}: {title}** " if title else f"> **{label}:** ")
             self.pending_join = True
-            self.stack.append(_Open(name, "callout", "> "))
+            self.stack.append(_Open(name, "callout", "> ", line=self.line))
         else:
             title = tag.text_attr(*TITLE_ATTRS)
             href = tag.text_attr("href")
@@ -337,26 +361,28 @@ class _Cleaner:
                 text = f"[{title}]({href})" if href else title
                 self.block_line(f"**{text}**" + (f" — {desc}" if desc else ""))
             if not tag.self_closing:
-                self.stack.append(_Open(name, "wrap", ""))
+                self.stack.append(_Open(name, "wrap", "", line=self.line))
 
     def html(self, tag: Tag) -> None:
         lname = tag.name.lower()
         if lname in HTML_SUPPRESS:
             if not tag.self_closing:
-                self.stack.append(_Open(tag.name, "suppress", ""))
+                self.stack.append(_Open(tag.name, "suppress", "", line=self.line))
         elif lname in HTML_UNWRAP:
             if tag.self_closing:
                 return
             href = tag.text_attr("href") if lname == "a" else None
             if href:
                 self.write("[")
-            self.stack.append(_Open(tag.name, "wrap", "", f"]({href})" if href else ""))
+            self.stack.append(
+                _Open(tag.name, "wrap", "", f"]({href})" if href else "", line=self.line)
+            )
 
     def close(self, name: str) -> None:
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i].name == name:
                 for e in self.stack[i + 1 :]:
-                    self.warnings.append(f"<{e.name}> closed by </{name}>")
+                    self.issue("misnested", e.line, f"<{e.name}>", f"</{name}>")
                 entry = self.stack[i]
                 del self.stack[i:]
                 self.write(entry.close_text)
@@ -366,7 +392,7 @@ class _Cleaner:
                     self.emit("", (self.line, self.line))  # text after it is not quoted
                 return
         if name[:1].isupper():
-            self.warnings.append(f"</{name}> without an opening tag")
+            self.issue("stray", self.line, f"</{name}>")
 
 
 def _collapse_blanks(c: _Cleaner) -> CleanedText:

@@ -8,6 +8,7 @@ never anything outside the snapshot.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import posixpath
 import re
@@ -64,13 +65,17 @@ class Plan:
     modules: dict[str, str] = field(default_factory=dict)  # python unit key -> module
     version: str | None = None
     ignored: int = 0  # files no unit claimed
+    #: (file, reason) of listed files that could not be read when hashed (a file that
+    #: became a symlink loop or a dangling link after the walk): left out of their unit
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _hash_members(snapshot: Snapshot, members: list[str]) -> str:
+def _hash_digests(digests: dict[str, bytes]) -> str:
+    """A unit's content hash from {member: sha256 of its bytes}."""
     h = hashlib.sha256()
-    for rel in sorted(members):
+    for rel in sorted(digests):
         h.update(rel.encode("utf-8") + b"\0")
-        h.update(hashlib.sha256(snapshot.read(rel)).digest())
+        h.update(digests[rel])
     return h.hexdigest()
 
 
@@ -180,9 +185,27 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 continue
             claimed.add(rel)
 
+    skipped: list[tuple[str, str]] = []
+    readable: list[Unit] = []
+    for unit in units:
+        digests: dict[str, bytes] = {}
+        for rel in unit.members:
+            try:
+                digests[rel] = hashlib.sha256(snapshot.read(rel)).digest()
+            except (OSError, SourceError) as exc:  # became a loop or dangling since the walk
+                skipped.append((rel, str(exc) or type(exc).__name__))
+        if not digests:
+            continue
+        if len(digests) < len(unit.members):
+            unit.members = [m for m in unit.members if m in digests]
+            if unit.example is not None:
+                kept = tuple(f for f in unit.example.files if f in digests)
+                unit.example = dataclasses.replace(unit.example, files=kept)
+        unit.hash = _hash_digests(digests)
+        readable.append(unit)
+    units = readable
     doc_pages = sorted(u.key for u in units if u.kind == "docs")
     for unit in units:
-        unit.hash = _hash_members(snapshot, unit.members)
         if unit.kind == "dump":
             # which pages the dump contributes depends on which pages exist as files
             unit.hash = hashlib.sha256(
@@ -195,4 +218,5 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         modules=modules,
         version=snapshot.version or detect_version(snapshot),
         ignored=len([f for f in files if f not in claimed]),
+        skipped=skipped,
     )

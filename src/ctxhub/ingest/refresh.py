@@ -23,6 +23,7 @@ from ctxhub.ingest.extract import ExtractContext, extract_unit
 from ctxhub.ingest.plan import Plan, plan_units
 from ctxhub.ingest.progress import NO_PROGRESS, Progress
 from ctxhub.ingest.pysource import SkipFile
+from ctxhub.ingest.running import INDEXING, INTERRUPTED, PARTIAL, owner, without_owner
 from ctxhub.ingest.taxonomy import taxonomies_for
 from ctxhub.sources import materialize
 from ctxhub.sources.base import Snapshot, SourceError, SourceSpec
@@ -30,6 +31,9 @@ from ctxhub.store.base import FileState, SourceState
 from ctxhub.store.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
+
+#: Left-out files (path, reason) kept in a source's stats for `status`; the count is exact.
+MAX_LEFT_OUT = 500
 
 
 class SourceSummary(BaseModel):
@@ -98,33 +102,18 @@ def _context(
     return ctx
 
 
-def refresh_source(
+def _index_units(
     store: SQLiteStore,
     spec: SourceSpec,
-    sources_dir: Path,
+    snapshot: Snapshot,
+    plan: Plan,
+    summary: SourceSummary,
     *,
-    force: bool = False,
-    progress: Progress = NO_PROGRESS,
-) -> SourceSummary:
-    started = time.perf_counter()
-    summary = SourceSummary(name=spec.name)
-    previous = next((s for s in store.sources() if s.name == spec.name), None)
-    try:
-        snapshot = materialize(spec, sources_dir)
-        plan = plan_units(snapshot, spec.kind)
-    except (SourceError, OSError) as exc:
-        summary.status, summary.error = "failed", str(exc)
-        failed = previous or SourceState(name=spec.name, origin=spec.origin)
-        store.upsert_source(failed.model_copy(update={"status": "failed", "error": str(exc)}))
-        summary.seconds = time.perf_counter() - started
-        return summary
-
-    summary.kinds, summary.version, summary.commit = list(plan.kinds), plan.version, snapshot.commit
-    summary.files, summary.units, summary.notes = (
-        len(snapshot.files),
-        len(plan.units),
-        snapshot.notes,
-    )
+    force: bool,
+    progress: Progress,
+) -> None:
+    """Extract and write every changed unit of the plan and remove the units that
+    vanished, counting into `summary`."""
     ctx = _context(store, spec, snapshot, plan)
     known = store.file_states(spec.name)
     progress.start(f"{spec.name}: files", len(plan.units))
@@ -137,7 +126,7 @@ def refresh_source(
         state = FileState(path=unit.key, hash=unit.hash, kind=unit.kind)
         try:
             extracted = extract_unit(unit, snapshot, ctx)
-        except (SkipFile, SyntaxError, UnicodeError, ValueError, OSError) as exc:
+        except (SkipFile, SyntaxError, UnicodeError, ValueError, OSError, SourceError) as exc:
             reason = str(exc) or type(exc).__name__
             log.warning("%s: skipped %s: %s", spec.name, unit.key, reason)
             summary.skipped.append((unit.key, reason))
@@ -155,10 +144,60 @@ def refresh_source(
         summary.notes.extend(extracted.warnings)
         progress.advance(1)
     progress.done()
-
     current = {u.key for u in plan.units}
     for key in sorted(set(known) - current):
         summary.removed += store.remove_file(spec.name, key)
+
+
+def refresh_source(
+    store: SQLiteStore,
+    spec: SourceSpec,
+    sources_dir: Path,
+    *,
+    force: bool = False,
+    progress: Progress = NO_PROGRESS,
+) -> SourceSummary:
+    started = time.perf_counter()
+    summary = SourceSummary(name=spec.name)
+    previous = next((s for s in store.sources() if s.name == spec.name), None)
+    try:
+        snapshot = materialize(spec, sources_dir)
+        plan = plan_units(snapshot, spec.kind)
+    except (SourceError, OSError) as exc:
+        summary.status, summary.error = "failed", str(exc)
+        failed = previous or SourceState(name=spec.name, origin=spec.origin)
+        update = {"status": "failed", "error": str(exc), "stats": without_owner(failed.stats)}
+        store.upsert_source(failed.model_copy(update=update))
+        summary.seconds = time.perf_counter() - started
+        return summary
+
+    summary.kinds, summary.version, summary.commit = list(plan.kinds), plan.version, snapshot.commit
+    summary.files, summary.units, summary.notes = (
+        len(snapshot.files),
+        len(plan.units),
+        list(snapshot.notes),
+    )
+    # files the walk or the plan left out (bad links, over the size cap) count as skipped
+    left_out = [*snapshot.skipped, *plan.skipped]
+    summary.skipped.extend(left_out)
+    # Marked `indexing` before the first write: a refresh killed from here on leaves a
+    # source that status reports as partial, not chunks without a source.
+    base = previous or SourceState(name=spec.name, kinds=list(plan.kinds), origin=snapshot.origin)
+    marked = {"status": INDEXING, "error": None, "stats": {**base.stats, **owner()}}
+    store.upsert_source(base.model_copy(update=marked), bump=False)
+    try:
+        _index_units(store, spec, snapshot, plan, summary, force=force, progress=progress)
+    except BaseException:
+        try:  # best effort: a full disk or a broken store may refuse this write too
+            interrupted = {
+                "status": PARTIAL,
+                "error": INTERRUPTED,
+                "stats": without_owner(base.stats),
+            }
+            store.upsert_source(base.model_copy(update=interrupted))
+        except Exception:
+            log.debug("could not mark %s partial", spec.name, exc_info=True)
+        raise
 
     store.upsert_source(
         SourceState(
@@ -177,6 +216,9 @@ def refresh_source(
                 "units": len(plan.units),
                 "skipped": len(summary.skipped),
                 "ignored_files": plan.ignored,
+                # what status counts besides the units marked skipped in `files`
+                "left_out": [list(x) for x in left_out[:MAX_LEFT_OUT]],
+                "left_out_count": len(left_out),
             },
         )
     )
@@ -198,7 +240,15 @@ def refresh(
     force: bool = False,
     progress: Progress = NO_PROGRESS,
     batch_size: int = 32,
+    check: bool = True,
 ) -> RefreshSummary:
+    """Refresh `specs` (lexical pass), then embed what has no vector yet.
+
+    `check` first runs the store's integrity check (`PRAGMA quick_check`): nothing is
+    written into a damaged file (StoreCorruptError names the fix). A full disk raises
+    StoreFullError; the unit being written rolls back and what committed stays."""
+    if check:
+        store.check_integrity()
     started = time.perf_counter()
     summaries = [
         refresh_source(store, spec, sources_dir, force=force, progress=progress)

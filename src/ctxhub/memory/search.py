@@ -13,9 +13,11 @@
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -27,7 +29,11 @@ from ctxhub.memory.models import MemoryFilters, Record
 from ctxhub.memory.response import SolutionSearchResponse
 from ctxhub.memory.shape import MemoryQuery, analyze_memory_query
 from ctxhub.search.fusion import max_fused, rrf
+from ctxhub.store.base import StoreCorruptError
 from ctxhub.tools.errors import ToolInputError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 FETCH = 50
 MIN_RATINGS = 3
@@ -76,6 +82,19 @@ def _match(terms: Sequence[str]) -> str | None:
     return " OR ".join(quoted) if quoted else None
 
 
+def _guarded(path: str, run: Callable[[], T]) -> T | None:
+    """`run()`, or None when that one path fails: it is logged and the others fuse. A
+    damaged store is not a failing path (fusing the rest would hide it) and propagates."""
+    try:
+        return run()
+    except StoreCorruptError:
+        raise
+    except Exception as exc:
+        log.warning("memory retrieval path %s failed (%s); fusing the others", path, exc)
+        log.debug("path %s failed", path, exc_info=True)
+        return None
+
+
 def rank_records(
     hub: Hub,
     q: MemoryQuery,
@@ -97,16 +116,21 @@ def rank_records(
     weights = {p: w for p, w in q.weights.items() if p in ablation.paths}
     if "code" in weights and not q.code_context:
         weights["code"] *= 0.5  # the query itself stands in for code: count it less
+    paths: dict[str, Callable[[], list[tuple[str, float]]]] = {}
     if main_space in weights:
-        ranked[main_space] = hub.store.record_dense(
+        paths[main_space] = lambda: hub.store.record_dense(
             main_space, vectors["query"], model, filters, FETCH
         )
     if "code" in weights:
         code_query = vectors.get("context", vectors["query"])
-        ranked["code"] = hub.store.record_dense("code", code_query, model, filters, FETCH)
+        paths["code"] = lambda: hub.store.record_dense("code", code_query, model, filters, FETCH)
     match = _match(q.terms)
     if "bm25" in weights and match:
-        ranked["bm25"] = hub.store.record_bm25(match, filters, FETCH, bm25_columns)
+        paths["bm25"] = lambda: hub.store.record_bm25(match, filters, FETCH, bm25_columns)
+    for path, run in paths.items():
+        found = _guarded(path, run)
+        if found is not None:
+            ranked[path] = found
     for path in (main_space, "code"):
         if path in ranked:
             ranked[path] = [(d, s) for d, s in ranked[path] if s >= DENSE_MIN]
@@ -137,7 +161,10 @@ def rank_records(
     out.sort(key=lambda s: -s.score)
     head = out[: evidence.DEPTH]
     terms = evidence.coverage_terms(q) if q.shape in evidence.PASTED else []
-    stats = hub.store.record_term_stats(terms, [s.record.id for s in head]) if terms else None
+    stats = None
+    if terms:
+        ids = [s.record.id for s in head]
+        stats = _guarded("term statistics", lambda: hub.store.record_term_stats(terms, ids))
     for i, item in enumerate(head):
         stored = hub.store.record_vectors(item.record.id, model)
         agree = i == 0 and item.signals.get("bm25", (0, 0.0))[0] == 1

@@ -1,7 +1,8 @@
 """The hybrid retriever: BM25 + dense + exact symbol, fused by weighted RRF, re-ranked.
 
 One call answers one SearchRequest. Each path over-fetches, a path that raises is logged
-and skipped (the others still fuse), and every hit carries the ranks that found it.
+and skipped (the others still fuse), and every hit carries the ranks that found it. A
+damaged store (StoreCorruptError) is not a broken path: it propagates to the caller.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ctxhub.search.rank import (
     SymbolBoost,
     rerank,
 )
-from ctxhub.store.base import Store
+from ctxhub.store.base import Store, StoreCorruptError
 
 log = logging.getLogger(__name__)
 
@@ -176,6 +177,8 @@ class Retriever:
                         )
                 else:
                     raise ValueError(f"unknown retrieval path {path!r}")
+            except StoreCorruptError:
+                raise  # a damaged store is no broken path: fusing the rest would hide it
             except Exception:  # one broken path must not sink the others
                 log.exception("retrieval path %s failed for query %r", path, request.query)
         return results

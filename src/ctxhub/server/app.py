@@ -86,7 +86,7 @@ class CtxhubServer(MCPServer[Any]):
         if unknown:
             raise ToolError(
                 f"invalid arguments for {name}: unknown argument(s) "
-                f"{', '.join(shown(u, 60) for u in unknown[:10])}; "
+                f"{', '.join(u if len(u) <= 60 else shown(u, 60) for u in unknown[:10])}; "
                 f"it accepts {', '.join(sorted(accepted or ())) or 'none'}"
             )
         try:

@@ -40,7 +40,10 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
             # filter the distribution's own file list (walking site-packages would read
             # every other installed package's tree)
             files = [f for f in snap.files if selected(f, spec.include, spec.exclude)]
-            snap = Snapshot(snap.root, files, snap.origin, snap.version, snap.commit, snap.notes)
+            skipped = [s for s in snap.skipped if selected(s[0], spec.include, spec.exclude)]
+            snap = Snapshot(
+                snap.root, files, snap.origin, snap.version, snap.commit, snap.notes, skipped
+            )
     elif spec.git:
         dest = sources_dir / spec.name
         commit = git.sync(spec.git, dest, spec.ref)

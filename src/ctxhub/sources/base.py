@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +19,36 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 class SourceError(RuntimeError):
     """A source cannot be read (missing path, failed clone, HTTP error, unknown package)."""
+
+
+class UnreadableFile(OSError):
+    """One listed file cannot be read any more (it became a symlink loop or a dangling
+    link after the walk, or vanished). An OSError, so refresh counts it as one skipped
+    file; `str()` is the reason alone ("symlink loop", "dangling symlink", ...)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(reason)
+        self.path = path
+        self.reason = reason
+
+
+def link_problem(full: Path, root: Path) -> str | None:
+    """Why the file at `full` (a path under `root`) must not be read, or None.
+
+    "symlink loop", "dangling symlink" and "symlink outside the source" are the reasons a
+    link is refused; a plain file that cannot be stat()ed is "unreadable: <why>". Never
+    raises (Path.resolve raises RuntimeError on a loop before Python 3.13)."""
+    try:
+        os.stat(full)  # follows every link on the way
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symlink loop"
+        if exc.errno == errno.ENOENT and os.path.islink(full):
+            return "dangling symlink"
+        return f"unreadable: {exc.strerror or exc}"
+    if not Path(os.path.realpath(full)).is_relative_to(root):
+        return "symlink outside the source"
+    return None
 
 
 class SourceSpec(BaseModel):
@@ -71,16 +103,28 @@ class Snapshot:
     version: str | None = None
     commit: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: (relative path, reason) of what the walk left out: symlink loops, dangling links,
+    #: links leaving the root, directory links (never followed), files over the size cap
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
         self._allowed = set(self.files)
 
     def read(self, relpath: str) -> bytes:
-        """Bytes of one listed file. Nothing outside the listed files can be read."""
+        """Bytes of one listed file. Nothing outside the listed files can be read.
+
+        Raises SourceError for a path that is not listed or resolves outside the root,
+        UnreadableFile (an OSError) when a listed file became a loop or a dangling link."""
         if relpath not in self._allowed:
             raise SourceError(f"{relpath!r} is not a file of this source")
-        full = (self.root / relpath).resolve()
-        if not full.is_relative_to(self.root):
+        full = self.root / relpath
+        problem = link_problem(full, self.root)
+        if problem == "symlink outside the source":
             raise SourceError(f"{relpath!r} resolves outside the source root")
-        return full.read_bytes()
+        if problem is not None:
+            raise UnreadableFile(relpath, problem)
+        try:
+            return full.read_bytes()
+        except OSError as exc:
+            raise UnreadableFile(relpath, link_problem(full, self.root) or str(exc)) from exc

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from ctxhub.sources.base import Snapshot, SourceError
+from ctxhub.sources.base import Snapshot, SourceError, link_problem
 
 #: Directory names never descended into.
 SKIP_DIRS = frozenset(
@@ -101,35 +102,75 @@ def selected(relpath: str, include: Iterable[str], exclude: Iterable[str]) -> bo
     return not any(fnmatch.fnmatch(relpath, g) for g in exclude)
 
 
+def _wanted_dir(rel: str, include: list[str], exclude: list[str]) -> bool:
+    """Could files under the folder `rel` be selected (to name a skipped folder link)?"""
+    if any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(rel + "/", g) for g in exclude):
+        return False
+    probe = rel + "/*"
+    return not include or any(fnmatch.fnmatch(probe, g) or g.startswith(rel + "/") for g in include)
+
+
+def file_problem(full: Path, root: Path, name: str) -> str | None:
+    """Why a listed file is left out (a bad link, not a regular file, over the cap)."""
+    if full.is_symlink():
+        problem = link_problem(full, root)
+        if problem is not None:
+            return problem
+    try:
+        st = full.stat()
+    except OSError as exc:  # vanished or unreadable since it was listed
+        return f"unreadable: {exc.strerror or exc}"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"  # a FIFO or a device would block or never end
+    cap = MAX_DUMP_BYTES if is_dump(name) else MAX_FILE_BYTES
+    if st.st_size > cap:
+        return f"{st.st_size} bytes is over the {cap}-byte cap"
+    return None
+
+
 def walk(
     root: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()
-) -> tuple[list[str], list[str]]:
-    """(files to index, notes about what was skipped) under root, as relative POSIX paths."""
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """(files to index, (path, reason) of what was left out) under root, as relative
+    POSIX paths. Links to folders are never followed (so a folder loop cannot recur) and
+    are named; a file link is read when it resolves to a file inside root. Junk (VCS,
+    caches, dot files, binaries, what the globs exclude) is left out silently."""
     include, exclude = list(include), list(exclude)
     files: list[str] = []
-    notes: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+    skipped: list[tuple[str, str]] = []
+
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename or root)
+        rel = where.relative_to(root).as_posix() if where.is_relative_to(root) else str(where)
+        skipped.append((rel, f"unreadable directory: {exc.strerror or exc}"))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
+        prefix = "" if rel_dir == "." else f"{rel_dir}/"
+        kept: list[str] = []
+        for d in sorted(dirnames):
+            if d in SKIP_DIRS or d.startswith("."):
+                continue
+            if (Path(dirpath) / d).is_symlink():
+                if _wanted_dir(prefix + d, include, exclude):
+                    skipped.append((prefix + d, "symlinked directory, not followed"))
+                continue
+            kept.append(d)
+        dirnames[:] = kept
         for name in sorted(filenames):
-            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            rel = prefix + name
             if name.startswith(".") and name not in (".env.example",):
                 continue
             if Path(name).suffix.lower() in BINARY_EXT:
                 continue
             if not selected(rel, include, exclude):
                 continue
-            full = Path(dirpath) / name
-            if full.is_symlink() and not full.resolve().is_relative_to(root):
-                notes.append(f"{rel}: symlink outside the source, skipped")
-                continue
-            size = full.stat().st_size
-            cap = MAX_DUMP_BYTES if is_dump(name) else MAX_FILE_BYTES
-            if size > cap:
-                notes.append(f"{rel}: {size} bytes is over the {cap}-byte cap, skipped")
+            problem = file_problem(Path(dirpath) / name, root, name)
+            if problem is not None:
+                skipped.append((rel, problem))
                 continue
             files.append(rel)
-    return files, notes
+    return files, skipped
 
 
 def snapshot_dir(
@@ -139,5 +180,5 @@ def snapshot_dir(
     if not root.is_dir():
         raise SourceError(f"source directory {root} does not exist")
     root = root.resolve()
-    files, notes = walk(root, include, exclude)
-    return Snapshot(root=root, files=files, origin=str(root), notes=notes)
+    files, skipped = walk(root, include, exclude)
+    return Snapshot(root=root, files=files, origin=str(root), skipped=skipped)

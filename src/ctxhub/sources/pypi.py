@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ctxhub.sources.base import Snapshot, SourceError
-from ctxhub.sources.local import BINARY_EXT, MAX_FILE_BYTES, snapshot_dir
+from ctxhub.sources.local import BINARY_EXT, file_problem, snapshot_dir
 
 
 def snapshot_distribution(name: str) -> Snapshot:
@@ -31,6 +31,7 @@ def snapshot_distribution(name: str) -> Snapshot:
         return snap
     root = Path(str(dist.locate_file(""))).resolve()
     files: list[str] = []
+    skipped: list[tuple[str, str]] = []
     for entry in dist.files or []:
         rel = entry.as_posix()
         parts = rel.split("/")
@@ -39,11 +40,22 @@ def snapshot_distribution(name: str) -> Snapshot:
         if "__pycache__" in parts or Path(rel).suffix.lower() in BINARY_EXT:
             continue
         full = root / rel
-        if full.is_file() and full.stat().st_size <= MAX_FILE_BYTES:
-            files.append(rel)
+        if not full.exists() and not full.is_symlink():
+            continue  # listed in RECORD but not installed (a script, a removed file)
+        problem = file_problem(full, root, full.name)
+        if problem is not None:
+            skipped.append((rel, problem))
+            continue
+        files.append(rel)
     if not files:
         raise SourceError(f"distribution {name!r} lists no readable files")
-    return Snapshot(root=root, files=sorted(files), origin=f"pypi:{name}", version=version)
+    return Snapshot(
+        root=root,
+        files=sorted(files),
+        origin=f"pypi:{name}",
+        version=version,
+        skipped=sorted(skipped),
+    )
 
 
 def _editable_root(dist: md.Distribution) -> Path | None:

@@ -19,6 +19,27 @@ class ModelMismatchError(StoreError):
     pass
 
 
+class StoreCorruptError(StoreError):
+    """The store file is damaged (not a database, or a malformed page).
+
+    The message names the fix: restore the file from a backup, or move it aside and
+    `ctxhub refresh --force` into a new store; memory records can be exported with
+    `ctxhub export` only while the file is still readable.
+    """
+
+
+class StoreFullError(StoreError):
+    """The disk (or the file system holding the store) is full: a write was rolled back
+    and the last committed index is unchanged."""
+
+
+class StoreReadOnlyError(StoreError):
+    """The store file (or the directory or mount it lives on) cannot be written.
+
+    Reads still work; every write raises this with "the store <path> is read-only".
+    """
+
+
 class ReplaceResult(BaseModel):
     added: int = 0
     updated: int = 0

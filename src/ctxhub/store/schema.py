@@ -8,6 +8,7 @@ tags, bases) live in small side tables with an index on the value.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 
 from ctxhub.store.base import StoreError
@@ -262,6 +263,14 @@ def migrate(conn: sqlite3.Connection) -> int:
         )
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        rollback(conn)
         raise
     return SCHEMA_VERSION
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """ROLLBACK if a transaction is still open; never raises over the error being handled
+    (SQLite rolls back by itself after a full disk, and a damaged file may refuse it)."""
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error, StoreError):
+            conn.execute("ROLLBACK")

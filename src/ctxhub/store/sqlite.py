@@ -9,6 +9,7 @@ connection: give each thread its own.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -23,7 +24,9 @@ from ctxhub.store.base import (
     ReplaceResult,
     SourceState,
     Store,
+    StoreCorruptError,
     StoreError,
+    StoreReadOnlyError,
 )
 from ctxhub.store.memory_base import MemoryStore
 from ctxhub.store.rows import (
@@ -33,33 +36,176 @@ from ctxhub.store.rows import (
     symbol_suffixes,
     term_values,
 )
+from ctxhub.store.schema import rollback
+from ctxhub.store.sqlite_conn import (
+    StoreConnection,
+    corrupt_message,
+    damage,
+    forget_damage,
+    is_cantopen,
+    mark_damaged,
+    read_only_message,
+)
 from ctxhub.store.sqlite_memory import MemoryQueries
 from ctxhub.store.sqlite_search import SearchQueries
 from ctxhub.store.vectors import to_blob
 
+__all__ = ["SQLiteStore", "forget_damage", "read_only_reason"]
+
+
+def read_only_reason(path: Path) -> str:
+    """Why an existing store file cannot be written, or "" when it can."""
+    folder = path.parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "on a read-only file system"
+    except (OSError, AttributeError):  # no statvfs on Windows
+        pass
+    if not os.access(path, os.W_OK):
+        return "the file is not writable"
+    if not os.access(folder, os.W_OK):
+        wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+        if not all(p.exists() and os.access(p, os.W_OK) for p in (wal, shm)):
+            return "its folder is not writable"
+    return ""
+
 
 class SQLiteStore(SearchQueries, MemoryQueries):
-    def __init__(self, path: str | Path, *, timeout: float = 30.0) -> None:
+    def __init__(
+        self, path: str | Path, *, timeout: float = 30.0, read_only: bool | None = None
+    ) -> None:
+        """Open (or create) the store at `path`.
+
+        `read_only` None: read-only when the file exists but cannot be written (its mode,
+        its folder, a read-only mount), else read-write, falling back to read-only when
+        SQLite cannot open it for writing. A read-only store answers every read; every
+        write raises StoreReadOnlyError. A damaged file raises StoreCorruptError."""
         self.path = Path(path).expanduser()
         self.location = str(self.path.resolve())
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            conn = sqlite3.connect(
-                self.path, timeout=timeout, isolation_level=None, check_same_thread=False
-            )
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            schema.migrate(conn)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open store {self.path}: {exc}") from exc
-        self.conn = conn
+        self.timeout = timeout
+        exists = self.path.exists()
+        if not exists:
+            if read_only:
+                raise StoreError(f"no store at {self.path} to open read-only")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create store {self.path}: {exc}") from exc
+        why = read_only_reason(self.path) if exists else ""
+        self.read_only = bool(read_only or (read_only is None and why))
+        self.why_read_only = why or ("opened read-only" if self.read_only else "")
+        self.conn = self._open(exists, explicit=read_only is not None)
         self._model: tuple[str, int] | None = None
         self._count: tuple[int, int] | None = None
         row = self._meta("embedding_model")
         if row:
             self._model = (row, int(self._meta("embedding_dim") or 0))
+
+    # -- opening -----------------------------------------------------------------------
+    def _connect(self, target: str, uri: bool) -> StoreConnection:
+        try:
+            conn = sqlite3.connect(
+                target,
+                timeout=self.timeout,
+                isolation_level=None,
+                check_same_thread=False,
+                factory=StoreConnection,
+                uri=uri,
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+        assert isinstance(conn, StoreConnection)
+        conn.location = self.location
+        conn.why_read_only = self.why_read_only
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def _configure(self, conn: sqlite3.Connection) -> None:
+        """Settings of a read-write connection, then the schema migrations."""
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        schema.migrate(conn)
+
+    def _configure_read_only(self, conn: sqlite3.Connection) -> None:
+        """Settings of a read-only connection, and a first read (which opens the file)."""
+        conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
+        conn.execute("PRAGMA query_only=1")  # SQLite itself refuses any write
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+
+    def _open(self, exists: bool, explicit: bool) -> StoreConnection:
+        if not self.read_only:
+            conn = self._connect(str(self.path), uri=False)
+            try:
+                self._configure(conn)
+                return conn
+            except (StoreReadOnlyError, sqlite3.OperationalError) as exc:
+                conn.close()
+                cannot_write = isinstance(exc, StoreReadOnlyError) or is_cantopen(exc)
+                if not (exists and cannot_write and not explicit):
+                    if isinstance(exc, StoreError):
+                        raise
+                    raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+            except BaseException:
+                conn.close()
+                raise
+            # the file exists but SQLite cannot write it (or create its -wal/-shm files)
+            self.read_only = True
+            self.why_read_only = read_only_reason(self.path) or "SQLite cannot write it"
+        base = self.path.resolve().as_uri()
+        last: Exception | None = None
+        # mode=ro reads the WAL too (it needs the -shm file, or a folder to create it in);
+        # immutable reads the main file alone, where nothing can be created or locked
+        for mode in ("mode=ro", "immutable=1"):
+            conn = self._connect(f"{base}?{mode}", uri=True)
+            try:
+                self._configure_read_only(conn)
+            except (sqlite3.OperationalError, StoreReadOnlyError) as exc:
+                # a WAL file without its -shm index, which a read-only open cannot build
+                conn.close()
+                last = exc
+                continue
+            except BaseException:
+                conn.close()
+                raise
+            try:
+                schema.migrate(conn)  # a current schema needs no write
+            except StoreReadOnlyError as exc:
+                found = schema.current_version(conn)
+                conn.close()
+                raise StoreReadOnlyError(
+                    f"{exc}; its schema {found} is older than this ctxhub's "
+                    f"({schema.SCHEMA_VERSION}): open it writable once to upgrade it"
+                ) from exc
+            except BaseException:
+                conn.close()
+                raise
+            return conn
+        raise StoreError(f"cannot open store {self.path} read-only: {last}")
+
+    def check_integrity(self) -> None:
+        """`PRAGMA quick_check` (every page and b-tree, ~0.1 s per 200 MB): raise
+        StoreCorruptError, naming the fix, when the file is damaged."""
+        rows = [str(r[0]) for r in self.conn.execute("PRAGMA quick_check").fetchall()]
+        if rows != ["ok"]:
+            found = [
+                line.strip()
+                for row in rows
+                for line in row.splitlines()
+                if line.strip() and not line.startswith("***")
+            ]
+            first = found[0] if found else "; ".join(rows)
+            many = f"{len(found)} problems, first: " if len(found) > 1 else ""
+            detail = f"quick_check: {many}{first}"
+            mark_damaged(self.location, detail)
+            raise StoreCorruptError(corrupt_message(self.location, detail))
+
+    def _refuse_writes(self) -> None:
+        if self.read_only:
+            raise StoreReadOnlyError(read_only_message(self.location, self.why_read_only))
+        found = damage(self.location)
+        if found is not None:
+            raise StoreCorruptError(corrupt_message(self.location, found))
 
     def close(self) -> None:
         self.conn.close()
@@ -88,6 +234,8 @@ class SQLiteStore(SearchQueries, MemoryQueries):
         return self._model
 
     def bind_model(self, model: str, dim: int) -> None:
+        if self._model is None and self.read_only:
+            self._model = (model, dim)  # nothing embedded to guard; nothing can be written
         if self._model is None:
             with self.transaction():
                 if self._meta("embedding_model") is None:
@@ -133,6 +281,7 @@ class SQLiteStore(SearchQueries, MemoryQueries):
             if counter is not None:
                 self._bump(counter)
             return
+        self._refuse_writes()
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
@@ -140,7 +289,9 @@ class SQLiteStore(SearchQueries, MemoryQueries):
                 self._bump(counter)
             self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            # SQLite has already rolled back after some errors (a full disk): a second
+            # ROLLBACK would only hide the real error behind "no transaction is active"
+            rollback(self.conn)
             raise
 
     def _bump(self, counter: str) -> None:
@@ -318,8 +469,10 @@ class SQLiteStore(SearchQueries, MemoryQueries):
             )
 
     # -- sources ---------------------------------------------------------------------
-    def upsert_source(self, state: SourceState) -> None:
-        with self.transaction():
+    def upsert_source(self, state: SourceState, *, bump: bool = True) -> None:
+        """Write a source's state; `bump=False` leaves the generation alone (a refresh
+        marking its source `indexing` changes nothing a reader caches)."""
+        with self.transaction("generation" if bump else None):
             self.conn.execute(
                 "INSERT INTO sources(name, kinds, origin, root, version, commit_sha, status,"
                 " error, last_refresh, stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "

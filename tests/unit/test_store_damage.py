@@ -1,0 +1,403 @@
+"""A damaged, read-only or full store (issue 11, item 7): every caller gets one clear
+StoreError naming the fix, never a traceback, an empty success or writes into a broken
+file; the previous index survives a full disk; a read-only file or mount still reads."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ctxhub.cli.main import cli
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.hub import Hub, set_embedder
+from ctxhub.ingest.refresh import refresh
+from ctxhub.models import SearchFilters
+from ctxhub.sources.base import SourceSpec
+from ctxhub.status import hub_status
+from ctxhub.store import sqlite as sqlite_mod
+from ctxhub.store.base import (
+    StoreCorruptError,
+    StoreError,
+    StoreFullError,
+    StoreReadOnlyError,
+)
+from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.tools import search_tools
+
+EMBEDDER = HashingEmbedder(dim=64)
+PAGES = 30
+
+
+def _docs(root: Path, n: int = PAGES) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        body = " ".join(f"watchdog{i} frame pipeline task{j}" for j in range(60))
+        (root / f"page{i}.md").write_text(f"# Page {i}\n\nThe idle watchdog {i}.\n\n{body}\n")
+    return root
+
+
+def _cli(home: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home)})
+    return result.exit_code, result.output
+
+
+def _scribble(db: Path, tables: tuple[str, ...] = ("chunks", "chunks_fts_data")) -> None:
+    """Random bytes over the pages (in the middle of the file) holding these tables."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        marks = ", ".join("?" for _ in tables)
+        pages = [
+            int(r[0])
+            for r in conn.execute(f"SELECT pageno FROM dbstat WHERE name IN ({marks})", tables)
+        ]
+    conn.close()
+    rng = random.Random(7)
+    with open(db, "r+b") as f:
+        for page in pages:
+            if page > 1:
+                f.seek((page - 1) * size + 16)
+                f.write(rng.randbytes(size - 32))
+
+
+def _digest(db: Path) -> str:
+    return hashlib.sha256(db.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A CTXHUB_HOME with one indexed docs source (embedded with a hashing model)."""
+    monkeypatch.chdir(tmp_path)  # no project ctxhub.toml of the checkout is read or written
+    set_embedder(EMBEDDER)
+    home = tmp_path / "home"
+    code, output = _cli(home, "add", str(_docs(tmp_path / "docs")), "--name", "docs")
+    assert code == 0, output
+    code, output = _cli(home, "search", "idle watchdog 3")
+    assert code == 0 and "Page 3" in output, output
+    yield home
+    set_embedder(None)
+    sqlite_mod.forget_damage()
+
+
+def _assert_names_the_fix(text: str) -> None:
+    assert "damaged" in text
+    assert "restore it from a backup" in text
+    assert "ctxhub refresh --force" in text
+    assert "ctxhub export" in text
+    assert "Traceback" not in text
+
+
+# -- corruption ------------------------------------------------------------------------
+
+
+def test_search_on_a_corrupt_store_is_an_error_not_no_results(home: Path) -> None:
+    _scribble(home / "ctxhub.db")
+    code, output = _cli(home, "search", "idle watchdog 3")
+    assert code == 1, output
+    assert output.strip().splitlines()[-1].startswith("error: the store ")
+    _assert_names_the_fix(output)
+    assert "no results" not in output.lower()
+    code, output = _cli(home, "search", "idle watchdog 3", "--json")
+    assert code == 1 and output.startswith("error: the store "), output
+
+
+def test_status_and_doctor_on_a_corrupt_store(home: Path) -> None:
+    _scribble(home / "ctxhub.db")
+    code, output = _cli(home, "status")
+    assert code == 1, output
+    assert output.startswith("error: the store "), output
+    _assert_names_the_fix(output)
+    code, output = _cli(home, "status", "--json")
+    assert code == 1 and "Traceback" not in output
+    code, output = _cli(home, "doctor")
+    assert code == 1, output
+    [line] = [x for x in output.splitlines() if x.startswith("FAIL integrity")]
+    _assert_names_the_fix(line)
+
+
+def test_no_writes_go_into_a_corrupt_store(home: Path, tmp_path: Path) -> None:
+    db = home / "ctxhub.db"
+    _scribble(db, ("embeddings",))  # pages a refresh of unchanged files would not read
+    before = _digest(db)
+    (tmp_path / "docs" / "new.md").write_text("# New\n\nA new page about transports.\n")
+    code, output = _cli(home, "refresh")
+    assert code == 1, output
+    _assert_names_the_fix(output)
+    assert _digest(db) == before
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+
+
+def test_once_seen_damaged_a_store_refuses_writes_but_keeps_reading(home: Path) -> None:
+    db = home / "ctxhub.db"
+    _scribble(db, ("chunks_fts_data",))
+    with SQLiteStore(db) as store:
+        with pytest.raises(StoreCorruptError):
+            store.bm25('"watchdog3"', SearchFilters(), None, 10)
+        assert store.counts()["docs"]["doc"] >= PAGES  # what is readable stays readable
+        with pytest.raises(StoreCorruptError, match="damaged"):
+            store.upsert_source(store.sources()[0])
+    with SQLiteStore(db) as again, pytest.raises(StoreCorruptError):  # a new connection too
+        again.upsert_source(again.sources()[0])
+
+
+def test_mcp_search_tool_on_a_corrupt_store(home: Path) -> None:
+    from ctxhub.server.runtime import ToolRunner
+
+    _scribble(home / "ctxhub.db")
+    settings = Settings(home=home)
+    with Hub(settings, embedder=EMBEDDER) as hub, pytest.raises(StoreCorruptError) as caught:
+        search_tools.search(hub, "idle watchdog 3")
+    _assert_names_the_fix(str(caught.value))
+    runner = ToolRunner(settings)
+    try:
+        result = runner.run_sync(
+            "search", lambda hub: search_tools.search(hub, "idle watchdog 3"), str, 8000
+        )
+    finally:
+        runner.pool.close()
+    assert result.is_error
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert text.startswith("search failed: the store ")
+    _assert_names_the_fix(text)
+
+
+def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    db = tmp_path / "ctxhub.db"
+    db.write_bytes(b"this is not sqlite at all" * 200)
+    with pytest.raises(StoreCorruptError) as caught:
+        SQLiteStore(db)
+    assert "file is not a database" in str(caught.value)
+    _assert_names_the_fix(str(caught.value))
+
+
+def test_query_syntax_errors_are_not_corruption(store: SQLiteStore) -> None:
+    with pytest.raises(sqlite3.OperationalError) as caught:
+        store.bm25('"corrupt', SearchFilters(), None, 5)  # an FTS syntax error
+    assert not isinstance(caught.value, StoreError)
+
+
+# -- disk full ---------------------------------------------------------------------------
+
+
+def _fill_up(store: SQLiteStore, spare_pages: int = 4) -> None:
+    """SQLITE_FULL once the file grows a few pages: what a full disk does to SQLite."""
+    pages = int(store.conn.execute("PRAGMA page_count").fetchone()[0])
+    store.conn.execute(f"PRAGMA max_page_count = {pages + spare_pages}")
+
+
+def test_disk_full_during_refresh_names_it_and_keeps_the_previous_index(
+    store: SQLiteStore, tmp_path: Path
+) -> None:
+    root = _docs(tmp_path / "docs", 3)
+    spec = SourceSpec(name="docs", path=str(root), kind=["docs"])
+    refresh(store, [spec], tmp_path / "sources", None)
+    before = store.counts()
+    _docs(tmp_path / "docs", PAGES)  # 27 more pages
+    (root / "page0.md").write_text("# Page 0\n\nrewritten\n" + "new words " * 3000)
+    _fill_up(store)
+    with pytest.raises(StoreFullError) as caught:
+        refresh(store, [spec], tmp_path / "sources", None)
+    message = str(caught.value)
+    assert "disk full" in message and "cannot rollback" not in message
+    assert caught.value.__cause__ is not None
+    assert store.counts()["docs"]["doc"] >= before["docs"]["doc"]
+    assert store.bm25('"watchdog1"', SearchFilters(), None, 5)  # still searchable
+    assert not store.conn.in_transaction
+    [source] = hub_status(store, 30).sources
+    assert (source.status, source.error) == ("partial", "interrupted; run ctxhub refresh")
+
+
+def test_disk_full_through_the_cli(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = SQLiteStore._configure
+
+    def configure(self: SQLiteStore, conn: sqlite3.Connection) -> None:
+        real(self, conn)
+        pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
+        conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+
+    monkeypatch.setattr(SQLiteStore, "_configure", configure)
+    for i in range(40):
+        (tmp_path / "docs" / f"more{i}.md").write_text(f"# More {i}\n\n" + "text " * 2000)
+    code, output = _cli(home, "refresh")
+    assert code == 1, output
+    last = output.strip().splitlines()[-1]
+    assert last.startswith("error: disk full"), output
+    assert "cannot rollback" not in output and "Traceback" not in output
+    monkeypatch.setattr(SQLiteStore, "_configure", real)
+    code, output = _cli(home, "search", "idle watchdog 3")
+    assert code == 0 and "Page 3" in output, output
+
+
+# -- read-only ---------------------------------------------------------------------------
+
+#: Opens the store as the current (or, given a uid, another) user; prints what happened.
+READER = textwrap.dedent(
+    """
+    import os, sys
+    from ctxhub.models import SearchFilters
+    from ctxhub.store.base import StoreReadOnlyError
+    from ctxhub.store.sqlite import SQLiteStore
+
+    db, uid = sys.argv[1], int(sys.argv[2])
+    if uid >= 0:
+        os.setgid(uid)
+        os.setuid(uid)  # everything is imported: only the store is touched from here on
+    store = SQLiteStore(db)
+    print("read_only", store.read_only, store.why_read_only)
+    print("hits", len(store.bm25('"watchdog3"', SearchFilters(), None, 5)))
+    print("sources", [s.name for s in store.sources()])
+    try:
+        store.upsert_source(store.sources()[0])
+        print("wrote")
+    except StoreReadOnlyError as exc:
+        print("refused", exc)
+    """
+)
+
+
+#: The ctxhub command line, as the console script runs it.
+CLI = "import sys; from ctxhub.cli.entry import main; sys.argv[0] = 'ctxhub'; main()"
+
+
+def _read(db: Path, uid: int = -1) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", READER, str(db), str(uid)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _indexed(folder: Path, tmp_path: Path) -> Path:
+    db = folder / "ctxhub.db"
+    with SQLiteStore(db) as store:
+        spec = SourceSpec(name="docs", path=str(_docs(tmp_path / "docs", 5)), kind=["docs"])
+        refresh(store, [spec], tmp_path / "sources", None)
+    assert not Path(f"{db}-wal").exists()  # a clean close checkpoints the WAL away
+    return db
+
+
+@pytest.fixture
+def shared(tmp_path: Path) -> Iterator[Path]:
+    """A folder another user can enter (pytest's tmp_path is private to its owner)."""
+    folder = Path(tempfile.mkdtemp(prefix="ctxhub-ro-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("what", ["both", "file", "folder"])
+def test_a_store_the_user_cannot_write(shared: Path, tmp_path: Path, what: str) -> None:
+    """`both`: neither the file nor its folder is writable; `file`: only the file is not;
+    `folder`: the file is, but no -wal/-shm file can be created next to it. Root ignores
+    file modes, so as root the reader drops to uid `nobody` (65534) after its imports."""
+    db = _indexed(shared, tmp_path)
+    if os.geteuid() == 0:
+        uid = 65534
+        if what == "file":
+            os.chown(shared, uid, uid)
+        if what == "folder":
+            os.chown(db, uid, uid)
+    else:
+        uid = -1
+        if what != "folder":
+            db.chmod(0o444)
+        if what != "file":
+            shared.chmod(0o555)
+    try:
+        output = _read(db, uid)
+    finally:
+        shared.chmod(0o755)
+    assert "read_only True" in output
+    assert "hits 1" in output and "sources ['docs']" in output
+    assert f"refused the store {db} is read-only" in output
+    assert "wrote" not in output
+
+
+def _can_mount() -> bool:
+    return (
+        os.geteuid() == 0
+        and shutil.which("unshare") is not None
+        and (
+            subprocess.run(
+                ["unshare", "-m", "--propagation", "private", "true"], capture_output=True
+            ).returncode
+            == 0
+        )
+    )
+
+
+@pytest.mark.skipif(not _can_mount(), reason="needs root and unshare for a read-only bind mount")
+def test_a_store_on_a_read_only_mount(shared: Path, tmp_path: Path) -> None:
+    db = _indexed(shared, tmp_path)
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    script = (
+        f"mount --bind {shared} {mount} && mount -o remount,ro,bind {mount} && "
+        f'{sys.executable} -c "$READER" {mount / db.name} -1'
+    )
+    done = subprocess.run(  # a private mount namespace: the bind mount dies with it
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "READER": READER},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "read_only True" in done.stdout and "hits 1" in done.stdout
+    assert f"refused the store {mount / db.name} is read-only" in done.stdout
+
+    # and the CLI on it: status reads, a write is one error line, exit 1
+    home = tmp_path / "home"
+    home.mkdir()
+    script = (
+        f"mount --bind {shared} {mount} && mount -o remount,ro,bind {mount} && "
+        f'{sys.executable} -c "$CLI" --db {mount / db.name} status; echo rc=$?; '
+        f'{sys.executable} -c "$CLI" --db {mount / db.name} remove docs; echo rc=$?'
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CLI": CLI, "CTXHUB_HOME": str(home)},
+    )
+    out = done.stdout + done.stderr
+    assert "rc=0" in done.stdout and "docs" in done.stdout, out
+    assert f"error: the store {mount / db.name} is read-only (on a read-only file system)" in out
+    assert "rc=1" in done.stdout and "Traceback" not in out
+
+
+def test_read_only_refusal_names_the_store(tmp_path: Path) -> None:
+    db = _indexed(tmp_path, tmp_path)
+    with SQLiteStore(db, read_only=True) as store:
+        assert store.bm25('"watchdog3"', SearchFilters(), None, 5)
+        with pytest.raises(StoreReadOnlyError, match=f"the store {db} is read-only"):
+            store.delete_source("docs")
+        store.bind_model(EMBEDDER.id, EMBEDDER.dim)  # a read needs no write to bind
+
+
+def test_a_read_only_store_with_an_older_schema_says_so(tmp_path: Path) -> None:
+    db = _indexed(tmp_path, tmp_path)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    conn.close()
+    with pytest.raises(StoreReadOnlyError, match="schema 3 is older"):
+        SQLiteStore(db, read_only=True)
