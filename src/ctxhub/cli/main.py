@@ -84,6 +84,9 @@ class CtxhubGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C: one line and the shell's code for it
+            click.echo("ctxhub: interrupted", err=True)
+            sys.exit(130)
         except Exception as exc:
             if not known_error(exc):
                 raise

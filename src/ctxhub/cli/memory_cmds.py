@@ -165,13 +165,13 @@ def rate(
     as_json: bool,
 ) -> None:
     """Rate a record (worked / failed) or a knowledge hit (useful / not-useful)."""
+    from ctxhub.memory.feedback import rate as rate_record
     from ctxhub.server import render_memory
-    from ctxhub.tools import memory_tools
 
     worked = verdict in ("worked", "useful")
     _run(
         ctx,
-        lambda hub: memory_tools.rate(hub, record_id, worked, note=note, agent="cli", query=query),
+        lambda hub: rate_record(hub, record_id, worked, note=note, agent="cli", query=query),
         render_memory.rate_result,
         as_json,
     )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import sys
 from typing import TYPE_CHECKING, cast
 
@@ -22,6 +24,11 @@ def _log_level() -> str:
     return logging.getLevelName(logging.getLogger().getEffectiveLevel())
 
 
+def _leave_while_starting(signum: int, frame: object) -> None:
+    os.write(2, b"ctxhub: interrupted while starting\n")
+    os._exit(128 + signum)
+
+
 @click.command()
 @click.option("--http", "use_http", is_flag=True, help="Serve streamable HTTP instead of stdio.")
 @click.option(
@@ -39,9 +46,19 @@ def serve(ctx: Context, use_http: bool, host: str, port: int | None) -> None:
     if not use_http:
         if port is not None or host != "127.0.0.1":
             raise click.UsageError("--host and --port need --http")
+        if sys.stdin.isatty():  # a person started it by hand: say how to leave
+            click.echo("ctxhub MCP server on stdio; Ctrl-C or Ctrl-D to stop", err=True)
+        # Until the server's own handlers take over, a signal ends the process at once:
+        # interrupting the SDK's imports half-way raises in odd places (pydantic wraps it).
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, _leave_while_starting)
+        # First, before the SDK loads (~1 s): the front answers the handshake meanwhile.
+        from ctxhub.server.stdio_front import start_front
+
+        front = start_front(ctx.settings.home)
         from ctxhub.server.app import run_stdio
 
-        run_stdio(ctx.settings, _log_level())
+        run_stdio(ctx.settings, _log_level(), front)
         return
     from ctxhub.server.http import DEFAULT_PORT, HTTPServeError, run_http
 

@@ -10,11 +10,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxhub.embed.base import Embedder, EmbedderError, Progress, Vectors
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.embed.variants import DEFAULT_VARIANT, VARIANTS
 
 if TYPE_CHECKING:
+    from ctxhub.embed.hashing import HashingEmbedder
     from ctxhub.embed.onnx_minilm import MiniLMEmbedder
+    from ctxhub.embed.variants import DEFAULT_VARIANT, VARIANTS
+
+#: Names loaded on first access (numpy, onnxruntime and friends come with them).
+_LAZY = {
+    "HashingEmbedder": "ctxhub.embed.hashing",
+    "MiniLMEmbedder": "ctxhub.embed.onnx_minilm",
+    "DEFAULT_VARIANT": "ctxhub.embed.variants",
+    "VARIANTS": "ctxhub.embed.variants",
+}
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -30,10 +38,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "MiniLMEmbedder":
-        from ctxhub.embed.onnx_minilm import MiniLMEmbedder
+    if name in _LAZY:
+        import importlib
 
-        return MiniLMEmbedder
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

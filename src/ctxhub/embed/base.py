@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
-Vectors = npt.NDArray[np.float32]
+    Vectors = npt.NDArray[np.float32]
+else:  # only ever an annotation: numpy loads where vectors are made, not with this seam
+    Vectors = "numpy.ndarray[float32]"
 #: Called with the number of texts just embedded (for progress bars).
 Progress = Callable[[int], None]
 

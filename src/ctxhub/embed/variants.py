@@ -10,14 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ctxhub.embed import onnx_quant as oq
-
 #: Bump when the graph or the quantisation changes: cached graphs are then rebuilt.
 RECIPE_VERSION = 1
 Quant = Literal["fp32", "int8", "nbits"]
 #: The four linear layers of a BERT block.
 Role = Literal["qkv", "attn_out", "ffn_in", "ffn_out"]
 ROLES: tuple[Role, ...] = ("qkv", "attn_out", "ffn_in", "ffn_out")
+
+
+def _int8_weight_storage() -> str:
+    from ctxhub.embed.onnx_quant import int8_weight_storage  # numpy: only for a recipe
+
+    return int8_weight_storage()
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ class Variant:
             "block_size": self.block_size,
             "accuracy_level": self.accuracy_level,
             # Same vectors either way; the cached graph must match this CPU's storage.
-            "int8_weights": oq.int8_weight_storage()
+            "int8_weights": _int8_weight_storage()
             if self.quant == "int8" or self.alt_quant == "int8"
             else None,
         }

@@ -27,6 +27,7 @@ from ctxhub.config import Settings
 from ctxhub.server import tools_memory, tools_read, tools_search
 from ctxhub.server.arguments import TextPreservingMetadata
 from ctxhub.server.runtime import ToolRunner, describe_validation, warm_up, watch_parent
+from ctxhub.server.stdio_front import StdioFront
 from ctxhub.tools.errors import shown
 
 log = logging.getLogger("ctxhub.server")
@@ -114,7 +115,21 @@ def build_server(settings: Settings, log_level: str = "WARNING") -> CtxhubServer
     return server
 
 
-async def _serve_stdio(server: CtxhubServer) -> str:
+async def _run_on(server: CtxhubServer, front: StdioFront | None) -> None:
+    """The SDK's session over the front's channel (or the SDK's own stdio claim)."""
+    if front is None:
+        await server.run_stdio_async()
+        return
+    from mcp.server.stdio import stdio_server
+
+    stdin, stdout = front.sdk_streams()
+    front.handover()
+    lowlevel = server._lowlevel_server
+    async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
+async def _serve_stdio(server: CtxhubServer, front: StdioFront | None = None) -> str:
     """Serve until stdin closes ("eof"), a signal arrives or the parent dies ("stopped")."""
     token = anyio.lowlevel.current_token()
     reason = "eof"
@@ -137,7 +152,7 @@ async def _serve_stdio(server: CtxhubServer) -> str:
 
         watch_parent(lambda: anyio.from_thread.run_sync(stop, token=token))
         group.start_soon(on_signals)
-        await server.run_stdio_async()
+        await _run_on(server, front)
         group.cancel_scope.cancel()
     return reason
 
@@ -153,14 +168,15 @@ def exit_soon(grace: float = 1.0) -> None:
     threading.Thread(target=leave, name="ctxhub-exit", daemon=True).start()
 
 
-def run_stdio(settings: Settings, log_level: str = "WARNING") -> None:
+def run_stdio(
+    settings: Settings, log_level: str = "WARNING", front: StdioFront | None = None
+) -> None:
     """`ctxhub serve`: MCP over stdin/stdout until stdin closes, a signal (Ctrl-C) arrives
-    or the parent goes away."""
-    if sys.stdin.isatty():  # a person started it by hand: say how to leave
-        print("ctxhub MCP server on stdio; Ctrl-C or Ctrl-D to stop", file=sys.stderr)
+    or the parent goes away. `front` (started before this module loaded) has been
+    answering the handshake meanwhile; without one the SDK claims stdio itself."""
     server = build_server(settings, log_level)
     warm_up(settings, server.runner.pool if server.runner else None)
-    reason = anyio.run(_serve_stdio, server)
+    reason = anyio.run(_serve_stdio, server, front)
     logging.shutdown()
     sys.stderr.flush()
     if reason != "eof":

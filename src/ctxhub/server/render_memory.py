@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from ctxhub.memory.browse import BrowseResponse, DigestResponse
-from ctxhub.memory.models import LogResult, RateResult
-from ctxhub.memory.response import SolutionSearchResponse
-from ctxhub.models import Hit
+from typing import TYPE_CHECKING
+
 from ctxhub.search.budget import trim
+
+if TYPE_CHECKING:  # renderings only read the models: `ctxhub rate` loads none of them
+    from ctxhub.memory.browse import BrowseResponse, DigestResponse
+    from ctxhub.memory.models import LogResult, RateResult
+    from ctxhub.memory.response import SolutionSearchResponse
+    from ctxhub.models import Hit
 
 
 def _why(hit: Hit) -> str:

@@ -9,8 +9,6 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import numpy as np
-
 from ctxhub.embed.base import Vectors
 from ctxhub.memory.models import MemoryFilters, Record, TermStats
 from ctxhub.store.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
@@ -118,6 +116,8 @@ class MemoryReads:
             "WHERE r.id = ? AND v.model = ?",
             (record_id, model),
         ).fetchall()
+        import numpy as np
+
         return {str(r[0]): np.frombuffer(r[1], dtype="<f4").copy() for r in rows}
 
     def records_without_vectors(self, model: str, limit: int = 500) -> list[str]:

@@ -12,18 +12,24 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from ctxhub.embed.base import Vectors
 
+if TYPE_CHECKING:  # numpy loads with the first vector, not with the store (`ctxhub rate`)
+    import numpy as np
+    import numpy.typing as npt
+
 
 def to_blob(vec: npt.NDArray[np.float32]) -> bytes:
+    import numpy as np
+
     return np.asarray(vec, dtype="<f4").tobytes()
 
 
 def from_blob(blob: bytes, dim: int) -> npt.NDArray[np.float32]:
+    import numpy as np
+
     arr = np.frombuffer(blob, dtype="<f4")
     if arr.shape[0] != dim:
         raise ValueError(f"stored vector has {arr.shape[0]} dimensions, expected {dim}")
@@ -39,6 +45,8 @@ class Matrix:
 
 def load_matrix(rows: Sequence[tuple[int, bytes]], dim: int, generation: int) -> Matrix:
     """A Matrix from (rowid, float32 blob) rows sorted by rowid."""
+    import numpy as np
+
     rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     matrix = np.empty((len(rows), dim), dtype=np.float32)
     if rows:
@@ -51,6 +59,8 @@ def top_cosine(
     m: Matrix, query: Vectors, limit: int, allowed: npt.NDArray[np.int64] | None = None
 ) -> list[tuple[int, float]]:
     """Top `limit` (rowid, cosine) of `m` among `allowed` rowids (all when None)."""
+    import numpy as np
+
     rowids, matrix = m.rowids, m.matrix
     if allowed is not None:
         mask = np.isin(rowids, allowed, assume_unique=True)
@@ -69,6 +79,8 @@ def allowed_rowids(
 ) -> npt.NDArray[np.int64] | None:
     """The rowids of `table` (with its alias, e.g. "chunks c") that `where` admits, for
     `top_cosine`; None when nothing is filtered out (`where` is "1")."""
+    import numpy as np
+
     if where == "1":
         return None
     rows = conn.execute(f"SELECT rowid FROM {table} WHERE {where}", list(params))
