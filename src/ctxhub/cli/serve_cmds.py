@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import click
@@ -22,6 +24,20 @@ CLIENT_CHOICE = click.Choice(["claude-code", "cursor", "vscode", "zed"])
 def _log_level() -> str:
     """The level the global -v flags set (WARNING by default), for the SDK and uvicorn."""
     return logging.getLevelName(logging.getLogger().getEffectiveLevel())
+
+
+def _load_model_meanwhile(home: Path) -> None:
+    """Start loading the embedding model now, beside the SDK's imports: onnxruntime
+    builds its session mostly outside the GIL, so the first search waits less."""
+    import threading
+
+    def load() -> None:
+        from ctxhub.hub import default_embedder
+
+        with contextlib.suppress(Exception):  # the warm-up and the tools report it
+            default_embedder(home).warm()
+
+    threading.Thread(target=load, name="ctxhub-model", daemon=True).start()
 
 
 def _leave_while_starting(signum: int, frame: object) -> None:
@@ -56,6 +72,7 @@ def serve(ctx: Context, use_http: bool, host: str, port: int | None) -> None:
         from ctxhub.server.stdio_front import start_front
 
         front = start_front(ctx.settings.home)
+        _load_model_meanwhile(ctx.settings.home)
         from ctxhub.server.app import run_stdio
 
         run_stdio(ctx.settings, _log_level(), front)
