@@ -40,9 +40,9 @@ from ctxhub.evaluation.memory_runner import (
     metrics,
     run,
 )
-from ctxhub.hub import Hub
 from ctxhub.memory import evidence
 from ctxhub.memory import search as memsearch
+from ctxhub.session import Hub
 from report import write_section  # the sibling module (scripts run from this folder)
 
 SET = Path(__file__).resolve().parent / "memory_set"

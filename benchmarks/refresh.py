@@ -19,11 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from ctxhub.core.knowledge import SearchFilters
 from ctxhub.embed import load_default_embedder
 from ctxhub.ingest.refresh import RefreshSummary, refresh
-from ctxhub.models import SearchFilters
 from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite.store import SQLiteStore
 from report import write_section  # the sibling module (scripts run from this folder)
 
 ROOTS = ("pipecat-ai", "pipecat-ai-flows", "docs")
@@ -52,7 +52,7 @@ def main() -> None:
         specs = [SourceSpec(name=n, path=str(work / n)) for n in ROOTS]
         with SQLiteStore(work / "bench.db") as store:
             summary, full = run(store, specs, work)
-            probe = store.bm25('"frame"', SearchFilters(), None, 1)
+            probe = store.bm25(["frame"], SearchFilters(), None, 1)
             assert probe, "the index is not searchable"
             chunks = sum(sum(k.values()) for k in store.counts().values())
             searchable = summary.lexical_seconds

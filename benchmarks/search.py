@@ -26,13 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
+from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchRequest, chunk_id
 from ctxhub.embed import load_default_embedder
-from ctxhub.models import Chunk, SearchRequest, chunk_id
 from ctxhub.search.retriever import Retriever
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite.store import SQLiteStore
 from report import write_section  # the sibling module (scripts run from this folder)
 
-QUERIES_FILE = Path("/work/shared/eval/pipecat_dev.jsonl")
+#: The development set beside the repository (`../shared/eval/`), when it is there.
+QUERIES_FILE = Path(__file__).resolve().parents[2] / "shared" / "eval" / "pipecat_dev.jsonl"
 FALLBACK_QUERIES = [
     "FrameProcessor.push_frame implementation",
     "how does the VAD analyzer decide the user stopped speaking",
@@ -54,7 +55,7 @@ def grow(index: Path, target: int, workdir: Path) -> Path:
     shutil.copy(index, path)
     with SQLiteStore(path) as store:
         base = [
-            c for source in store.counts() for c in store.chunks_where("c.source = ?", [source])
+            c for source in store.counts() for c in store.find_chunks(ChunkQuery(source=source))
         ]
         total = sum(sum(k.values()) for k in store.counts().values())
         copy = 0

@@ -19,12 +19,12 @@ from pathlib import Path
 import numpy as np
 
 from ctxhub.config import load_settings
+from ctxhub.core.knowledge import SearchRequest
 from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery, load_queries
 from ctxhub.evaluation.runner import CATEGORY_KINDS
-from ctxhub.hub import Hub
-from ctxhub.models import SearchRequest
 from ctxhub.search import confidence as conf
+from ctxhub.session import Hub
 
 #: Questions no framework index of this kind can answer (other ecosystems): the negatives
 #: a calibration needs, labelled unanswered. Used for every fit, whatever the framework.

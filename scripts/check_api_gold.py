@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ctxhub.core.errors import SkipFile
+from ctxhub.core.knowledge import Chunk
 from ctxhub.ingest.modules import PackageLayout, find_internal_packages, module_names
-from ctxhub.ingest.pysource import SkipFile
 from ctxhub.ingest.python_api import extract_python_file
-from ctxhub.models import Chunk
 
 
 def extract_root(repo: str, root: Path) -> list[Chunk]:

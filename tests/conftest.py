@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ctxhub.models import Chunk, ChunkKind, ChunkMeta, chunk_id
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.core.knowledge import Chunk, ChunkKind, ChunkMeta, chunk_id
+from ctxhub.store.sqlite.store import SQLiteStore
 
 if TYPE_CHECKING:
     from ctxhub.embed.hashing import HashingEmbedder

@@ -23,23 +23,34 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     home: Path = Field(default_factory=lambda: Path.home() / ".ctxhub")
-    db: Path | None = None  # default: <home>/ctxhub.db
+    #: Where the store lives: a file path or a URL (see `store.factory`); default
+    #: <home>/ctxhub.db.
+    db: str | None = None
     stale_days: int = 30  # a source older than this is flagged stale
     embed_batch_size: int = 32
     token: str | None = None  # bearer token for non-loopback HTTP serving
     memory_half_life_days: float = 180.0  # recency half-life of a record, from last seen
     memory_floor: float | None = None  # relevance floor override (default: the calibrated)
 
-    @field_validator("home", "db")
+    @field_validator("home")
     @classmethod
-    def _absolute(cls, v: Path | None) -> Path | None:
+    def _absolute(cls, v: Path) -> Path:
         # `~/hub` or a relative path must mean one place for every process: the hook
         # runs from the agent's working directory and expands `~` itself.
-        return None if v is None else v.expanduser().absolute()
+        return v.expanduser().absolute()
+
+    @field_validator("db", mode="after")
+    @classmethod
+    def _absolute_file(cls, v: str | None) -> str | None:
+        if v is None or "://" in v:
+            return v  # a URL names its own place
+        return str(Path(v).expanduser().absolute())
 
     @field_validator("db", "token", "memory_floor", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
+        if isinstance(v, Path):
+            return str(v)
         return None if v == "" else v
 
     @classmethod
@@ -54,8 +65,9 @@ class Settings(BaseModel):
         return cls.model_validate(values)
 
     @property
-    def db_path(self) -> Path:
-        return self.db if self.db is not None else self.home / "ctxhub.db"
+    def store_location(self) -> str:
+        """What `store.factory.open_store` opens: CTXHUB_DB, or the file in home."""
+        return self.db if self.db is not None else str(self.home / "ctxhub.db")
 
     @property
     def sources_dir(self) -> Path:
@@ -76,5 +88,5 @@ def load_settings(db: str | Path | None = None) -> Settings:
     """The environment's settings, with `db` (the --db flag) over CTXHUB_DB."""
     settings = Settings.from_env()
     if db is not None:
-        settings = settings.model_copy(update={"db": Path(db).expanduser().absolute()})
+        settings = Settings.model_validate({**settings.model_dump(), "db": str(db)})
     return settings

@@ -5,60 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pydantic import BaseModel, Field
-
+from ctxhub.core.outputs import HubStatus, MemoryStatus, SourceStatus
 from ctxhub.ingest.running import INTERRUPTED, PARTIAL, label
-from ctxhub.store.sqlite import SQLiteStore
-
-
-class SourceStatus(BaseModel):
-    """One source. `status`: new | indexing (a refresh runs now) | ok | failed |
-    partial (a refresh was interrupted: its chunks are searchable but incomplete; `error`
-    says "interrupted; run ctxhub refresh")."""
-
-    name: str
-    kinds: list[str]
-    origin: str
-    version: str | None
-    commit: str | None
-    status: str
-    error: str | None
-    last_refresh: float | None
-    age_days: float | None
-    stale: bool
-    chunks: dict[str, int] = Field(default_factory=dict)
-    files: int = 0
-    #: units the last refreshes could not use plus files the walk left out (symlink
-    #: loops, dangling links, links leaving the root, files over the size cap)
-    skipped_files: int = 0
-    skipped: list[tuple[str, str]] = Field(default_factory=list)  # (path, reason)
-
-
-class MemoryStatus(BaseModel):
-    records: int = 0
-    by_source: dict[str, int] = Field(default_factory=dict)
-    variants: int = 0
-    worked: int = 0
-    not_worked: int = 0
-    pending: int = 0  # captured by hooks, not yet embedded
-    knowledge_useful: int = 0
-    knowledge_not_useful: int = 0
-    #: queries whose knowledge results agents rated not useful (count), most often first
-    unhelpful_queries: list[tuple[str, int]] = Field(default_factory=list)
-
-
-class HubStatus(BaseModel):
-    store_path: str
-    store_bytes: int
-    read_only: bool = False  # the file (or its folder or mount) cannot be written
-    schema_version: int
-    model: str | None
-    dim: int | None
-    generation: int
-    chunks: int
-    embedded: int
-    sources: list[SourceStatus]
-    memory: MemoryStatus = Field(default_factory=MemoryStatus)
+from ctxhub.store.protocol import HubStore
 
 
 def _size(path: Path) -> int:
@@ -70,7 +19,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def hub_status(store: SQLiteStore, stale_days: int, pending: int = 0) -> HubStatus:
+def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
     """The report; raises StoreCorruptError (naming the fix) for a damaged store."""
     store.check_integrity()
     counts = store.counts()

@@ -14,19 +14,19 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.embed import load_default_embedder
 from ctxhub.ingest.embedding import embed_missing
-from ctxhub.models import SearchFilters, SearchRequest
 from ctxhub.search.retriever import Retriever
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite.store import SQLiteStore
 
 pytestmark = pytest.mark.integration
 
 WRITER = textwrap.dedent(
     """
     import sys, time
-    from ctxhub.models import Chunk, chunk_id
-    from ctxhub.store.sqlite import SQLiteStore
+    from ctxhub.core.knowledge import Chunk, chunk_id
+    from ctxhub.store.sqlite.store import SQLiteStore
 
     store = SQLiteStore(sys.argv[1])
     for batch in range(int(sys.argv[2])):

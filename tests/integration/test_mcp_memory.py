@@ -13,10 +13,11 @@ import pytest
 from mcp.client.session import ClientSession
 
 from ctxhub.config import Settings
-from ctxhub.hub import Hub
-from ctxhub.memory.models import RecordInput
+from ctxhub.core.records import RecordInput
 from ctxhub.memory.records import log_solution
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.session import Hub
+from ctxhub.store.factory import open_store
+from ctxhub.store.sqlite.store import SQLiteStore
 from tests.integration.conftest import McpClient
 from tests.integration.test_mcp_tools import error_text, ok
 
@@ -108,14 +109,15 @@ def test_concurrent_ratings_are_never_lost(tmp_path: Path) -> None:
         rid = log_solution(hub, RecordInput.model_validate(PORTS)).id
     context = multiprocessing.get_context("spawn")
     workers = [
-        context.Process(target=_rate_many, args=(str(settings.db_path), rid, 50)) for _ in range(8)
+        context.Process(target=_rate_many, args=(str(settings.store_location), rid, 50))
+        for _ in range(8)
     ]
     for w in workers:
         w.start()
     for w in workers:
         w.join(120)
         assert w.exitcode == 0
-    with SQLiteStore(settings.db_path) as store:
+    with open_store(settings.store_location) as store:
         (record,) = store.get_records([rid])
         events = store.conn.execute("SELECT COUNT(*) FROM feedback_events").fetchone()[0]
     assert (record.worked, record.not_worked, events) == (200, 200, 400)

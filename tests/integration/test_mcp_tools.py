@@ -9,10 +9,16 @@ from typing import Any
 import pytest
 from mcp.client.session import ClientSession
 
-from ctxhub.models import SearchResponse
-from ctxhub.search.budget import estimate_tokens
-from ctxhub.status import HubStatus
-from ctxhub.tools.models import CallTrace, CodeSnippet, DeprecationReport, DocPage, ExampleBundle
+from ctxhub.core.budget import estimate_tokens
+from ctxhub.core.knowledge import SearchResponse
+from ctxhub.core.outputs import (
+    CallTrace,
+    CodeSnippet,
+    DeprecationReport,
+    DocPage,
+    ExampleBundle,
+    HubStatus,
+)
 
 pytestmark = pytest.mark.integration
 

@@ -18,10 +18,10 @@ import pytest
 from ctxhub.config import Settings
 from ctxhub.evaluation.queries import load_queries
 from ctxhub.evaluation.runner import EvalReport, ablation_variants, run
-from ctxhub.hub import Hub, default_embedder
 from ctxhub.ingest.refresh import refresh
+from ctxhub.session import Hub, default_embedder
 from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.factory import open_store
 
 pytestmark = pytest.mark.integration
 
@@ -50,7 +50,7 @@ def _evaluate(
     home = CACHE / name
     settings = Settings(home=Path.home() / ".ctxhub", db=home / "eval.db")
     embedder = default_embedder(settings.home)
-    with SQLiteStore(settings.db_path) as store:
+    with open_store(settings.store_location) as store:
         summary = refresh(store, specs, home / "sources", embedder)
         assert all(s.status == "ok" for s in summary.sources), summary
     items = load_queries(queries)

@@ -15,8 +15,8 @@ import pytest
 
 from ctxhub.config import Settings
 from ctxhub.evaluation.memory_runner import VARIANTS, build_store, load, metrics, run
-from ctxhub.hub import Hub
 from ctxhub.memory import evidence
+from ctxhub.session import Hub
 
 pytestmark = pytest.mark.integration
 

@@ -1,10 +1,5 @@
-from ctxhub.search.analyzer import (
-    analyze,
-    fts_match_expression,
-    identifier_parts,
-    is_identifier_like,
-    split_identifier,
-)
+from ctxhub.core.identifiers import identifier_parts, is_identifier_like, split_identifier
+from ctxhub.search.analyzer import analyze, bm25_terms
 
 
 def test_split_dotted_camel_and_snake() -> None:
@@ -73,11 +68,8 @@ def test_quoted_spans_become_phrases() -> None:
     assert a.phrases == ["heartbeat frame not received for more than seconds"]
 
 
-def test_fts_expression_quotes_every_term() -> None:
-    expr = fts_match_expression(analyze('DailyTransport.configure AND "x" OR NEAR(y)'))
-    assert expr is not None
-    # every operand is a quoted string; FTS operators in input stay quoted terms
-    for operand in expr.split(" OR "):
-        assert operand.startswith('"') and operand.endswith('"')
-    assert '"AND"' not in expr  # stopword 'and' dropped
-    assert fts_match_expression(analyze("the of a")) is None
+def test_bm25_terms_are_words_and_phrases_without_operators() -> None:
+    terms = bm25_terms(analyze("DailyTransport.configure AND `missed heartbeat frame` OR x"))
+    assert terms[0] == "missed heartbeat frame"  # the quoted span is one phrase, first
+    assert "and" not in [t.lower() for t in terms]  # stopword dropped
+    assert bm25_terms(analyze("the of a")) == []

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.knowledge import ChunkMeta
 from ctxhub.ingest.callgraph import (
     BodyFacts,
     ScopeContext,
@@ -17,7 +18,6 @@ from ctxhub.ingest.callgraph import (
     own_nodes,
 )
 from ctxhub.ingest.python_api import extract_python_file
-from ctxhub.models import ChunkMeta
 
 TREE = Path(__file__).parent.parent / "fixtures" / "python_api" / "tree"
 CORE = "src/fakepkg/sub/core.py"

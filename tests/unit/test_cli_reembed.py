@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import set_embedder
+from ctxhub.session import set_embedder
 
 OLD, NEW = HashingEmbedder(dim=256), HashingEmbedder(dim=128)
 

@@ -1,4 +1,4 @@
-from ctxhub.models import Signal
+from ctxhub.core.knowledge import Signal
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.confidence import ConfidenceFeatures, confidence, features
 from ctxhub.search.rank import Candidate

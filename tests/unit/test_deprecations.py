@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.knowledge import Deprecation
 from ctxhub.ingest.deprecation_text import (
     docstring_directives,
     find_replacement,
@@ -18,7 +19,6 @@ from ctxhub.ingest.deprecations import (
     link_deprecations,
 )
 from ctxhub.ingest.python_api import PythonFileExtract, extract_python_file
-from ctxhub.models import Deprecation
 
 TREE = Path(__file__).parent.parent / "fixtures" / "python_api" / "tree"
 

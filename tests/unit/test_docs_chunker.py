@@ -9,15 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.errors import SkipFile
+from ctxhub.core.knowledge import Chunk, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
-from ctxhub.ingest.docs import (
-    DocParseError,
-    chunk_doc_file,
-    is_aggregate_doc,
-    normalize_doc_path,
-    parse_doc_file,
-)
-from ctxhub.models import Chunk, chunk_id
+from ctxhub.ingest.docs import chunk_doc_file, is_aggregate_doc, normalize_doc_path, parse_doc_file
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "docs"
 LIMIT = 512
@@ -211,7 +206,7 @@ def test_non_utf8_bytes_are_replaced_with_a_warning(caplog: pytest.LogCaptureFix
 def test_unparsable_input_is_an_error_the_caller_can_count() -> None:
     binary = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
     assert parse_doc_file("docs", "image.md", binary).error
-    with pytest.raises(DocParseError):
+    with pytest.raises(SkipFile):
         chunk_doc_file("docs", "image.md", binary)
     assert parse_doc_file("docs", "../outside.md", "# x").error
 

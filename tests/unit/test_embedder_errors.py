@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.embed import EmbedderError, MiniLMEmbedder, load_default_embedder, model_files
+from ctxhub.core.errors import EmbedderError
+from ctxhub.embed import MiniLMEmbedder, load_default_embedder, model_files
 from ctxhub.embed.model_files import INSTALL_HINT
 
 BERT_CONFIG = json.dumps(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.knowledge import Chunk, chunk_id
 from ctxhub.ingest.examples import (
     TARGET_CHARS,
     chunk_example,
@@ -24,7 +25,6 @@ from ctxhub.ingest.examples_layout import (
     skip_reason,
 )
 from ctxhub.ingest.taxonomy import taxonomies_for
-from ctxhub.models import Chunk, chunk_id
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "examples"
 FW = {"acme"}

@@ -23,12 +23,12 @@ from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.config import Settings
+from ctxhub.core.errors import GitHubError
+from ctxhub.core.records import record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub, set_embedder
 from ctxhub.memory.feedback import rate
 from ctxhub.memory.github import (
     GitHubClient,
-    GitHubError,
     GitHubImportSummary,
     IssueQuery,
     import_issues,
@@ -45,7 +45,7 @@ from ctxhub.memory.github_parse import (
     linked_fix_url,
     trim_markdown,
 )
-from ctxhub.memory.models import record_id_for
+from ctxhub.session import Hub, set_embedder
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "github"
 REPO_ID = 123456

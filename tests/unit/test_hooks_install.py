@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
+from ctxhub.core.errors import InstallError
 from ctxhub.memory import hooks
 from ctxhub.server.hooks_install import (
     EVENTS,
@@ -25,7 +26,6 @@ from ctxhub.server.hooks_install import (
     remove_hooks,
     settings_path,
 )
-from ctxhub.server.install import InstallError
 
 COMMAND = "/venv/bin/ctxhub hook post-tool-use"
 OTHER = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-hook.sh"}]}

@@ -9,10 +9,10 @@ from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.config import Settings
+from ctxhub.core.records import RecordInput
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub
-from ctxhub.memory.models import RecordInput
 from ctxhub.memory.records import log_solution
+from ctxhub.session import Hub
 
 
 @pytest.fixture

@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 from ctxhub.config import Settings
+from ctxhub.core.errors import InputError, NotFoundError
+from ctxhub.core.knowledge import SearchRequest
+from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub
 from ctxhub.memory.browse import browse_solutions, ecosystem_digest
 from ctxhub.memory.feedback import rate
-from ctxhub.memory.models import MemoryFilters, RecordInput, record_id_for
 from ctxhub.memory.records import upsert_record
 from ctxhub.memory.transfer import export_records, import_records
-from ctxhub.models import SearchRequest
 from ctxhub.search.retriever import Retriever
-from ctxhub.tools.errors import NotFoundError, ToolInputError
+from ctxhub.session import Hub
 from tests.conftest import make_chunk
 
 
@@ -57,7 +57,7 @@ def test_rate_records_counts_and_unknown_ids(hub: Hub) -> None:
     assert (result.target, result.worked_total, result.not_worked_total) == ("memory", 1, 1)
     with pytest.raises(NotFoundError, match="no record or knowledge hit"):
         rate(hub, "nope", True)
-    with pytest.raises(ToolInputError):
+    with pytest.raises(InputError):
         rate(hub, " ", True)
     events = hub.store.conn.execute(
         "SELECT note, agent, session_id FROM feedback_events WHERE target = ? ORDER BY id",
@@ -98,7 +98,7 @@ def test_browse_pages_filters_and_rejects_foreign_cursors(hub: Hub) -> None:
     assert browse_solutions(hub, MemoryFilters(source="github:"), 10).total == 2
     assert browse_solutions(hub, MemoryFilters(tags=["FLAKY"], language="rust"), 10).total == 2
     first = browse_solutions(hub, MemoryFilters(), limit=3)
-    with pytest.raises(ToolInputError, match="another query"):
+    with pytest.raises(InputError, match="another query"):
         browse_solutions(hub, MemoryFilters(language="rust"), 3, first.next_cursor)
 
 
@@ -113,7 +113,7 @@ def test_digest_lists_solved_problems_of_the_stack(hub: Hub) -> None:
     assert "fix 3" not in md  # rated as not working
     assert "problem number 0" not in md  # rust
     assert digest.records == 2
-    with pytest.raises(ToolInputError):
+    with pytest.raises(InputError):
         ecosystem_digest(hub, [])
 
 
@@ -187,5 +187,5 @@ def test_browse_pages_stay_stable_when_a_record_is_seen_again(hub: Hub) -> None:
     assert set(seen) == {record_id_for("t", str(i)) for i in range(1, 7)}  # none skipped
     again = browse_solutions(hub, MemoryFilters(), limit=3)
     assert again.hits[0].id == moved
-    with pytest.raises(ToolInputError, match="not one this server returned"):
+    with pytest.raises(InputError, match="not one this server returned"):
         browse_solutions(hub, MemoryFilters(), 3, "garbage")

@@ -10,11 +10,11 @@ import pytest
 from pydantic import ValidationError
 
 from ctxhub.config import Settings
+from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub
 from ctxhub.memory.feedback import rate
-from ctxhub.memory.models import MemoryFilters, RecordInput, record_id_for
 from ctxhub.memory.records import log_solution, upsert_record
+from ctxhub.session import Hub
 from tests.conftest import make_chunk
 
 ESM = "ERR_REQUIRE_ESM when requiring chalk 5 from a CommonJS script"
@@ -150,7 +150,7 @@ class RatingEmbedder(HashingEmbedder):
         self.store_path, self.record_id = store_path, record_id
 
     def embed(self, texts, batch_size=32, progress=None):  # type: ignore[no-untyped-def]
-        from ctxhub.store.sqlite import SQLiteStore
+        from ctxhub.store.sqlite.store import SQLiteStore
 
         with SQLiteStore(self.store_path) as other:
             other.add_feedback(self.record_id, "memory", True)
@@ -162,7 +162,7 @@ def test_a_rating_during_a_reimport_is_not_lost(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     with Hub(settings, embedder=HashingEmbedder(dim=256)) as first:
         upsert_record(first, rid, rec(source="github:o/r"))
-    with Hub(settings, embedder=RatingEmbedder(settings.db_path, rid)) as racing:
+    with Hub(settings, embedder=RatingEmbedder(settings.store_location, rid)) as racing:
         assert upsert_record(racing, rid, rec(solution="pin chalk@4.1.2")).action == "updated"
         (stored,) = racing.store.get_records([rid])
     assert (stored.solution, stored.worked) == ("pin chalk@4.1.2", 1)

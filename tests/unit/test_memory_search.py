@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from ctxhub.config import Settings
+from ctxhub.core.errors import InputError
+from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub
 from ctxhub.memory.feedback import rate
-from ctxhub.memory.models import MemoryFilters, RecordInput, record_id_for
 from ctxhub.memory.records import upsert_record
 from ctxhub.memory.search import MIN_RATINGS, search_by_approach, search_solutions
 from ctxhub.memory.shape import analyze_memory_query, error_codes
-from ctxhub.tools.errors import ToolInputError
+from ctxhub.session import Hub
 
 RECORDS = {
     "esm": dict(
@@ -145,9 +145,9 @@ def test_search_by_approach_searches_solutions(hub: Hub) -> None:
 
 
 def test_bad_arguments_are_precise(hub: Hub) -> None:
-    with pytest.raises(ToolInputError, match="query must not be empty"):
+    with pytest.raises(InputError, match="query must not be empty"):
         search_solutions(hub, "   ")
-    with pytest.raises(ToolInputError, match="limit"):
+    with pytest.raises(InputError, match="limit"):
         search_solutions(hub, "x", limit=0)
 
 
@@ -156,8 +156,8 @@ def _features(
 ) -> dict[str, float]:
     import numpy as np
 
+    from ctxhub.core.records import Record
     from ctxhub.memory import evidence
-    from ctxhub.memory.models import Record
 
     stored = {"problem": np.array([cosine, (1 - cosine**2) ** 0.5], dtype=np.float32)}
     vectors = {"query": np.array([1.0, 0.0], dtype=np.float32)}
@@ -241,8 +241,8 @@ def test_term_stats_count_records_and_name_the_candidates_holding_each_term(hub:
 
 
 def test_word_coverage_weighs_rare_and_unknown_words_most() -> None:
+    from ctxhub.core.records import TermStats
     from ctxhub.memory.evidence import word_coverage
-    from ctxhub.memory.models import TermStats
 
     stats = TermStats(
         records=100,
@@ -304,7 +304,7 @@ def test_a_failing_path_is_logged_and_the_others_still_answer(
 
 
 def test_a_damaged_store_is_not_hidden_as_a_failing_path(hub: Hub) -> None:
-    from ctxhub.store.base import StoreCorruptError
+    from ctxhub.core.errors import StoreCorruptError
 
     def damaged(*args: object, **kwargs: object) -> list[tuple[str, float]]:
         raise StoreCorruptError("the store x is damaged")

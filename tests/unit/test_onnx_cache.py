@@ -9,7 +9,8 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from ctxhub.embed import EmbedderError, onnx_cache
+from ctxhub.core.errors import EmbedderError
+from ctxhub.embed import onnx_cache
 from ctxhub.embed.variants import VARIANTS, Variant
 
 

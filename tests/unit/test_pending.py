@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 
 from ctxhub.config import Settings
+from ctxhub.core.records import LogResult, RecordInput
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub
 from ctxhub.memory import hook_state, hooks
-from ctxhub.memory.models import LogResult, RecordInput
 from ctxhub.memory.pending import (
     CLAIM_MARK,
     MAX_STORE_FAILURES,
@@ -25,6 +24,7 @@ from ctxhub.memory.pending import (
     pending_count,
     rejected_count,
 )
+from ctxhub.session import Hub
 
 
 @pytest.fixture
@@ -243,7 +243,7 @@ def test_hook_drain_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     from click.testing import CliRunner
 
     from ctxhub.cli.main import cli
-    from ctxhub.hub import set_embedder
+    from ctxhub.session import set_embedder
 
     monkeypatch.setenv("CTXHUB_HOME", str(tmp_path))
     monkeypatch.delenv("CTXHUB_DB", raising=False)

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.errors import SkipFile
+from ctxhub.core.knowledge import Chunk, chunk_id
 from ctxhub.ingest.modules import (
     PackageLayout,
     find_internal_packages,
@@ -13,9 +15,8 @@ from ctxhub.ingest.modules import (
     module_names,
     resolve_relative,
 )
-from ctxhub.ingest.pysource import SkipFile, decode_source, split_lines
+from ctxhub.ingest.pysource import decode_source, split_lines
 from ctxhub.ingest.python_api import PythonFileExtract, extract_python_file
-from ctxhub.models import Chunk, chunk_id
 
 TREE = Path(__file__).parent.parent / "fixtures" / "python_api" / "tree"
 SOURCE = "fx"

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from ctxhub.memory.models import RecordInput
+from ctxhub.core.records import RecordInput
 from ctxhub.memory.redact import Redactor, redact, redact_counted, redact_record
 
 # Secrets are assembled from parts so that this file itself trips no secret scanner.

@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.knowledge import SearchFilters
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.embedding import embed_missing
 from ctxhub.ingest.refresh import refresh
-from ctxhub.models import SearchFilters
 from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite.store import SQLiteStore
 
 MODULE = '''"""Workers."""
 
@@ -142,7 +142,7 @@ def test_lexical_first_then_embeddings(
     store: SQLiteStore, tree: Path, tmp_path: Path, embedder: HashingEmbedder
 ) -> None:
     _run(store, tree, tmp_path, None)
-    assert store.bm25('"frames"', SearchFilters(), None, 10)
+    assert store.bm25(["frames"], SearchFilters(), None, 10)
     store.bind_model(embedder.id, embedder.dim)
     missing = store.count_missing_embeddings(embedder.id)
     assert missing > 0

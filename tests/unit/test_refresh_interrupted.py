@@ -16,11 +16,11 @@ from click.testing import CliRunner
 
 import ctxhub.ingest.refresh as refresh_mod
 from ctxhub.cli.main import cli
+from ctxhub.core.knowledge import SearchFilters
 from ctxhub.ingest.refresh import refresh
-from ctxhub.models import SearchFilters
 from ctxhub.sources.base import SourceSpec
 from ctxhub.status import hub_status
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite.store import SQLiteStore
 
 #: Runs a first refresh and SIGKILLs itself when the fourth unit is about to be extracted.
 KILLER = textwrap.dedent(
@@ -29,7 +29,7 @@ KILLER = textwrap.dedent(
     from pathlib import Path
     import ctxhub.ingest.refresh as r
     from ctxhub.sources.base import SourceSpec
-    from ctxhub.store.sqlite import SQLiteStore
+    from ctxhub.store.sqlite.store import SQLiteStore
 
     real, done = r.extract_unit, []
 
@@ -94,7 +94,7 @@ def test_killed_first_refresh_is_reported_partial_everywhere(
     home, _ = killed
     with SQLiteStore(home / "ctxhub.db") as store:
         assert store.counts()["docs"]["doc"] == 3  # three units committed before the kill
-        assert store.bm25('"watchdog"', SearchFilters(), None, 10)
+        assert store.bm25(["watchdog"], SearchFilters(), None, 10)
         [source] = hub_status(store, 30).sources  # what MCP get_hub_status returns
     assert source.name == "docs" and source.status == "partial"
     assert source.error == "interrupted; run ctxhub refresh"

@@ -4,11 +4,11 @@ import logging
 
 import pytest
 
+from ctxhub.core.errors import StoreCorruptError, StoreQueryError
+from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.models import SearchFilters, SearchRequest
 from ctxhub.search.retriever import Retriever, SearchOptions
-from ctxhub.store.base import StoreCorruptError
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite.store import SQLiteStore
 from tests.conftest import make_chunk
 
 
@@ -81,13 +81,24 @@ def test_a_failing_path_is_logged_and_the_others_fuse(
     retriever: Retriever, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     def broken(*args: object, **kwargs: object) -> list[tuple[str, float]]:
-        raise RuntimeError("vector index corrupted")
+        raise StoreQueryError("database is locked")
 
     monkeypatch.setattr(retriever.store, "dense", broken)
-    with caplog.at_level(logging.ERROR):
+    with caplog.at_level(logging.WARNING):
         response = retriever.search(SearchRequest(query="queue_frames"))
     assert response.hits and "dense" not in response.hits[0].signals
-    assert "retrieval path dense failed" in caplog.text
+    assert "retrieval path dense failed (database is locked)" in caplog.text
+
+
+def test_a_bug_in_a_path_is_raised_not_hidden_as_worse_ranking(
+    retriever: Retriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def buggy(*args: object, **kwargs: object) -> list[tuple[str, float]]:
+        raise TypeError("unsupported operand")
+
+    monkeypatch.setattr(retriever.store, "bm25", buggy)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        retriever.search(SearchRequest(query="queue_frames"))
 
 
 @pytest.mark.parametrize("path", ["bm25", "dense", "symbol"])

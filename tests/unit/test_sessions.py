@@ -15,9 +15,8 @@ from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.config import Settings
+from ctxhub.core.records import MemoryFilters, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub, set_embedder
-from ctxhub.memory.models import MemoryFilters, record_id_for
 from ctxhub.memory.records import upsert_record
 from ctxhub.memory.session_mining import call_diff, is_failure
 from ctxhub.memory.session_reader import (
@@ -29,6 +28,7 @@ from ctxhub.memory.session_reader import (
     transcript_files,
 )
 from ctxhub.memory.sessions import MineSummary, mine_sessions, mine_transcript
+from ctxhub.session import Hub, set_embedder
 from tests.unit.tool_samples import PYTEST_FAIL, TRACE
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"

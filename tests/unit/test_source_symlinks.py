@@ -13,13 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
+from ctxhub.core.knowledge import SearchFilters
 from ctxhub.ingest.plan import plan_units
 from ctxhub.ingest.refresh import refresh
-from ctxhub.models import SearchFilters
 from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.local import MAX_FILE_BYTES, snapshot_dir
 from ctxhub.status import hub_status
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite.store import SQLiteStore
 
 
 def _docs(root: Path) -> Path:
@@ -54,7 +54,7 @@ def test_symlink_loop_is_a_counted_skip_and_the_rest_indexes(
         assert reasons["docs/self.md"] == "symlink loop"
         assert summary.files == 2
     assert store.counts()["src"]["doc"] >= 2
-    assert store.bm25('"watchdog"', SearchFilters(), None, 5)
+    assert store.bm25(["watchdog"], SearchFilters(), None, 5)
 
 
 def test_dangling_symlink_is_a_counted_skip_not_a_failed_source(

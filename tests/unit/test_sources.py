@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.manifest import ManifestError, effective_sources, read_manifest
+from ctxhub.core.errors import ManifestError, SourceError
 from ctxhub.sources import materialize, spec_from_argument
-from ctxhub.sources.base import SourceError, SourceSpec
+from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.local import snapshot_dir
+from ctxhub.sources.manifest import effective_sources, read_manifest
 
 
 def test_local_walk_skips_junk_and_refuses_reads_outside(tmp_path: Path) -> None:

@@ -52,10 +52,10 @@ def test_the_command_list_loads_neither_the_model_nor_the_sdk(tmp_path: Path) ->
 
 def test_rating_a_record_imports_no_model_sdk_or_rich(tmp_path: Path) -> None:
     from ctxhub.config import Settings
+    from ctxhub.core.records import RecordInput, record_id_for
     from ctxhub.embed.hashing import HashingEmbedder
-    from ctxhub.hub import Hub
-    from ctxhub.memory.models import RecordInput, record_id_for
     from ctxhub.memory.records import upsert_record
+    from ctxhub.session import Hub
 
     record = record_id_for("t", "one")
     with Hub(Settings(home=tmp_path), embedder=HashingEmbedder()) as hub:

@@ -6,12 +6,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ctxhub.core.errors import ModelMismatchError, StoreError
+from ctxhub.core.knowledge import Deprecation, SearchFilters, content_hash
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.models import Deprecation, SearchFilters, content_hash
-from ctxhub.search.analyzer import analyze, fts_match_expression
-from ctxhub.store.base import FileState, ModelMismatchError, StoreError
-from ctxhub.store.schema import SCHEMA_VERSION, migrate
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.search.analyzer import analyze, bm25_terms
+from ctxhub.store.protocol import FileState
+from ctxhub.store.sqlite.schema import SCHEMA_VERSION, migrate
+from ctxhub.store.sqlite.store import SQLiteStore
 from tests.conftest import make_chunk
 
 
@@ -49,8 +50,8 @@ def test_replace_is_incremental(store: SQLiteStore) -> None:
     assert [x.id for x in store.get_chunks([a.id, b.id, c.id])] == [b.id, c.id]
     assert store.get_chunks([b.id])[0].content == "two changed"
     # FTS follows: the removed chunk's words are gone, the new ones are found
-    assert store.bm25('"one"', SearchFilters(), None, 10) == []
-    assert [i for i, _ in store.bm25('"changed"', SearchFilters(), None, 10)] == [b.id]
+    assert store.bm25(["one"], SearchFilters(), None, 10) == []
+    assert [i for i, _ in store.bm25(["changed"], SearchFilters(), None, 10)] == [b.id]
 
 
 def test_failure_mid_write_leaves_nothing(
@@ -75,7 +76,7 @@ def test_failure_mid_write_leaves_nothing(
     # the old content is intact, none of the new rows, FTS entries or file state exist
     assert [c.id for c in store.get_chunks([good.id])] == [good.id]
     assert store.get_chunks([c.id for c in new]) == []
-    assert store.bm25('"fresh0"', SearchFilters(), None, 10) == []
+    assert store.bm25(["fresh0"], SearchFilters(), None, 10) == []
     assert store.file_states("src") == {}
     assert store.generation() == generation
     assert store.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0] == 1
@@ -120,12 +121,10 @@ def test_fts_input_never_raises(store: SQLiteStore) -> None:
         ],
     )
     for query in ["DailyTransport.configure", 'a" OR "b', "NEAR(x y)", "col:val", "*", "-x ^y"]:
-        expr = fts_match_expression(analyze(query))
-        if expr:
-            store.bm25(expr, SearchFilters(), None, 10)
-    expr = fts_match_expression(analyze("DailyTransport.configure"))
-    assert expr is not None
-    assert store.bm25(expr, SearchFilters(), None, 5)
+        store.bm25(bm25_terms(analyze(query)), SearchFilters(), None, 10)
+        store.bm25(query.split(), SearchFilters(), None, 10)  # raw words: plain words too
+    assert store.bm25(bm25_terms(analyze("DailyTransport.configure")), SearchFilters(), None, 5)
+    assert store.bm25([], SearchFilters(), None, 5) == []
 
 
 @pytest.fixture
@@ -257,7 +256,7 @@ def test_every_filter_applies_before_ranking(
     # the dense path over the same filter returns only members of the filtered set
     dense = filled.dense(embedder.embed(["speech"])[0], filters, kinds, 100)
     assert {c.symbol or c.path for c in filled.get_chunks([i for i, _ in dense])} == expected
-    bm = filled.bm25('"speech" OR "def" OR "class" OR "bot"', filters, kinds, 100)
+    bm = filled.bm25(["speech", "def", "class", "bot"], filters, kinds, 100)
     assert {c.symbol or c.path for c in filled.get_chunks([i for i, _ in bm])} <= expected
 
 
@@ -275,7 +274,7 @@ def test_counts_and_delete_source(filled: SQLiteStore) -> None:
     assert filled.delete_source("fw") == 3
     assert "fw" not in filled.counts()
     assert filled.symbol_lookup(["DeepSTT"], SearchFilters(), None, 10) == []
-    assert filled.bm25('"DeepSTT"', SearchFilters(), None, 10) == []
+    assert filled.bm25(["DeepSTT"], SearchFilters(), None, 10) == []
     assert filled.conn.execute("SELECT COUNT(*) FROM chunk_terms").fetchone()[0] == 2
 
 

@@ -21,20 +21,20 @@ from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.config import Settings
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub, set_embedder
-from ctxhub.ingest.refresh import refresh
-from ctxhub.models import SearchFilters
-from ctxhub.sources.base import SourceSpec
-from ctxhub.status import hub_status
-from ctxhub.store import sqlite as sqlite_mod
-from ctxhub.store.base import (
+from ctxhub.core.errors import (
     StoreCorruptError,
-    StoreError,
     StoreFullError,
+    StoreQueryError,
     StoreReadOnlyError,
 )
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.core.knowledge import SearchFilters
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.refresh import refresh
+from ctxhub.session import Hub, set_embedder
+from ctxhub.sources.base import SourceSpec
+from ctxhub.status import hub_status
+from ctxhub.store.sqlite import store as sqlite_mod
+from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import search_tools
 
 EMBEDDER = HashingEmbedder(dim=64)
@@ -145,7 +145,7 @@ def test_once_seen_damaged_a_store_refuses_writes_but_keeps_reading(home: Path) 
     _scribble(db, ("chunks_fts_data",))
     with SQLiteStore(db) as store:
         with pytest.raises(StoreCorruptError):
-            store.bm25('"watchdog3"', SearchFilters(), None, 10)
+            store.bm25(["watchdog3"], SearchFilters(), None, 10)
         assert store.counts()["docs"]["doc"] >= PAGES  # what is readable stays readable
         with pytest.raises(StoreCorruptError, match="damaged"):
             store.upsert_source(store.sources()[0])
@@ -183,10 +183,12 @@ def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     _assert_names_the_fix(str(caught.value))
 
 
-def test_query_syntax_errors_are_not_corruption(store: SQLiteStore) -> None:
-    with pytest.raises(sqlite3.OperationalError) as caught:
-        store.bm25('"corrupt', SearchFilters(), None, 5)  # an FTS syntax error
-    assert not isinstance(caught.value, StoreError)
+def test_a_rejected_statement_is_a_query_error_not_corruption(store: SQLiteStore) -> None:
+    with pytest.raises(StoreQueryError) as caught:
+        store.conn.execute("SELECT * FROM chunks_fts WHERE chunks_fts MATCH ?", ('"corrupt',))
+    assert isinstance(caught.value, sqlite3.OperationalError)  # the store's own code sees it
+    assert not isinstance(caught.value, StoreCorruptError)
+    assert str(caught.value) == "unterminated string"  # SQLite's own words, unchanged
 
 
 # -- disk full ---------------------------------------------------------------------------
@@ -214,7 +216,7 @@ def test_disk_full_during_refresh_names_it_and_keeps_the_previous_index(
     assert "disk full" in message and "cannot rollback" not in message
     assert caught.value.__cause__ is not None
     assert store.counts()["docs"]["doc"] >= before["docs"]["doc"]
-    assert store.bm25('"watchdog1"', SearchFilters(), None, 5)  # still searchable
+    assert store.bm25(["watchdog1"], SearchFilters(), None, 5)  # still searchable
     assert not store.conn.in_transaction
     [source] = hub_status(store, 30).sources
     assert (source.status, source.error) == ("partial", "interrupted; run ctxhub refresh")
@@ -249,9 +251,9 @@ def test_disk_full_through_the_cli(
 READER = textwrap.dedent(
     """
     import os, sys
-    from ctxhub.models import SearchFilters
-    from ctxhub.store.base import StoreReadOnlyError
-    from ctxhub.store.sqlite import SQLiteStore
+    from ctxhub.core.knowledge import SearchFilters
+    from ctxhub.core.errors import StoreReadOnlyError
+    from ctxhub.store.sqlite.store import SQLiteStore
 
     db, uid = sys.argv[1], int(sys.argv[2])
     if uid >= 0:
@@ -259,7 +261,7 @@ READER = textwrap.dedent(
         os.setuid(uid)  # everything is imported: only the store is touched from here on
     store = SQLiteStore(db)
     print("read_only", store.read_only, store.why_read_only)
-    print("hits", len(store.bm25('"watchdog3"', SearchFilters(), None, 5)))
+    print("hits", len(store.bm25(["watchdog3"], SearchFilters(), None, 5)))
     print("sources", [s.name for s in store.sources()])
     try:
         store.upsert_source(store.sources()[0])
@@ -388,7 +390,7 @@ def test_a_store_on_a_read_only_mount(shared: Path, tmp_path: Path) -> None:
 def test_read_only_refusal_names_the_store(tmp_path: Path) -> None:
     db = _indexed(tmp_path, tmp_path)
     with SQLiteStore(db, read_only=True) as store:
-        assert store.bm25('"watchdog3"', SearchFilters(), None, 5)
+        assert store.bm25(["watchdog3"], SearchFilters(), None, 5)
         with pytest.raises(StoreReadOnlyError, match=f"the store {db} is read-only"):
             store.delete_source("docs")
         store.bind_model(EMBEDDER.id, EMBEDDER.dim)  # a read needs no write to bind

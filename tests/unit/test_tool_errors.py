@@ -13,10 +13,10 @@ import pytest
 from mcp.client import Client
 
 from ctxhub.config import Settings
+from ctxhub.core.errors import shown
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import set_embedder
 from ctxhub.server.app import build_server
-from ctxhub.tools.errors import shown
+from ctxhub.session import set_embedder
 
 BIG = "x" * 1_048_576
 MANY = ["t"] * 100_000

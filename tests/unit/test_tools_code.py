@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from ctxhub.config import Settings
+from ctxhub.core.budget import estimate_tokens
+from ctxhub.core.errors import InputError, NotFoundError
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.hub import Hub, set_embedder
 from ctxhub.ingest.refresh import refresh
-from ctxhub.search.budget import estimate_tokens
+from ctxhub.session import Hub, set_embedder
 from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import code_tools, docs_tools, example_tools, status_tools
-from ctxhub.tools.errors import NotFoundError, ToolInputError
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 
@@ -66,13 +66,13 @@ def test_snippet_by_id_path_window_and_bad_input(hub: Hub) -> None:
         code_tools.get_code_snippet(hub, chunk_id="0123456789abcdef")
     with pytest.raises(NotFoundError):
         code_tools.get_code_snippet(hub, path="chime/nowhere.py", line_start=1)
-    with pytest.raises(ToolInputError, match="line_end >= line_start"):
+    with pytest.raises(InputError, match="line_end >= line_start"):
         code_tools.get_code_snippet(hub, path=method.path, line_start=5, line_end=2)
-    with pytest.raises(ToolInputError, match="max_lines"):
+    with pytest.raises(InputError, match="max_lines"):
         code_tools.get_code_snippet(hub, symbol="Pipeline", max_lines=0)
-    with pytest.raises(ToolInputError, match="max_tokens"):
+    with pytest.raises(InputError, match="max_tokens"):
         code_tools.get_code_snippet(hub, symbol="Pipeline", max_tokens=100)
-    with pytest.raises(ToolInputError, match="give symbol"):
+    with pytest.raises(InputError, match="give symbol"):
         code_tools.get_code_snippet(hub)
 
 
@@ -87,9 +87,9 @@ def test_trace_budget_keeps_nearest_nodes(hub: Hub) -> None:
     small = code_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", 3, max_tokens=250)
     assert small.truncated and 0 < len(small.nodes) < len(full.nodes)
     assert [n.id for n in small.nodes] == [n.id for n in full.nodes[: len(small.nodes)]]
-    with pytest.raises(ToolInputError, match="direction"):
+    with pytest.raises(InputError, match="direction"):
         code_tools.trace_calls(hub, "Pipeline.run", direction="sideways")
-    with pytest.raises(ToolInputError, match="symbol must not be empty"):
+    with pytest.raises(InputError, match="symbol must not be empty"):
         code_tools.trace_calls(hub, "  ")
 
 
@@ -103,7 +103,7 @@ def test_doc_budget_and_section_errors(hub: Hub) -> None:
         docs_tools.get_doc(hub, path="guides/quickstart", section="Billing")
     with pytest.raises(NotFoundError, match="search_docs"):
         docs_tools.get_doc(hub, path="guides/nothing-here")
-    with pytest.raises(ToolInputError):
+    with pytest.raises(InputError):
         docs_tools.get_doc(hub)
 
 
@@ -125,5 +125,5 @@ def test_example_budget_lists_every_file(hub: Hub) -> None:
 
 def test_deprecation_of_unknown_and_empty_symbols(hub: Hub) -> None:
     assert not status_tools.check_deprecation(hub, "Nothing.like_this").deprecated
-    with pytest.raises(ToolInputError):
+    with pytest.raises(InputError):
         status_tools.check_deprecation(hub, "   ")

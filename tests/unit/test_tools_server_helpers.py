@@ -10,13 +10,13 @@ import pytest
 from pydantic import BaseModel, Field, ValidationError
 
 from ctxhub.config import Settings
-from ctxhub.models import Hit, SearchResponse
-from ctxhub.search.budget import estimate_tokens
+from ctxhub.core.budget import estimate_tokens
+from ctxhub.core.errors import NotFoundError
+from ctxhub.core.knowledge import Hit, SearchResponse
 from ctxhub.server import render
 from ctxhub.server.http import is_loopback, loopback_security
 from ctxhub.server.runtime import HubPool, describe_validation, enforce_budget, fit_search
-from ctxhub.store.sqlite import SQLiteStore
-from ctxhub.tools.errors import NotFoundError
+from ctxhub.store.sqlite.store import SQLiteStore
 
 
 class Args(BaseModel):

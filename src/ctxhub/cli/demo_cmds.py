@@ -20,11 +20,12 @@ from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out
 from ctxhub.cli.render import render_response
 from ctxhub.cli.sources_cmds import run_refresh
-from ctxhub.hub import Hub
-from ctxhub.manifest import writable_manifest
-from ctxhub.models import SearchRequest
+from ctxhub.core.errors import SourceError
+from ctxhub.core.knowledge import SearchRequest
 from ctxhub.server import render_memory
-from ctxhub.sources.base import SourceError, SourceSpec
+from ctxhub.session import Hub
+from ctxhub.sources.base import SourceSpec
+from ctxhub.sources.manifest import writable_manifest
 from ctxhub.tools import memory_tools, search_tools
 
 PACKAGE, VERSION = "pipecat-ai-flows", "1.4.0"
@@ -141,7 +142,7 @@ def demo(ctx: Context) -> None:
             out.print(escape(render_memory.solution_response(found)))
     out.print(
         f"\n[bold]ready.[/bold] `ctxhub search QUERY`, or `ctxhub serve` for agents "
-        f"(store: {ctx.settings.db_path}, manifest: {manifest.path})"
+        f"(store: {ctx.settings.store_location}, manifest: {manifest.path})"
     )
 
 

@@ -13,7 +13,7 @@ from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.sources_cmds import run_refresh
 from ctxhub.evaluation.queries import load_queries
 from ctxhub.evaluation.runner import EvalReport, ablation_variants, run
-from ctxhub.hub import Hub
+from ctxhub.session import Hub
 from ctxhub.sources.base import SourceSpec
 
 
@@ -91,7 +91,7 @@ def eval_cmd(
     """
     ctx: Context = click_ctx.obj
     if click_ctx.parent is not None and click_ctx.parent.params.get("db") is None:
-        ctx.settings.db = ctx.settings.home / "eval" / "eval.db"
+        ctx.settings.db = str(ctx.settings.home / "eval" / "eval.db")
     items = load_queries(queries)
     specs = _roots(roots)
     if specs:

@@ -9,11 +9,11 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, interactive, out, print_json
-from ctxhub.hub import Hub
+from ctxhub.core.errors import GitHubError
+from ctxhub.core.records import LogResult
 from ctxhub.memory.github import (
     DEFAULT_API_URL,
     GitHubClient,
-    GitHubError,
     GitHubImportSummary,
     IssueQuery,
     IssueRecord,
@@ -21,7 +21,7 @@ from ctxhub.memory.github import (
     import_issues,
     parse_repository,
 )
-from ctxhub.memory.models import LogResult
+from ctxhub.session import Hub
 
 
 def _token() -> str | None:

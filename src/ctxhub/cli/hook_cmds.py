@@ -115,8 +115,8 @@ def status(ctx: Context, as_json: bool) -> None:
 @pass_ctx
 def drain(ctx: Context, limit: int, as_json: bool) -> None:
     """Store (embed) the pending records now."""
-    from ctxhub.hub import Hub
     from ctxhub.memory.pending import drain_pending
+    from ctxhub.session import Hub
 
     with Hub(ctx.settings) as hub:
         summary = drain_pending(hub, limit=limit)

@@ -17,11 +17,11 @@ from rich.tree import Tree
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
 from ctxhub.cli.render import render_response
-from ctxhub.hub import Hub
-from ctxhub.models import SearchResponse
+from ctxhub.core.errors import InputError, NotFoundError
+from ctxhub.core.knowledge import SearchResponse
+from ctxhub.core.outputs import CallTrace, CodeSnippet, DeprecationReport, DocPage, ExampleBundle
+from ctxhub.session import Hub
 from ctxhub.tools import code_tools, docs_tools, example_tools, search_tools, status_tools
-from ctxhub.tools.errors import NotFoundError, ToolInputError
-from ctxhub.tools.models import CallTrace, CodeSnippet, DeprecationReport, DocPage, ExampleBundle
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -41,7 +41,7 @@ def _call(ctx: Context, work: Callable[[Hub], M]) -> M:
     try:
         with Hub(ctx.settings) as hub:
             return work(hub)
-    except ToolInputError as exc:
+    except InputError as exc:
         raise click.UsageError(str(exc)) from None
     except NotFoundError as exc:
         click.echo(f"not found: {exc}", err=True)

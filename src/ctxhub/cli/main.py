@@ -58,10 +58,7 @@ def known_error(exc: BaseException) -> bool:
     manifest that cannot be used as asked."""
     if not type(exc).__module__.startswith("ctxhub."):
         return False  # click's own exits and usage errors, or a bug: not ours to word
-    from ctxhub.embed.base import EmbedderError
-    from ctxhub.manifest import ManifestError
-    from ctxhub.sources.base import SourceError
-    from ctxhub.store.base import StoreError
+    from ctxhub.core.errors import EmbedderError, ManifestError, SourceError, StoreError
 
     return isinstance(exc, StoreError | EmbedderError | SourceError | ManifestError)
 

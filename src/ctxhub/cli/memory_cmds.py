@@ -16,7 +16,7 @@ from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, print_json
 
 if TYPE_CHECKING:  # loaded by the command that runs, so `--help` stays instant
-    from ctxhub.hub import Hub
+    from ctxhub.session import Hub
 
 M = TypeVar("M")
 
@@ -24,13 +24,13 @@ M = TypeVar("M")
 def _run(ctx: Context, work: Callable[[Hub], M], render: Callable[[M], str], as_json: bool) -> None:
     from pydantic import ValidationError
 
-    from ctxhub.hub import Hub
-    from ctxhub.tools.errors import NotFoundError, ToolInputError
+    from ctxhub.core.errors import InputError, NotFoundError
+    from ctxhub.session import Hub
 
     with Hub(ctx.settings) as hub:
         try:
             result = work(hub)
-        except ToolInputError as exc:
+        except InputError as exc:
             raise click.BadParameter(str(exc)) from exc
         except ValidationError as exc:
             from ctxhub.server.runtime import describe_validation
@@ -233,8 +233,8 @@ def digest(
 @pass_ctx
 def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
     """Write every memory record to FILE as JSON Lines ('-' for stdout)."""
-    from ctxhub.hub import Hub
     from ctxhub.memory.transfer import export_records
+    from ctxhub.session import Hub
 
     with Hub(ctx.settings) as hub:
         if str(file) == "-":
@@ -257,8 +257,8 @@ def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
 @pass_ctx
 def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
     """Read records from a `ctxhub export` file; re-embeds when the model differs."""
-    from ctxhub.hub import Hub
     from ctxhub.memory.transfer import import_records
+    from ctxhub.session import Hub
 
     with Hub(ctx.settings) as hub:
         try:
@@ -283,7 +283,7 @@ def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
 @pass_ctx
 def forget(ctx: Context, record_id: str, yes: bool) -> None:
     """Delete a record (a wrong fix, or one that leaked a secret), with its ratings."""
-    from ctxhub.hub import Hub
+    from ctxhub.session import Hub
 
     with Hub(ctx.settings) as hub:
         found = hub.store.get_records([record_id])

@@ -12,9 +12,9 @@ from rich.markup import escape
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
-from ctxhub.hub import Hub
 from ctxhub.memory.records import upsert_record
 from ctxhub.memory.sessions import MinedRecord, MineSummary, mine_sessions
+from ctxhub.session import Hub
 
 
 def default_projects_dir() -> Path:

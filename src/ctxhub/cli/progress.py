@@ -13,7 +13,7 @@ from rich.progress import (
 from rich.progress import Progress as RichProgress
 
 from ctxhub.cli.output import err, interactive
-from ctxhub.ingest.progress import NO_PROGRESS, Progress
+from ctxhub.core.progress import NO_PROGRESS, Progress
 
 
 class BarProgress:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from ctxhub.models import Hit, SearchResponse
+from ctxhub.core.knowledge import Hit, SearchResponse
 
 
 def location(hit: Hit) -> str:

@@ -7,9 +7,9 @@ import click
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
 from ctxhub.cli.render import render_response
-from ctxhub.hub import Hub
+from ctxhub.core.errors import InputError
+from ctxhub.session import Hub
 from ctxhub.tools import search_tools
-from ctxhub.tools.errors import ToolInputError
 
 KIND_CHOICE = click.Choice(["doc", "api", "example", "memory"])
 
@@ -48,7 +48,7 @@ def search(
                 limit=limit,
                 max_tokens=max_tokens,
             )
-        except ToolInputError as exc:
+        except InputError as exc:
             raise click.BadParameter(str(exc)) from exc
     if as_json:
         print_json(response)

@@ -32,7 +32,7 @@ def _load_model_meanwhile(home: Path) -> None:
     import threading
 
     def load() -> None:
-        from ctxhub.hub import default_embedder
+        from ctxhub.session import default_embedder
 
         with contextlib.suppress(Exception):  # the warm-up and the tools report it
             default_embedder(home).warm()
@@ -77,11 +77,12 @@ def serve(ctx: Context, use_http: bool, host: str, port: int | None) -> None:
 
         run_stdio(ctx.settings, _log_level(), front)
         return
-    from ctxhub.server.http import DEFAULT_PORT, HTTPServeError, run_http
+    from ctxhub.core.errors import ServeError
+    from ctxhub.server.http import DEFAULT_PORT, run_http
 
     try:
         run_http(ctx.settings, host, port or DEFAULT_PORT, ctx.settings.token, _log_level())
-    except HTTPServeError as exc:
+    except ServeError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
 
@@ -116,7 +117,8 @@ def install(
     --project, .claude/settings.json), so an error followed by its fix is captured as
     a memory record. Installing twice keeps one entry; --remove takes out only ours.
     """
-    from ctxhub.server.install import CLIENTS, InstallError, apply_install, describe, plan_install
+    from ctxhub.core.errors import InstallError
+    from ctxhub.server.install import CLIENTS, apply_install, describe, plan_install
 
     if remove and not hooks:
         raise click.UsageError("--remove works with --hooks (MCP entries are removed by hand)")
@@ -143,8 +145,8 @@ def install(
 
 
 def _install_hooks(scope: Scope, print_only: bool, remove: bool) -> None:
+    from ctxhub.core.errors import InstallError
     from ctxhub.server.hooks_install import apply_hooks, describe_hooks, plan_hooks, remove_hooks
-    from ctxhub.server.install import InstallError
 
     plan = plan_hooks(scope)
     if print_only and not remove:

@@ -11,21 +11,22 @@ from rich.table import Table
 from ctxhub.cli.main import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
+from ctxhub.core.errors import ManifestError
 from ctxhub.embed.base import Embedder
-from ctxhub.hub import default_embedder
 from ctxhub.ingest.refresh import RefreshSummary, refresh
 from ctxhub.ingest.running import INTERRUPTED, PARTIAL, label
-from ctxhub.manifest import (
-    ManifestError,
+from ctxhub.session import default_embedder
+from ctxhub.sources import spec_from_argument
+from ctxhub.sources.base import CONTENT_KINDS, SourceSpec
+from ctxhub.sources.manifest import (
     effective_sources,
     project_manifest_path,
     read_manifest,
     user_manifest_path,
     writable_manifest,
 )
-from ctxhub.sources import spec_from_argument
-from ctxhub.sources.base import CONTENT_KINDS, SourceSpec
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.factory import open_store
+from ctxhub.store.protocol import HubStore
 
 PRESETS = ("pipecat",)
 #: Skipped files named per source after the summary table (all of them in --json).
@@ -92,7 +93,7 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
     )
 
 
-def _reembed_memory(store: SQLiteStore, embedder: Embedder, quiet: bool) -> None:
+def _reembed_memory(store: HubStore, embedder: Embedder, quiet: bool) -> None:
     """Memory records get the new model's vectors first: a source that then fails to
     refresh must not leave memory search without vectors."""
     from ctxhub.memory.records import reembed_records
@@ -113,7 +114,7 @@ def run_refresh(
 ) -> RefreshSummary:
     progress, bars = make_progress()
     try:
-        with SQLiteStore(ctx.settings.db_path) as store:
+        with open_store(ctx.settings.store_location) as store:
             store.check_integrity()  # before the first write, --reembed's included
             embedder = default_embedder(ctx.settings.home) if embed or reembed else None
             if embedder is not None:
@@ -198,7 +199,7 @@ def remove(ctx: Context, name: str) -> None:
     in_manifest = manifest.remove(name)
     if in_manifest:
         manifest.save()
-    with SQLiteStore(ctx.settings.db_path) as store:
+    with open_store(ctx.settings.store_location) as store:
         deleted = store.delete_source(name)
     if not in_manifest and not deleted:
         raise click.ClickException(f"no source named {name!r}")
@@ -211,7 +212,7 @@ def remove(ctx: Context, name: str) -> None:
 def sources_cmd(ctx: Context, as_json: bool) -> None:
     """List the manifest's sources and their indexed state."""
     specs = effective_sources(ctx.settings.home)
-    with SQLiteStore(ctx.settings.db_path) as store:
+    with open_store(ctx.settings.store_location) as store:
         states = {s.name: s for s in store.sources()}
         counts = store.counts()
     rows: list[dict[str, object]] = []

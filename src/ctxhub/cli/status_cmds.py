@@ -11,11 +11,11 @@ from rich.table import Table
 
 from ctxhub.cli.main import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
+from ctxhub.core.errors import StoreCorruptError
 from ctxhub.memory.pending import pending_count
 from ctxhub.server.render import memory_line
 from ctxhub.status import hub_status
-from ctxhub.store.base import StoreCorruptError
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.factory import open_store
 
 
 def _size(n: int) -> str:
@@ -31,7 +31,7 @@ def _size(n: int) -> str:
 @pass_ctx
 def status(ctx: Context, as_json: bool) -> None:
     """Sources, versions, chunk counts, model and store."""
-    with SQLiteStore(ctx.settings.db_path) as store:
+    with open_store(ctx.settings.store_location) as store:
         report = hub_status(store, ctx.settings.stale_days, pending_count(ctx.settings))
     if as_json:
         print_json(report)
@@ -61,7 +61,7 @@ def status(ctx: Context, as_json: bool) -> None:
 def doctor(ctx: Context) -> None:
     """Check that the model loads, the store opens, FTS5 exists and the schema is current."""
     from ctxhub.embed import load_default_embedder
-    from ctxhub.store import schema
+    from ctxhub.store.sqlite import schema
 
     failures = 0
 
@@ -78,7 +78,7 @@ def doctor(ctx: Context) -> None:
     except sqlite3.OperationalError as exc:
         check("fts5", False, f"SQLite {sqlite3.sqlite_version}: {exc}")
     try:
-        with SQLiteStore(ctx.settings.db_path) as store:
+        with open_store(ctx.settings.store_location) as store:
             version = store.schema_version()
             mode = (
                 f" read-only ({store.why_read_only}): writes will fail" if store.read_only else ""

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxhub.embed.base import Embedder, EmbedderError, Progress, Vectors
+from ctxhub.core.errors import EmbedderError
+from ctxhub.embed.base import Embedder, Progress, Vectors
 
 if TYPE_CHECKING:
     from ctxhub.embed.hashing import HashingEmbedder

@@ -16,10 +16,6 @@ else:  # only ever an annotation: numpy loads where vectors are made, not with t
 Progress = Callable[[int], None]
 
 
-class EmbedderError(RuntimeError):
-    """The model is missing or broken. Never silently replaced by another embedder."""
-
-
 @runtime_checkable
 class Embedder(Protocol):
     @property

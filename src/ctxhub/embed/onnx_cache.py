@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ctxhub.embed.base import EmbedderError
+from ctxhub.core.errors import EmbedderError
 from ctxhub.embed.model_files import INSTALL_HINT
 from ctxhub.embed.variants import Variant
 

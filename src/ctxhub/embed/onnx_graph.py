@@ -27,8 +27,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from ctxhub.core.errors import EmbedderError
 from ctxhub.embed import onnx_quant as oq
-from ctxhub.embed.base import EmbedderError
 from ctxhub.embed.model_files import INSTALL_HINT
 from ctxhub.embed.onnx_quant import F32
 from ctxhub.embed.session import session_options

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ctxhub.embed.base import EmbedderError, Progress, Vectors
+from ctxhub.core.errors import EmbedderError
+from ctxhub.embed.base import Progress, Vectors
 from ctxhub.embed.model_files import INSTALL_HINT, model_dir
 from ctxhub.embed.onnx_cache import cached_model
 from ctxhub.embed.session import session_options

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.evaluation.runner import CATEGORY_KINDS, run_tool
-from ctxhub.hub import Hub
-from ctxhub.models import SearchFilters, SearchRequest
 from ctxhub.search.retriever import SearchOptions
+from ctxhub.session import Hub
 
 
 class GoldRanks(BaseModel):

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ctxhub.hub import Hub
+from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.memory import evidence
 from ctxhub.memory import search as memsearch
-from ctxhub.memory.models import MemoryFilters, RecordInput, record_id_for
 from ctxhub.memory.records import upsert_record
 from ctxhub.memory.shape import analyze_memory_query
+from ctxhub.session import Hub
 
 VARIANTS: list[tuple[str, memsearch.Ablation]] = [
     ("problem space only", memsearch.Ablation(paths=("problem",), multipliers=False)),

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
+from ctxhub.core.errors import NotFoundError
+from ctxhub.core.knowledge import Hit, HitKind
 from ctxhub.evaluation import metrics
 from ctxhub.evaluation.matching import RankedHit, credit
 from ctxhub.evaluation.queries import EvalQuery
-from ctxhub.hub import Hub
-from ctxhub.models import Hit, HitKind
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.retriever import SearchOptions
+from ctxhub.session import Hub
 from ctxhub.tools import code_tools, search_tools
-from ctxhub.tools.errors import NotFoundError
 
 CATEGORY_TOOL = {
     "symbol": "get_code_snippet + search_api",

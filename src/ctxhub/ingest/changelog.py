@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ctxhub.core.knowledge import Deprecation
 from ctxhub.ingest.deprecation_text import clean_name, find_replacement
-from ctxhub.models import Deprecation
 
 _CHANGELOG_STEMS = frozenset(
     {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"}

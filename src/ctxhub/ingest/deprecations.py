@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from ctxhub.core.knowledge import Deprecation
 from ctxhub.ingest.callgraph import ScopeContext
 from ctxhub.ingest.changelog import extract_changelog_deprecations, is_changelog
 from ctxhub.ingest.deprecation_text import (
@@ -27,7 +28,6 @@ from ctxhub.ingest.deprecation_text import (
 )
 from ctxhub.ingest.pyaliases import find_aliases
 from ctxhub.ingest.pydefs import Definition, class_fields, decorator_name, docstring
-from ctxhub.models import Deprecation
 
 __all__ = [
     "CodeDeprecations",

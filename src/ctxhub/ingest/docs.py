@@ -14,22 +14,23 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from ctxhub.core.doc_paths import doc_url, is_aggregate_doc, normalize_doc_path
+from ctxhub.core.errors import SkipFile
+from ctxhub.core.knowledge import Chunk, ChunkMeta, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
 from ctxhub.ingest.cleaned import CleanedText, plain_lines, rst_lines
-from ctxhub.ingest.doc_paths import doc_url, is_aggregate_doc, normalize_doc_path
 from ctxhub.ingest.doc_signals import code_stats, is_worked_example
 from ctxhub.ingest.embed_text import build_embed_text
 from ctxhub.ingest.llms_full import DocPage, dump_pages_without_file, split_llms_full
 from ctxhub.ingest.markdown_split import Section, find_headings, merge_tiny, split_sections
 from ctxhub.ingest.mdx import clean_mdx
 from ctxhub.ingest.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
-from ctxhub.models import Chunk, ChunkMeta, chunk_id
 
 __all__ = [
     "DOC_SUFFIXES",
     "DocPage",
-    "DocParseError",
     "DocResult",
+    "SkipFile",
     "chunk_doc_file",
     "chunk_doc_page",
     "doc_format",
@@ -47,10 +48,6 @@ WORKED_EXAMPLE_TAG = "worked-example"
 #: Suffix -> format; anything else is read as plain markdown-ish text.
 DOC_SUFFIXES = {".mdx": "mdx", ".md": "markdown", ".markdown": "markdown", ".rst": "rst"}
 _SLUG = re.compile(r"[^\w]+")
-
-
-class DocParseError(ValueError):
-    """A page that could not be turned into chunks (binary content, a bad path, ...)."""
 
 
 @dataclass
@@ -84,7 +81,7 @@ def _clean_path(relpath: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     if not path or path.startswith("/") or ".." in path.split("/"):
-        raise DocParseError(f"doc path must be relative inside its source: {relpath!r}")
+        raise SkipFile(f"doc path must be relative inside its source: {relpath!r}")
     return path
 
 
@@ -211,7 +208,7 @@ def parse_doc_file(
         path = _clean_path(relpath)
         body, result.warnings = decode_doc(text)
         if "\x00" in body[:8192]:
-            raise DocParseError("binary content (NUL bytes)")
+            raise SkipFile("binary content (NUL bytes)")
         fmt = doc_format(path)
         syntax = "rst" if fmt == "rst" else "markdown"
         if fmt in ("mdx", "markdown"):
@@ -267,7 +264,7 @@ def _raise_or_return(result: DocResult, what: str) -> list[Chunk]:
     if result.warnings:  # one line per file, however much is wrong with it
         log.warning("%s: %s", what, "; ".join(result.warnings))
     if result.error is not None:
-        raise DocParseError(result.error)
+        raise SkipFile(result.error)
     return result.chunks
 
 
@@ -281,7 +278,7 @@ def chunk_doc_file(
     max_tokens: int = MAX_TOKENS,
 ) -> list[Chunk]:
     """Chunks of one docs file. Warnings are logged; an unparsable page raises
-    `DocParseError` (use `parse_doc_file` to get both as data)."""
+    `SkipFile` (use `parse_doc_file` to get both as data)."""
     result = parse_doc_file(
         source, relpath, text, version=version, base_url=base_url, max_tokens=max_tokens
     )

@@ -6,9 +6,9 @@ once (by any source, any earlier version) is never embedded again.
 
 from __future__ import annotations
 
+from ctxhub.core.progress import NO_PROGRESS, Progress
 from ctxhub.embed.base import Embedder
-from ctxhub.ingest.progress import NO_PROGRESS, Progress
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.protocol import HubStore
 
 #: Texts fetched and written per round: a commit every few seconds keeps dense search
 #: current while a refresh runs, without a transaction per batch.
@@ -16,7 +16,7 @@ ROUND = 256
 
 
 def embed_missing(
-    store: SQLiteStore,
+    store: HubStore,
     embedder: Embedder,
     *,
     progress: Progress = NO_PROGRESS,

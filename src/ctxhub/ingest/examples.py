@@ -17,6 +17,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from ctxhub.core.knowledge import Chunk, ChunkMeta, chunk_id
 from ctxhub.ingest.embed_text import build_embed_text
 from ctxhub.ingest.examples_layout import (
     MAX_FILE_CHARS,
@@ -28,7 +29,6 @@ from ctxhub.ingest.examples_layout import (
     language_of,
 )
 from ctxhub.ingest.taxonomy import Taxonomy, python_facts
-from ctxhub.models import Chunk, ChunkMeta, chunk_id
 
 __all__ = ["TARGET_CHARS", "chunk_example", "discover_examples", "python_spans", "text_spans"]
 

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ctxhub.core.doc_paths import normalize_doc_path
+from ctxhub.core.errors import SkipFile
+from ctxhub.core.knowledge import Chunk, Deprecation
 from ctxhub.ingest import docs, python_api
 from ctxhub.ingest.deprecations import extract_changelog_deprecations
-from ctxhub.ingest.doc_paths import normalize_doc_path
 from ctxhub.ingest.examples import chunk_example
 from ctxhub.ingest.llms_full import split_llms_full
 from ctxhub.ingest.plan import Unit
-from ctxhub.ingest.pysource import SkipFile, decode_source
+from ctxhub.ingest.pysource import decode_source
 from ctxhub.ingest.taxonomy import Taxonomy
-from ctxhub.models import Chunk, Deprecation
 from ctxhub.sources.base import Snapshot
 
 

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.ingest.cleaned import FENCE_OPEN, is_fence_close
-from ctxhub.ingest.doc_paths import normalize_doc_path
 
 _TITLE = re.compile(r"# (.+?)(?:[ \t]+#+)?[ \t]*")
 _SOURCE = re.compile(r"Source:[ \t]*(\S+)[ \t]*")

@@ -15,14 +15,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ctxhub.ingest.doc_paths import is_aggregate_doc
+from ctxhub.core.doc_paths import is_aggregate_doc
+from ctxhub.core.errors import SourceError
 from ctxhub.ingest.examples_layout import Example, discover_examples
 from ctxhub.ingest.modules import (
     PackageLayout,
     find_internal_packages,
     is_python_path,
 )
-from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceError
+from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot
 
 UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 

@@ -13,17 +13,11 @@ import re
 import tokenize
 import warnings
 
+from ctxhub.core.errors import SkipFile
+
 # `ast` counts \r\n, \r and \n as line ends; str.splitlines() also splits on \f, \x1c,
 # \u2028 ... which would shift every line number after one of them.
 _LINE_END = re.compile(r"\r\n|\r|\n")
-
-
-class SkipFile(Exception):
-    """A file that cannot be indexed; `reason` says why in a few words."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 def decode_source(data: str | bytes) -> str:

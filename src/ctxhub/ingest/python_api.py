@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ctxhub.core.errors import SkipFile
+from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, chunk_id
 from ctxhub.ingest.callgraph import (
     BodyFacts,
     ScopeContext,
@@ -41,7 +43,7 @@ from ctxhub.ingest.pydefs import (
     return_type,
     self_parameter,
 )
-from ctxhub.ingest.pysource import SkipFile, decode_source, parse_source, segment, split_lines
+from ctxhub.ingest.pysource import decode_source, parse_source, segment, split_lines
 from ctxhub.ingest.python_overview import (
     class_embed_body,
     class_overview,
@@ -49,7 +51,6 @@ from ctxhub.ingest.python_overview import (
     module_embed_body,
     module_overview,
 )
-from ctxhub.models import Chunk, ChunkMeta, Deprecation, chunk_id
 
 __all__ = ["MIN_BODY_LINES", "PythonFileExtract", "SkipFile", "extract_python_file"]
 

@@ -16,19 +16,18 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from ctxhub.core.doc_paths import normalize_doc_path
+from ctxhub.core.errors import SkipFile, SourceError
+from ctxhub.core.progress import NO_PROGRESS, Progress
 from ctxhub.embed.base import Embedder
-from ctxhub.ingest.doc_paths import normalize_doc_path
 from ctxhub.ingest.embedding import embed_missing
 from ctxhub.ingest.extract import ExtractContext, extract_unit
 from ctxhub.ingest.plan import Plan, plan_units
-from ctxhub.ingest.progress import NO_PROGRESS, Progress
-from ctxhub.ingest.pysource import SkipFile
 from ctxhub.ingest.running import INDEXING, INTERRUPTED, PARTIAL, owner, without_owner
 from ctxhub.ingest.taxonomy import taxonomies_for
 from ctxhub.sources import materialize
-from ctxhub.sources.base import Snapshot, SourceError, SourceSpec
-from ctxhub.store.base import FileState, SourceState
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.sources.base import Snapshot, SourceSpec
+from ctxhub.store.protocol import FileState, HubStore, SourceState
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +61,7 @@ class RefreshSummary(BaseModel):
 
 
 def _framework_versions(
-    store: SQLiteStore, own: str, packages: set[str], version: str | None
+    store: HubStore, own: str, packages: set[str], version: str | None
 ) -> dict[str, str]:
     """package -> version of every indexed Python source, so examples can be checked."""
     out: dict[str, str] = {}
@@ -76,9 +75,7 @@ def _framework_versions(
     return out
 
 
-def _context(
-    store: SQLiteStore, spec: SourceSpec, snapshot: Snapshot, plan: Plan
-) -> ExtractContext:
+def _context(store: HubStore, spec: SourceSpec, snapshot: Snapshot, plan: Plan) -> ExtractContext:
     ctx = ExtractContext(
         source=spec.name,
         version=plan.version,
@@ -103,7 +100,7 @@ def _context(
 
 
 def _index_units(
-    store: SQLiteStore,
+    store: HubStore,
     spec: SourceSpec,
     snapshot: Snapshot,
     plan: Plan,
@@ -150,7 +147,7 @@ def _index_units(
 
 
 def refresh_source(
-    store: SQLiteStore,
+    store: HubStore,
     spec: SourceSpec,
     sources_dir: Path,
     *,
@@ -232,7 +229,7 @@ def _order(specs: Sequence[SourceSpec]) -> list[SourceSpec]:
 
 
 def refresh(
-    store: SQLiteStore,
+    store: HubStore,
     specs: Sequence[SourceSpec],
     sources_dir: Path,
     embedder: Embedder | None,

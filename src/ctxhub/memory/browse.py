@@ -6,31 +6,17 @@ from __future__ import annotations
 import time
 from datetime import datetime, timezone
 
-from pydantic import BaseModel, Field
-
-from ctxhub.hub import Hub
+from ctxhub.core.budget import trim
+from ctxhub.core.cursor import cursor_key, cursor_position, make_cursor
+from ctxhub.core.errors import InputError
+from ctxhub.core.outputs import BrowseResponse, DigestResponse
+from ctxhub.core.records import MemoryFilters, Record, normalise_labels, normalise_language
 from ctxhub.memory.hits import record_hit
-from ctxhub.memory.models import MemoryFilters, Record, normalise_labels, normalise_language
-from ctxhub.models import Hit
-from ctxhub.search.budget import trim
-from ctxhub.tools.cursor import cursor_key, cursor_position, make_cursor
-from ctxhub.tools.errors import ToolInputError
+from ctxhub.session import Hub
 
 MAX_PAGE = 100
 #: A record rated at least this often and mostly "did not work" stays out of digests.
 DIGEST_MIN_RATINGS = 3
-
-
-class BrowseResponse(BaseModel):
-    hits: list[Hit]
-    total: int
-    next_cursor: str | None = None
-
-
-class DigestResponse(BaseModel):
-    markdown: str
-    records: int
-    ids: list[str] = Field(default_factory=list)
 
 
 def browse_solutions(
@@ -38,7 +24,7 @@ def browse_solutions(
 ) -> BrowseResponse:
     """Records matching the filters, most recently seen first, a page at a time."""
     if not 1 <= limit <= MAX_PAGE:
-        raise ToolInputError(f"limit must be between 1 and {MAX_PAGE} (got {limit})")
+        raise InputError(f"limit must be between 1 and {MAX_PAGE} (got {limit})")
     key = cursor_key("browse", filters.model_dump_json())
     records, total, last = hub.store.records_after(filters, limit, _position(cursor, key))
     hits = [record_hit(r, 0.0, {}, {}) for r in records]
@@ -95,9 +81,9 @@ def ecosystem_digest(
 ) -> DigestResponse:
     langs = normalise_labels(languages, normalise_language)
     if not langs:
-        raise ToolInputError("languages must name at least one language, e.g. ['python']")
+        raise InputError("languages must name at least one language, e.g. ['python']")
     if not 1 <= limit <= 200:
-        raise ToolInputError(f"limit must be between 1 and 200 (got {limit})")
+        raise InputError(f"limit must be between 1 and 200 (got {limit})")
     fws: list[str | None] = list(normalise_labels(frameworks)) or [None]
     groups: dict[tuple[str, str | None], list[Record]] = {}
     seen: set[str] = set()

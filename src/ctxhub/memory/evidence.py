@@ -26,8 +26,8 @@ from typing import Protocol
 
 import numpy as np
 
+from ctxhub.core.records import Record, TermStats
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.models import Record, TermStats
 from ctxhub.memory.shape import MemoryQuery, error_codes, specific
 from ctxhub.search.analyzer import STOPWORDS
 

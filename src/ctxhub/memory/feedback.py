@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ctxhub.hub import Hub
-from ctxhub.memory.models import RateResult
-from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
+from ctxhub.core.errors import InputError, NotFoundError, shown
+from ctxhub.core.records import RateResult
+from ctxhub.session import Hub
 
 MAX_NOTE = 2000
 
@@ -29,9 +29,9 @@ def rate(
 ) -> RateResult:
     target_id = target_id.strip()
     if not target_id:
-        raise ToolInputError("id must not be empty: pass a record id or a knowledge hit id")
+        raise InputError("id must not be empty: pass a record id or a knowledge hit id")
     if note is not None and len(note) > MAX_NOTE:
-        raise ToolInputError(f"note is {len(note)} characters; at most {MAX_NOTE}")
+        raise InputError(f"note is {len(note)} characters; at most {MAX_NOTE}")
     extra = {"note": note, "agent": agent, "session_id": session_id, "query": query}
     counts = hub.store.add_feedback(target_id, "memory", worked, **extra)
     kind: Literal["memory", "knowledge"] = "memory"

@@ -24,12 +24,13 @@ import httpx
 from pydantic import BaseModel, Field, ValidationError
 
 from ctxhub import __version__
+from ctxhub.core.errors import GitHubError
+from ctxhub.core.records import LogAction, LogResult, RecordInput, record_id_for
 from ctxhub.memory.github_parse import Json, ResolutionKind, issue_to_record
-from ctxhub.memory.models import LogAction, LogResult, RecordInput, record_id_for
 from ctxhub.memory.records import upsert_record
 
 if TYPE_CHECKING:
-    from ctxhub.hub import Hub
+    from ctxhub.session import Hub
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +39,6 @@ API_VERSION = "2022-11-28"
 IssueState = Literal["open", "closed", "all"]
 _OWNER_REPO = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})$")
 _GITHUB_URL = re.compile(r"^(?:https?://)?(?:www\.)?github\.com/([^/]+)/([^/#?]+?)(?:\.git)?/?$")
-
-
-class GitHubError(RuntimeError):
-    """A GitHub request that failed for good: the message is one line for the user."""
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def parse_repository(value: str) -> tuple[str, str]:

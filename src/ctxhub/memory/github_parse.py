@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from ctxhub.memory.models import RecordInput
+from ctxhub.core.records import RecordInput
 from ctxhub.memory.redact import Redactor, redact_record
 
 Json = dict[str, Any]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ctxhub.memory.models import Record
-from ctxhub.models import Hit, Signal
-from ctxhub.search.budget import trim
+from ctxhub.core.budget import trim
+from ctxhub.core.knowledge import Hit, Signal
+from ctxhub.core.records import Record
 
 SOLUTION_CHARS = 1200
 CODE_CHARS = 800

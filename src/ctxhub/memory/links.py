@@ -9,10 +9,10 @@ definitions are linked: a bare `run` matching forty methods says nothing.
 
 from __future__ import annotations
 
-from ctxhub.memory.models import RecordInput
-from ctxhub.models import SearchFilters
-from ctxhub.search.analyzer import code_names
-from ctxhub.store.base import Store
+from ctxhub.core.identifiers import code_names
+from ctxhub.core.knowledge import SearchFilters
+from ctxhub.core.records import RecordInput
+from ctxhub.store.protocol import Store
 
 #: a name resolving to more definitions than this is too generic to link
 MAX_MATCHES = 3

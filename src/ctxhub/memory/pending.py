@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from ctxhub.memory.models import LogResult, RecordInput
+from ctxhub.core.records import LogResult, RecordInput
 
 if TYPE_CHECKING:
     from ctxhub.config import Settings
-    from ctxhub.hub import Hub
+    from ctxhub.session import Hub
 
 log = logging.getLogger(__name__)
 

@@ -15,14 +15,14 @@ import uuid
 
 import numpy as np
 
+from ctxhub.core.knowledge import content_hash
+from ctxhub.core.records import LogResult, MemoryFilters, Record, RecordInput
 from ctxhub.embed.base import Embedder, Vectors
-from ctxhub.hub import Hub
 from ctxhub.memory.links import symbol_links
-from ctxhub.memory.models import LogResult, MemoryFilters, Record, RecordInput
 from ctxhub.memory.redact import redact_record
-from ctxhub.models import content_hash
-from ctxhub.store.sqlite import SQLiteStore
-from ctxhub.store.sqlite_memory import HISTORY, Counters
+from ctxhub.session import Hub
+from ctxhub.store.protocol import HubStore
+from ctxhub.store.sqlite.memory_writes import HISTORY, Counters
 
 #: log_solution thresholds (cosine between problem vectors, then solution vectors)
 MERGE_PROBLEM = 0.95
@@ -229,7 +229,7 @@ def _same_fields(old: Record, new: Record, seen: float | None) -> bool:
     )
 
 
-def reembed_records(store: SQLiteStore, embedder: Embedder, batch: int = 200) -> int:
+def reembed_records(store: HubStore, embedder: Embedder, batch: int = 200) -> int:
     """Give every record without vectors of `embedder`'s model its vectors (after
     `refresh --reembed` switched the model, or records imported without vectors)."""
     done = 0

@@ -55,7 +55,7 @@ from ctxhub.memory.redact_patterns import (
 )
 
 if TYPE_CHECKING:  # the models (pydantic) load only for redact_record: hooks stay fast
-    from ctxhub.memory.models import RecordInput
+    from ctxhub.core.records import RecordInput
 
 MARK = "[REDACTED:{}]"
 
@@ -338,7 +338,7 @@ def redact_record(record: RecordInput, redactor: Redactor | None = None) -> Reco
     A secret found in one field is also scrubbed from the others; pass a `redactor` that
     has learned from more text (the whole transcript) to scrub what it found there too.
     """
-    from ctxhub.memory.models import RecordInput
+    from ctxhub.core.records import RecordInput
 
     redactor = redactor or Redactor()
     data = record.model_dump()

@@ -21,16 +21,15 @@ from typing import TypeVar
 
 import numpy as np
 
+from ctxhub.core.errors import EmbedderError, InputError, StoreQueryError
+from ctxhub.core.outputs import SolutionSearchResponse
+from ctxhub.core.records import MemoryFilters, Record
 from ctxhub.embed.base import Vectors
-from ctxhub.hub import Hub
 from ctxhub.memory import evidence
 from ctxhub.memory.hits import record_hit
-from ctxhub.memory.models import MemoryFilters, Record
-from ctxhub.memory.response import SolutionSearchResponse
 from ctxhub.memory.shape import MemoryQuery, analyze_memory_query
 from ctxhub.search.fusion import max_fused, rrf
-from ctxhub.store.base import StoreCorruptError
-from ctxhub.tools.errors import ToolInputError
+from ctxhub.session import Hub
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -77,19 +76,13 @@ def multipliers(record: Record, now: float, half_life_days: float) -> dict[str, 
     return out
 
 
-def _match(terms: Sequence[str]) -> str | None:
-    quoted = ['"' + t.replace('"', "") + '"' for t in terms if t.replace('"', "").strip()]
-    return " OR ".join(quoted) if quoted else None
-
-
 def _guarded(path: str, run: Callable[[], T]) -> T | None:
     """`run()`, or None when that one path fails: it is logged and the others fuse. A
-    damaged store is not a failing path (fusing the rest would hide it) and propagates."""
+    damaged store is not a failing path (fusing the rest would hide it), and neither is a
+    bug: only a query the store or the model cannot run is skipped."""
     try:
         return run()
-    except StoreCorruptError:
-        raise
-    except Exception as exc:
+    except (StoreQueryError, EmbedderError) as exc:
         log.warning("memory retrieval path %s failed (%s); fusing the others", path, exc)
         log.debug("path %s failed", path, exc_info=True)
         return None
@@ -101,7 +94,7 @@ def rank_records(
     filters: MemoryFilters,
     *,
     main_space: str = "problem",
-    bm25_columns: str | None = None,
+    bm25_fields: Sequence[str] | None = None,
     ablation: Ablation | None = None,
 ) -> list[Scored]:
     """Every candidate, fused and multiplied, best first."""
@@ -124,9 +117,8 @@ def rank_records(
     if "code" in weights:
         code_query = vectors.get("context", vectors["query"])
         paths["code"] = lambda: hub.store.record_dense("code", code_query, model, filters, FETCH)
-    match = _match(q.terms)
-    if "bm25" in weights and match:
-        paths["bm25"] = lambda: hub.store.record_bm25(match, filters, FETCH, bm25_columns)
+    if "bm25" in weights and q.terms:
+        paths["bm25"] = lambda: hub.store.record_bm25(q.terms, filters, FETCH, bm25_fields)
     for path, run in paths.items():
         found = _guarded(path, run)
         if found is not None:
@@ -207,9 +199,9 @@ def _respond(
 def _check(query: str, limit: int) -> str:
     query = query.strip()
     if not query:
-        raise ToolInputError("query must not be empty")
+        raise InputError("query must not be empty")
     if not 1 <= limit <= 50:
-        raise ToolInputError(f"limit must be between 1 and 50 (got {limit})")
+        raise InputError(f"limit must be between 1 and 50 (got {limit})")
     return query
 
 
@@ -244,6 +236,6 @@ def search_by_approach(
     q.shape = "natural"
     q.weights = {"solution": 1.0, "bm25": 0.8}
     scored = rank_records(
-        hub, q, filters or MemoryFilters(), main_space="solution", bm25_columns="solution code"
+        hub, q, filters or MemoryFilters(), main_space="solution", bm25_fields=("solution", "code")
     )
     return _respond(q, scored, limit, "search_by_approach", None)

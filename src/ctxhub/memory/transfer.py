@@ -21,11 +21,11 @@ from typing import IO, Any
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
+from ctxhub.core.records import Record, RecordInput
 from ctxhub.embed.base import Vectors
-from ctxhub.hub import Hub
 from ctxhub.memory.links import symbol_links
-from ctxhub.memory.models import Record, RecordInput
 from ctxhub.memory.records import clean, embed_spaces, space_texts, texts_hash
+from ctxhub.session import Hub
 
 FORMAT = "ctxhub-memory"
 VERSION = 1

@@ -10,10 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-# A dotted run of word characters: `a.b.C`, `snake_case`, `CamelCase`, `x`.
-_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
-# CamelCase parts, keeping acronyms together: LLMContextPair -> LLM, Context, Pair.
-_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+from ctxhub.core.identifiers import code_names, is_identifier_like, split_identifier
+
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _QUOTED = re.compile(r"`([^`]{3,200})`|\"([^\"]{8,200})\"|'([^']{12,200})'")
 _ERROR_MARKERS = re.compile(
@@ -37,48 +35,6 @@ STOPWORDS = frozenset(
 )
 
 
-def is_identifier_like(token: str) -> bool:
-    """True for tokens that look like code names rather than English words."""
-    if "." in token.strip("."):
-        return True
-    if "_" in token.strip("_"):
-        return True
-    # CamelCase or an acronym followed by a word: has an inner capital.
-    return any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
-
-
-def split_identifier(name: str) -> list[str]:
-    """The whole identifier, its dotted parts, and their snake/Camel parts (deduplicated).
-
-    >>> split_identifier("DailyTransport.configure")
-    ['DailyTransport.configure', 'DailyTransport', 'Daily', 'Transport', 'configure']
-    """
-    out: list[str] = []
-
-    def add(part: str) -> None:
-        if part and part not in out:
-            out.append(part)
-
-    add(name)
-    for dotted in name.split("."):
-        add(dotted)
-        for snake in dotted.split("_"):
-            add(snake)
-            for camel in _CAMEL_PART.findall(snake):
-                add(camel)
-    return out
-
-
-def identifier_parts(text: str) -> list[str]:
-    """Split parts of every identifier-like token in text, for the FTS `idents` column."""
-    seen: dict[str, None] = {}
-    for token in _DOTTED.findall(text):
-        if is_identifier_like(token):
-            for part in split_identifier(token):
-                seen.setdefault(part, None)
-    return list(seen)
-
-
 @dataclass
 class QueryAnalysis:
     text: str
@@ -89,16 +45,6 @@ class QueryAnalysis:
     is_error: bool
     has_code: bool
     weights: dict[str, float] = field(default_factory=dict)
-
-
-def code_names(text: str) -> list[str]:
-    """The identifier-like tokens of `text` (CamelCase, snake_case, dotted), in order, once."""
-    names: dict[str, None] = {}
-    for token in _DOTTED.findall(text):
-        token = token.strip(".")
-        if is_identifier_like(token):
-            names.setdefault(token, None)
-    return list(names)
 
 
 def analyze(query: str) -> QueryAnalysis:
@@ -204,22 +150,11 @@ def informative_terms(terms: list[str], freqs: dict[str, int], total: int) -> li
     return keep
 
 
-def fts_match_expression(
+def bm25_terms(
     analysis: QueryAnalysis, max_terms: int = 32, terms: list[str] | None = None
-) -> str | None:
-    """An FTS5 MATCH string: every term and phrase quoted, OR-joined. None if empty.
-    `terms` replaces the analysed terms (e.g. after dropping common ones)."""
-    parts = [f'"{p}"' for p in analysis.phrases]
-    parts += [_quote(t) for t in (analysis.terms if terms is None else terms)[:max_terms]]
-    parts = [p for p in parts if p != '""']
-    return " OR ".join(parts) if parts else None
-
-
-def fts_phrase_expression(analysis: QueryAnalysis) -> str | None:
-    """An FTS5 MATCH of the message fragments as exact phrases, OR-joined."""
-    parts = [_quote(f) for f in analysis.fragments]
-    return " OR ".join(parts) if parts else None
-
-
-def _quote(term: str) -> str:
-    return '"' + term.replace('"', "") + '"'
+) -> list[str]:
+    """What the BM25 path matches: the quoted phrases, then up to `max_terms` terms
+    (`terms` replaces the analysed ones, e.g. after dropping common words). Each is
+    matched as an exact word or phrase; operators in the input are plain words."""
+    chosen = analysis.terms if terms is None else terms
+    return [t for t in [*analysis.phrases, *chosen[:max_terms]] if t.replace('"', "")]

@@ -10,7 +10,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ctxhub.models import Chunk, Hit
+from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.knowledge import Chunk, Hit
 from ctxhub.search.rank import Candidate
 
 #: Snippet length when the budget is not the constraint.
@@ -19,11 +20,6 @@ SNIPPET_CHARS = 1200
 META_LIST_CAP = 25
 #: Tokens held back for the response envelope (confidence, next_queries, ...).
 ENVELOPE_TOKENS = 150
-
-
-def estimate_tokens(text: str) -> int:
-    """A conservative token estimate for LLM budgets (~3 characters per token for code)."""
-    return len(text) // 3 + 1
 
 
 def hit_metadata(chunk: Chunk) -> dict[str, Any]:
@@ -37,16 +33,6 @@ def hit_metadata(chunk: Chunk) -> dict[str, Any]:
         if isinstance(value, (str, int, float, bool)) and len(str(value)) <= 300:
             meta.setdefault(key, value)
     return meta
-
-
-def trim(text: str, max_chars: int) -> tuple[str, bool]:
-    """Cut text to at most max_chars, on a line boundary when one is near."""
-    if len(text) <= max_chars:
-        return text, False
-    cut = text.rfind("\n", 0, max_chars)
-    if cut < max_chars // 2:
-        cut = max_chars
-    return text[:cut].rstrip() + "\n…", True
 
 
 def to_hits(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ctxhub.models import Signal
+from ctxhub.core.knowledge import Signal
 
 RRF_K = 60
 

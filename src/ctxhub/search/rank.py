@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ctxhub.models import Chunk, Signal
+from ctxhub.core.knowledge import Chunk, Signal
 from ctxhub.search.analyzer import QueryAnalysis
 
 

@@ -1,8 +1,9 @@
 """The hybrid retriever: BM25 + dense + exact symbol, fused by weighted RRF, re-ranked.
 
-One call answers one SearchRequest. Each path over-fetches, a path that raises is logged
-and skipped (the others still fuse), and every hit carries the ranks that found it. A
-damaged store (StoreCorruptError) is not a broken path: it propagates to the caller.
+One call answers one SearchRequest. Each path over-fetches, a path the store or the model
+cannot run (StoreQueryError, EmbedderError) is logged and skipped (the others still
+fuse), and every hit carries the ranks that found it. Anything else propagates: a
+damaged store is not a broken path, and a bug must not show up as worse ranking.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ctxhub.core.errors import EmbedderError, StoreQueryError
+from ctxhub.core.knowledge import SearchRequest, SearchResponse
 from ctxhub.embed.base import Embedder, Vectors
-from ctxhub.models import SearchRequest, SearchResponse
 from ctxhub.search import confidence as conf
 from ctxhub.search.analyzer import (
     QueryAnalysis,
     analyze,
-    fts_match_expression,
-    fts_phrase_expression,
+    bm25_terms,
     informative_terms,
 )
 from ctxhub.search.budget import to_hits
@@ -35,7 +36,7 @@ from ctxhub.search.rank import (
     SymbolBoost,
     rerank,
 )
-from ctxhub.store.base import Store, StoreCorruptError
+from ctxhub.store.protocol import Store
 
 log = logging.getLogger(__name__)
 
@@ -159,28 +160,30 @@ class Retriever:
                 if path == "bm25":
                     freqs, total = self.store.term_frequencies(analysis.terms)
                     terms = informative_terms(analysis.terms, freqs, total)
-                    match = fts_match_expression(analysis, terms=terms)
-                    if match:
-                        results[path] = self.store.bm25(match, filters, kinds, OVERFETCH)
+                    wanted = bm25_terms(analysis, terms=terms)
+                    if wanted:
+                        results[path] = self.store.bm25(wanted, filters, kinds, OVERFETCH)
                 elif path == "dense":
                     if self.embedder is not None and request.query.strip():
                         qvec = self.embed_query(request.query)
                         results[path] = self.store.dense(qvec, filters, kinds, OVERFETCH)
                 elif path == "phrase":
-                    phrase = fts_phrase_expression(analysis)
-                    if phrase:
-                        results[path] = self.store.bm25(phrase, filters, kinds, OVERFETCH)
+                    if analysis.fragments:  # the message's fragments, as exact phrases
+                        results[path] = self.store.bm25(
+                            analysis.fragments, filters, kinds, OVERFETCH
+                        )
                 elif path == "symbol":
                     if analysis.identifiers:
                         results[path] = self.store.symbol_lookup(
                             analysis.identifiers, filters, kinds, OVERFETCH
                         )
                 else:
-                    raise ValueError(f"unknown retrieval path {path!r}")
-            except StoreCorruptError:
-                raise  # a damaged store is no broken path: fusing the rest would hide it
-            except Exception:  # one broken path must not sink the others
-                log.exception("retrieval path %s failed for query %r", path, request.query)
+                    raise ValueError(f"unknown retrieval path {path!r}")  # a bug: raise it
+            except (StoreQueryError, EmbedderError) as exc:
+                # One path the store or the model cannot run must not sink the others; a
+                # damaged, read-only or full store is no failing path and propagates.
+                log.warning("retrieval path %s failed (%s); fusing the others", path, exc)
+                log.debug("path %s failed for query %r", path, request.query, exc_info=True)
         return results
 
     def _scorers(self, options: SearchOptions) -> list[Scorer]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -24,11 +23,17 @@ from pydantic import ValidationError
 
 from ctxhub import __version__
 from ctxhub.config import Settings
+from ctxhub.core.errors import shown
 from ctxhub.server import tools_memory, tools_read, tools_search
 from ctxhub.server.arguments import TextPreservingMetadata
-from ctxhub.server.runtime import ToolRunner, describe_validation, warm_up, watch_parent
+from ctxhub.server.runtime import (
+    ToolRunner,
+    describe_validation,
+    leave,
+    warm_up,
+    watch_parent,
+)
 from ctxhub.server.stdio_front import StdioFront
-from ctxhub.tools.errors import shown
 
 log = logging.getLogger("ctxhub.server")
 
@@ -177,8 +182,7 @@ def run_stdio(
     server = build_server(settings, log_level)
     warm_up(settings, server.runner.pool if server.runner else None)
     reason = anyio.run(_serve_stdio, server, front)
-    logging.shutdown()
-    sys.stderr.flush()
-    if reason != "eof":
-        # A worker may still block reading a stdin nobody will close: leave without it.
-        os._exit(0)
+    log.info("stdio closed (%s): leaving", reason)
+    # Leave without finalising: a worker may still block reading a stdin nobody will
+    # close, and the model may still be loading in its thread.
+    leave(0)

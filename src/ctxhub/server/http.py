@@ -14,17 +14,14 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ctxhub.config import Settings
+from ctxhub.core.errors import ServeError
 from ctxhub.server.app import build_server
-from ctxhub.server.runtime import warm_up
+from ctxhub.server.runtime import leave, warm_up
 
 log = logging.getLogger("ctxhub.server")
 
 DEFAULT_PORT = 8765
 MCP_PATH = "/mcp"
-
-
-class HTTPServeError(RuntimeError):
-    """The HTTP server cannot start as asked (e.g. a public bind without a token)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -92,7 +89,7 @@ class BearerAuth:
 def http_app(settings: Settings, host: str, token: str | None, log_level: str = "WARNING") -> Any:
     """The ASGI app: the SDK's streamable HTTP app at /mcp, behind the token when set."""
     if not token and not is_loopback(host):
-        raise HTTPServeError(
+        raise ServeError(
             f"refusing to serve on {host!r} without a token: set CTXHUB_TOKEN (or bind "
             "127.0.0.1); clients then send 'Authorization: Bearer <token>'"
         )
@@ -117,3 +114,4 @@ def run_http(
     print(f"ctxhub MCP over HTTP at http://{shown}:{port}{MCP_PATH}{guard}", file=sys.stderr)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level.lower())
     uvicorn.Server(config).run()
+    leave(0)  # the warm-up may still be loading the model: do not finalise under it

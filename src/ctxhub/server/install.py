@@ -23,13 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ctxhub.core.errors import InstallError
+
 Client = Literal["claude-code", "cursor", "vscode", "zed"]
 Scope = Literal["user", "project"]
 CLIENTS: tuple[Client, ...] = ("claude-code", "cursor", "vscode", "zed")
-
-
-class InstallError(RuntimeError):
-    """A config file cannot be merged into (not JSON, not an object, ...)."""
 
 
 @dataclass

@@ -7,9 +7,15 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ctxhub.models import Hit, SearchResponse
-from ctxhub.status import HubStatus
-from ctxhub.tools.models import CallTrace, CodeSnippet, DeprecationReport, DocPage, ExampleBundle
+from ctxhub.core.knowledge import Hit, SearchResponse
+from ctxhub.core.outputs import (
+    CallTrace,
+    CodeSnippet,
+    DeprecationReport,
+    DocPage,
+    ExampleBundle,
+    HubStatus,
+)
 
 #: How many names of a metadata list the text shows (the structured content has them all).
 LIST_SHOWN = 8

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ctxhub.search.budget import trim
+from ctxhub.core.budget import trim
 
 if TYPE_CHECKING:  # renderings only read the models: `ctxhub rate` loads none of them
-    from ctxhub.memory.browse import BrowseResponse, DigestResponse
-    from ctxhub.memory.models import LogResult, RateResult
-    from ctxhub.memory.response import SolutionSearchResponse
-    from ctxhub.models import Hit
+    from ctxhub.core.knowledge import Hit
+    from ctxhub.core.outputs import BrowseResponse, DigestResponse, SolutionSearchResponse
+    from ctxhub.core.records import LogResult, RateResult
 
 
 def _why(hit: Hit) -> str:

@@ -4,14 +4,16 @@ warming the embedder in the background and noticing when the parent process is g
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import anyio.to_thread
 from mcp_types import CallToolResult, TextContent
@@ -19,13 +21,17 @@ from pydantic import BaseModel, ValidationError
 
 from ctxhub import parent
 from ctxhub.config import Settings
-from ctxhub.embed.base import EmbedderError
-from ctxhub.hub import Hub, default_embedder
-from ctxhub.models import SearchRequest, SearchResponse
-from ctxhub.search.budget import estimate_tokens, trim
-from ctxhub.sources.base import SourceError
-from ctxhub.store.base import StoreError
-from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
+from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.errors import (
+    EmbedderError,
+    InputError,
+    NotFoundError,
+    SourceError,
+    StoreError,
+    shown,
+)
+from ctxhub.core.knowledge import SearchRequest, SearchResponse
+from ctxhub.session import Hub, default_embedder
 from ctxhub.tools.memory_tools import store_pending
 
 log = logging.getLogger("ctxhub.server")
@@ -160,7 +166,7 @@ class HubPool:
         generation = hub.store.generation()
         try:
             yield hub
-        except (ToolInputError, NotFoundError, ValidationError):
+        except (InputError, NotFoundError, ValidationError):
             self._release(hub, generation)  # the caller's mistake; the Hub is fine
             raise
         except BaseException:
@@ -205,7 +211,7 @@ class ToolRunner:
         try:
             with self.pool.hub() as hub:
                 output = work(hub)
-        except ToolInputError as exc:
+        except InputError as exc:
             return error_result(f"invalid arguments for {tool}: {exc}")
         except ValidationError as exc:
             return error_result(f"invalid arguments for {tool}: {describe_validation(exc)}")
@@ -252,6 +258,18 @@ def warm_up(settings: Settings, pool: HubPool | None = None) -> threading.Thread
     thread = threading.Thread(target=work, name="ctxhub-warm-up", daemon=True)
     thread.start()
     return thread
+
+
+def leave(code: int = 0) -> NoReturn:
+    """End the process now that serving is over. Background threads (the model loading
+    inside onnxruntime, the warm-up) must not meet interpreter finalisation: a C++
+    thread torn down under it aborts the process (SIGABRT). SQLite commits are durable
+    and an open transaction rolls back, so skipping finalisation loses nothing."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def watch_parent(on_orphaned: Callable[[], None], interval: float = 0.5) -> None:

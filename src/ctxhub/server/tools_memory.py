@@ -9,13 +9,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from ctxhub.hub import Hub
-from ctxhub.memory.browse import BrowseResponse, DigestResponse
-from ctxhub.memory.models import MAX_TEXT, LogResult, RateResult
-from ctxhub.memory.response import SolutionSearchResponse
+from ctxhub.core.outputs import BrowseResponse, DigestResponse, SolutionSearchResponse
+from ctxhub.core.records import MAX_TEXT, LogResult, RateResult
 from ctxhub.server import render_memory
 from ctxhub.server.runtime import ToolRunner
 from ctxhub.server.schema import READ_ONLY
+from ctxhub.session import Hub
 from ctxhub.tools import memory_tools
 
 #: log_solution and rate write to the local store (nothing outside it).

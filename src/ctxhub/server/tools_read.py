@@ -9,13 +9,19 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from ctxhub.hub import Hub
+from ctxhub.core.outputs import (
+    CallTrace,
+    CodeSnippet,
+    DeprecationReport,
+    DocPage,
+    ExampleBundle,
+    HubStatus,
+)
 from ctxhub.server import render
 from ctxhub.server.runtime import DEFAULT_TOKENS, ToolRunner
 from ctxhub.server.schema import READ_ONLY, ChunkId, Direction, Line, MaxTokens, Name
-from ctxhub.status import HubStatus
+from ctxhub.session import Hub
 from ctxhub.tools import code_tools, docs_tools, example_tools, status_tools
-from ctxhub.tools.models import CallTrace, CodeSnippet, DeprecationReport, DocPage, ExampleBundle
 
 GET_DOC = """A documentation page, whole or one section, with title, url, version and the
 list of its sections. Give `doc_id` (any doc hit's id) or `path` (as in a hit, with or

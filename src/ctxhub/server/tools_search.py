@@ -8,8 +8,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from ctxhub.hub import Hub
-from ctxhub.models import SearchResponse
+from ctxhub.core.knowledge import SearchResponse
 from ctxhub.server import render
 from ctxhub.server.runtime import DEFAULT_TOKENS, ToolRunner, fit_search
 from ctxhub.server.schema import (
@@ -22,6 +21,7 @@ from ctxhub.server.schema import (
     Query,
     Source,
 )
+from ctxhub.session import Hub
 from ctxhub.tools import search_tools
 
 SearchResult = Annotated[CallToolResult, SearchResponse]

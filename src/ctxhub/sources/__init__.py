@@ -5,14 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ctxhub.core.errors import SourceError
 from ctxhub.sources import git, pypi, url
-from ctxhub.sources.base import (
-    CONTENT_KINDS,
-    ContentKind,
-    Snapshot,
-    SourceError,
-    SourceSpec,
-)
+from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
 
 __all__ = [

@@ -11,25 +11,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from ctxhub.core.errors import SourceError, UnreadableFile
+
 ContentKind = Literal["docs", "python", "examples"]
 CONTENT_KINDS: tuple[ContentKind, ...] = ("docs", "python", "examples")
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-
-
-class SourceError(RuntimeError):
-    """A source cannot be read (missing path, failed clone, HTTP error, unknown package)."""
-
-
-class UnreadableFile(OSError):
-    """One listed file cannot be read any more (it became a symlink loop or a dangling
-    link after the walk, or vanished). An OSError, so refresh counts it as one skipped
-    file; `str()` is the reason alone ("symlink loop", "dangling symlink", ...)."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(reason)
-        self.path = path
-        self.reason = reason
 
 
 def link_problem(full: Path, root: Path) -> str | None:

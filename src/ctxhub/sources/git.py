@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ctxhub.sources.base import SourceError
+from ctxhub.core.errors import SourceError
 
 GIT_TIMEOUT_S = 300
 

@@ -8,7 +8,8 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from ctxhub.sources.base import Snapshot, SourceError, link_problem
+from ctxhub.core.errors import SourceError
+from ctxhub.sources.base import Snapshot, link_problem
 
 #: Directory names never descended into.
 SKIP_DIRS = frozenset(

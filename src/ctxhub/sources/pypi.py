@@ -11,7 +11,8 @@ import json
 import sys
 from pathlib import Path
 
-from ctxhub.sources.base import Snapshot, SourceError
+from ctxhub.core.errors import SourceError
+from ctxhub.sources.base import Snapshot
 from ctxhub.sources.local import BINARY_EXT, file_problem, snapshot_dir
 
 

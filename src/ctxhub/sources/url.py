@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 import httpx
 
 from ctxhub import __version__
-from ctxhub.sources.base import SourceError
+from ctxhub.core.errors import SourceError
 
 TIMEOUT_S = 30.0
 MAX_BYTES = 50_000_000

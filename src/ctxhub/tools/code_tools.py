@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections import deque
 
-from ctxhub.hub import Hub
-from ctxhub.models import Chunk, SearchFilters, SearchRequest
-from ctxhub.search.budget import estimate_tokens, hit_metadata
+from ctxhub.core.budget import estimate_tokens
+from ctxhub.core.errors import InputError, NotFoundError, shown
+from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
+from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion
+from ctxhub.search.budget import hit_metadata
+from ctxhub.session import Hub
 from ctxhub.tools import resolve
-from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
-from ctxhub.tools.models import CallNode, CallTrace, CodeSnippet, Companion
 
 MAX_LINES_CAP = 2000
 #: Line numbers beyond any real file (and beyond SQLite's integers) are input errors.
@@ -24,7 +25,7 @@ _SLACK_TOKENS = 60
 
 def _check_budget(max_tokens: int) -> None:
     if not 200 <= max_tokens <= MAX_TOKENS:
-        raise ToolInputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+        raise InputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
 
 
 def _fit_lines(lines: list[str], room_chars: int) -> list[str]:
@@ -115,12 +116,7 @@ def _snippet(
 
 def _covering_chunk(hub: Hub, source: str | None, path: str, line: int) -> Chunk | None:
     """The narrowest chunk of `path` whose span contains `line`."""
-    sql = "c.path = ? AND c.line_start <= ? AND c.line_end >= ?"
-    params: list[object] = [path, line, line]
-    if source:
-        sql += " AND c.source = ?"
-        params.append(source)
-    chunks = hub.store.chunks_where(sql, params)
+    chunks = hub.store.find_chunks(ChunkQuery(source=source, path=path, covering_line=line))
     if not chunks:
         return None
     return min(chunks, key=lambda c: ((c.line_end or 0) - (c.line_start or 0), c.id))
@@ -141,10 +137,10 @@ def get_code_snippet(
     """Exact source by chunk id, symbol (exact -> Class.method -> class -> method, then a
     semantic lookup of the name), path + line range, or a description of the intent."""
     if not 1 <= max_lines <= MAX_LINES_CAP:
-        raise ToolInputError(f"max_lines must be between 1 and {MAX_LINES_CAP}, got {max_lines}")
+        raise InputError(f"max_lines must be between 1 and {MAX_LINES_CAP}, got {max_lines}")
     _check_budget(max_tokens)
     if not any((chunk_id, symbol, path, intent)):
-        raise ToolInputError("give symbol, path + line_start, intent, or chunk_id")
+        raise InputError("give symbol, path + line_start, intent, or chunk_id")
     if chunk_id:
         by_id = hub.store.get_chunks([chunk_id])
         if not by_id:
@@ -161,11 +157,11 @@ def get_code_snippet(
             intent = symbol  # fall through to a semantic lookup of the name
     if path:
         if line_start is None:
-            raise ToolInputError("path needs line_start (and optionally line_end)")
+            raise InputError("path needs line_start (and optionally line_end)")
         if line_start < 1 or (line_end is not None and line_end < line_start):
-            raise ToolInputError("line_start must be >= 1 and line_end >= line_start")
+            raise InputError("line_start must be >= 1 and line_end >= line_start")
         if max(line_start, line_end or 0) > MAX_LINE:
-            raise ToolInputError(f"line numbers must be at most {MAX_LINE:,}")
+            raise InputError(f"line numbers must be at most {MAX_LINE:,}")
         chunk = _covering_chunk(hub, source, path, line_start)
         if chunk is None:
             raise NotFoundError(f"no indexed code at {shown(path)}:{line_start}")
@@ -214,12 +210,12 @@ def trace_calls(
     """What a function calls (callees) or what calls it (callers), up to `depth` levels,
     resolved to indexed definitions."""
     if direction not in ("callees", "callers"):
-        raise ToolInputError(f"direction must be 'callees' or 'callers', got {shown(direction)}")
+        raise InputError(f"direction must be 'callees' or 'callers', got {shown(direction)}")
     if not 1 <= depth <= 3:
-        raise ToolInputError(f"depth must be 1, 2 or 3, got {depth}")
+        raise InputError(f"depth must be 1, 2 or 3, got {depth}")
     _check_budget(max_tokens)
     if not symbol.strip():
-        raise ToolInputError("symbol must not be empty")
+        raise InputError("symbol must not be empty")
     found, _ = resolve.find_symbol(hub.store, symbol, source)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ctxhub.hub import Hub
-from ctxhub.ingest.doc_paths import normalize_doc_path
-from ctxhub.models import Chunk
-from ctxhub.search.budget import estimate_tokens, trim
-from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
-from ctxhub.tools.models import DocPage
+from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.doc_paths import normalize_doc_path
+from ctxhub.core.errors import InputError, NotFoundError, shown
+from ctxhub.core.knowledge import Chunk, ChunkQuery
+from ctxhub.core.outputs import DocPage
+from ctxhub.session import Hub
 
 MAX_TOKENS = 25000
 #: Tokens held back for the text rendering's header and JSON escaping.
@@ -24,23 +24,14 @@ def _strip_overlap(previous: str, current: str, max_overlap: int = 2000) -> str:
 
 
 def _page_chunks(hub: Hub, source: str, path: str) -> list[Chunk]:
-    chunks = hub.store.chunks_where(
-        "c.kind = 'doc' AND c.source = ? AND c.path = ?", (source, path)
-    )
+    chunks = hub.store.find_chunks(ChunkQuery(kind="doc", source=source, path=path))
     return sorted(chunks, key=lambda c: (c.line_start or 0, c.id))
 
 
 def _find_page(hub: Hub, path: str, source: str | None) -> tuple[str, str]:
     wanted = normalize_doc_path(path)
-    params: list[object] = []
-    where = "c.kind = 'doc'"
-    if source:
-        where += " AND c.source = ?"
-        params.append(source)
-    rows = hub.store.conn.execute(
-        f"SELECT DISTINCT c.source, c.path FROM chunks c WHERE {where}", params
-    ).fetchall()
-    matches = [(r[0], r[1]) for r in rows if normalize_doc_path(r[1]) == wanted]
+    pages = hub.store.doc_pages(source or None)
+    matches = [(s, p) for s, p in pages if normalize_doc_path(p) == wanted]
     if not matches:
         raise NotFoundError(
             f"no doc page {shown(path)}"
@@ -60,9 +51,9 @@ def get_doc(
 ) -> DocPage:
     """A whole doc page, or its sections whose breadcrumb contains `section`."""
     if not 200 <= max_tokens <= MAX_TOKENS:
-        raise ToolInputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+        raise InputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
     if not doc_id and not path:
-        raise ToolInputError("give doc_id (from a search hit) or path")
+        raise InputError("give doc_id (from a search hit) or path")
     if doc_id:
         found = hub.store.get_chunks([doc_id])
         if not found or found[0].kind != "doc":

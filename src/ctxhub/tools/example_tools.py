@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import posixpath
 
-from ctxhub.hub import Hub
-from ctxhub.models import Chunk
-from ctxhub.search.budget import estimate_tokens, trim
-from ctxhub.tools.errors import NotFoundError, ToolInputError, shown
-from ctxhub.tools.models import ExampleBundle, ExampleFile
+from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.errors import InputError, NotFoundError, shown
+from ctxhub.core.knowledge import Chunk, ChunkQuery
+from ctxhub.core.outputs import ExampleBundle, ExampleFile
+from ctxhub.session import Hub
 
 _README = ("readme.md", "readme.rst", "readme.txt", "readme")
 MAX_TOKENS = 25000
@@ -16,17 +16,9 @@ MAX_TOKENS = 25000
 _FILE_OVERHEAD = 30
 
 
-def _unit_of(hub: Hub, chunk_id: str) -> tuple[str, str] | None:
-    row = hub.store.conn.execute(
-        "SELECT source, file FROM chunks WHERE id = ? AND kind = 'example'", (chunk_id,)
-    ).fetchone()
-    return None if row is None else (str(row[0]), str(row[1]))
-
-
 def _overview(hub: Hub, source: str, unit: str) -> Chunk | None:
-    chunks = hub.store.chunks_where(
-        "c.source = ? AND c.file = ? AND c.chunk_type = 'example'", (source, unit)
-    )
+    query = ChunkQuery(source=source, unit=unit, chunk_types=("example",), limit=1)
+    chunks = hub.store.find_chunks(query)
     return chunks[0] if chunks else None
 
 
@@ -35,19 +27,19 @@ def get_example(
 ) -> ExampleBundle:
     """The example a chunk id belongs to: taxonomy plus its files, entry point first."""
     if not 200 <= max_tokens <= MAX_TOKENS:
-        raise ToolInputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
-    found = _unit_of(hub, example_id.strip())
+        raise InputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+    example_id = example_id.strip()
+    chunk = next(iter(hub.store.get_chunks([example_id])), None)
+    found = hub.store.unit_of(example_id) if chunk and chunk.kind == "example" else None
     if found is None:
         raise NotFoundError(
             f"no example chunk with id {shown(example_id)}; use search_examples to find one"
         )
     source, unit = found
-    overview = _overview(hub, source, unit) or hub.store.get_chunks([example_id])[0]
+    overview = _overview(hub, source, unit) or chunk
+    assert overview is not None
     meta = overview.metadata
-    rows = hub.store.conn.execute(
-        "SELECT path, text FROM file_texts WHERE source = ? AND unit = ? ORDER BY path",
-        (source, unit),
-    ).fetchall()
+    rows = hub.store.unit_texts(source, unit)
     key_files = [str(k) for k in meta.extra.get("key_files", [])]
     entry = meta.extra.get("entry_point")
     priority = [p for p in [entry, *key_files] if p]
@@ -70,7 +62,7 @@ def get_example(
         taxonomy=taxonomy,
         files=[],
     )
-    ordered = sorted(((str(r[0]), str(r[1])) for r in rows), key=lambda r: rank(r[0]))
+    ordered = sorted(rows, key=lambda r: rank(r[0]))
     if not include_readme:
         ordered = [r for r in ordered if posixpath.basename(r[0]).lower() not in _README]
     # Room for file contents: the budget less the envelope and every path (all are listed,

@@ -8,12 +8,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ctxhub.hub import Hub
+from ctxhub.core.outputs import BrowseResponse, DigestResponse, SolutionSearchResponse
+from ctxhub.core.records import LogResult, MemoryFilters, RecordInput
 from ctxhub.memory import browse, records, search
-from ctxhub.memory.browse import BrowseResponse, DigestResponse
 from ctxhub.memory.feedback import rate as rate
-from ctxhub.memory.models import LogResult, MemoryFilters, RecordInput
-from ctxhub.memory.response import SolutionSearchResponse
+from ctxhub.session import Hub
 
 log = logging.getLogger("ctxhub.memory")
 

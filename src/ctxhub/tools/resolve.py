@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxhub.models import Chunk
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.core.knowledge import Chunk, ChunkQuery
+from ctxhub.store.protocol import Store
 
 #: Definitions before overviews when a name matches several chunks.
 _TYPE_ORDER = {"class": 0, "method": 1, "function": 1, "module": 3}
@@ -29,39 +29,45 @@ def _by_preference(chunks: Sequence[Chunk]) -> list[Chunk]:
     )
 
 
-def _where_symbol(
-    store: SQLiteStore, sql: str, params: Sequence[object], source: str | None
+def _api(
+    store: Store,
+    source: str | None = None,
+    *,
+    symbol: str | None = None,
+    symbol_name: str | None = None,
+    chunk_types: tuple[str, ...] = (),
+    calls: str | None = None,
+    limit: int | None = None,
 ) -> list[Chunk]:
-    sql = f"c.kind = 'api' AND ({sql})"
-    if source:
-        sql += " AND c.source = ?"
-        params = [*params, source]
-    return store.chunks_where(sql, params)
+    query = ChunkQuery(
+        kind="api",
+        source=source,
+        symbol=symbol,
+        symbol_name=symbol_name,
+        chunk_types=chunk_types,
+        calls=calls,
+        limit=limit,
+    )
+    return store.find_chunks(query)
 
 
 def with_suffix(
-    store: SQLiteStore,
+    store: Store,
     name: str,
     source: str | None = None,
     chunk_types: Sequence[str] | None = None,
 ) -> list[Chunk]:
     """API chunks whose symbol is `name` or ends with `.name` (case-insensitive)."""
-    low = name.lower().strip(".")
-    sql = "c.rowid IN (SELECT chunk FROM symbol_names WHERE name = ?)"
-    params: list[object] = [low]
-    if chunk_types:
-        sql += f" AND c.chunk_type IN ({', '.join('?' for _ in chunk_types)})"
-        params.extend(chunk_types)
-    return _by_preference(_where_symbol(store, sql, params, source))
+    return _by_preference(
+        _api(store, source, symbol_name=name, chunk_types=tuple(chunk_types or ()))
+    )
 
 
-def find_symbol(
-    store: SQLiteStore, name: str, source: str | None = None
-) -> tuple[list[Chunk], str]:
+def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[list[Chunk], str]:
     """Definitions for `name`: exact qualified name -> `Class.method` (a dotted suffix)
     -> a class of that name -> a function or method of that name. ([], "") if none."""
     name = name.strip().strip("`").removesuffix("()")
-    exact = _where_symbol(store, "c.symbol = ?", [name], source)
+    exact = _api(store, source, symbol=name)
     if exact:
         return _by_preference(exact), "exact"
     if "." in name:
@@ -79,12 +85,10 @@ def find_symbol(
 
 
 def class_chunk(
-    store: SQLiteStore, module: str | None, class_name: str, source: str | None = None
+    store: Store, module: str | None, class_name: str, source: str | None = None
 ) -> Chunk | None:
     if module:
-        exact = _where_symbol(
-            store, "c.symbol = ? AND c.chunk_type = 'class'", [f"{module}.{class_name}"], source
-        )
+        exact = _api(store, source, symbol=f"{module}.{class_name}", chunk_types=("class",))
         if exact:
             return exact[0]
     found = with_suffix(store, class_name, source, ["class"])
@@ -92,7 +96,7 @@ def class_chunk(
 
 
 def method_in_hierarchy(
-    store: SQLiteStore,
+    store: Store,
     cls: Chunk,
     name: str,
     *,
@@ -106,12 +110,7 @@ def method_in_hierarchy(
         return None
     seen.add(cls.symbol)
     if not skip_self:
-        own = _where_symbol(
-            store,
-            "c.symbol = ? AND c.chunk_type IN ('method', 'function')",
-            [f"{cls.symbol}.{name}"],
-            None,
-        )
+        own = _api(store, symbol=f"{cls.symbol}.{name}", chunk_types=("method", "function"))
         if own:
             return own[0]
     for base in cls.metadata.bases:
@@ -124,9 +123,7 @@ def method_in_hierarchy(
     return None
 
 
-def resolve_call(
-    store: SQLiteStore, caller: Chunk, name: str, qualified: str | None
-) -> Chunk | None:
+def resolve_call(store: Store, caller: Chunk, name: str, qualified: str | None) -> Chunk | None:
     """The indexed definition a call in `caller` most likely reaches, or None."""
     meta = caller.metadata
     text = qualified or name
@@ -145,7 +142,7 @@ def resolve_call(
         if cls is not None:
             return method_in_hierarchy(store, cls, name)
     if meta.module:
-        local = _where_symbol(store, "c.symbol = ?", [f"{meta.module}.{name}"], None)
+        local = _api(store, symbol=f"{meta.module}.{name}")
         if local:
             return local[0]
     candidates = with_suffix(store, name, None, ["function", "class"])
@@ -159,7 +156,7 @@ def resolve_call(
     return None
 
 
-def callees(store: SQLiteStore, caller: Chunk) -> tuple[list[tuple[str, Chunk]], list[str]]:
+def callees(store: Store, caller: Chunk) -> tuple[list[tuple[str, Chunk]], list[str]]:
     """(called name, definition) pairs for a function's calls, and the unresolved names."""
     qualified: list[str] = list(caller.metadata.extra.get("calls_qualified", []))
     by_name: dict[str, str] = {}
@@ -176,16 +173,12 @@ def callees(store: SQLiteStore, caller: Chunk) -> tuple[list[tuple[str, Chunk]],
     return found, unresolved
 
 
-def callers(store: SQLiteStore, callee: Chunk, limit: int = 200) -> list[tuple[str, Chunk]]:
+def callers(store: Store, callee: Chunk, limit: int = 200) -> list[tuple[str, Chunk]]:
     """Functions whose calls name `callee` and resolve to it."""
     name = (callee.symbol or "").rsplit(".", 1)[-1]
     if not name:
         return []
-    candidates = store.chunks_where(
-        "c.kind = 'api' AND c.rowid IN (SELECT chunk FROM chunk_terms "
-        "WHERE field = 'calls' AND value = ?) LIMIT ?",
-        [name, limit * 4],
-    )
+    candidates = _api(store, calls=name, limit=limit * 4)
     out: list[tuple[str, Chunk]] = []
     for cand in candidates:
         qualified = next(

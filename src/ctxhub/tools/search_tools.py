@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ctxhub.hub import Hub
-from ctxhub.models import HitKind, SearchFilters, SearchRequest, SearchResponse
+from ctxhub.core.cursor import cursor_key, make_cursor, parse_cursor
+from ctxhub.core.errors import InputError
+from ctxhub.core.knowledge import HitKind, SearchFilters, SearchRequest, SearchResponse
 from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
-from ctxhub.tools.cursor import cursor_key, make_cursor, parse_cursor
-from ctxhub.tools.errors import ToolInputError
+from ctxhub.session import Hub
 
 DEFAULT_TOKENS = 8000
 MAX_TOKENS = 25000
@@ -18,9 +18,9 @@ def _request(
     query: str, kinds: list[HitKind] | None, filters: SearchFilters, limit: int, max_tokens: int
 ) -> SearchRequest:
     if not 1 <= limit <= 200:
-        raise ToolInputError(f"limit must be between 1 and 200, got {limit}")
+        raise InputError(f"limit must be between 1 and 200, got {limit}")
     if not 200 <= max_tokens <= MAX_TOKENS:
-        raise ToolInputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+        raise InputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
     return SearchRequest(
         query=query, kinds=kinds, filters=filters, limit=limit, max_tokens=max_tokens
     )
@@ -41,7 +41,7 @@ def search(
     max_tokens: int = DEFAULT_TOKENS,
 ) -> SearchResponse:
     if not query.strip():
-        raise ToolInputError("query must not be empty")
+        raise InputError("query must not be empty")
     request = _request(query, kinds, SearchFilters(source=_sources(source)), limit, max_tokens)
     return hub.retriever.search(request)
 
@@ -55,7 +55,7 @@ def search_docs(
     max_tokens: int = DEFAULT_TOKENS,
 ) -> SearchResponse:
     if not query.strip():
-        raise ToolInputError("query must not be empty")
+        raise InputError("query must not be empty")
     filters = SearchFilters(source=_sources(source), path_prefix=area or None)
     return hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens))
 
@@ -71,7 +71,7 @@ def search_examples(
     max_tokens: int = DEFAULT_TOKENS,
 ) -> SearchResponse:
     if not query.strip():
-        raise ToolInputError("query must not be empty")
+        raise InputError("query must not be empty")
     filters = SearchFilters(
         source=_sources(source), tags=tags or None, execution_mode=execution_mode, language=language
     )
@@ -117,12 +117,12 @@ def search_api(
     )
     if not filters.is_structural():
         if not query.strip():
-            raise ToolInputError(
+            raise InputError(
                 "give a query, or a structural filter (module, class_name, "
                 "chunk_type, base_class, yields, calls, is_dataclass)"
             )
         if cursor:
-            raise ToolInputError("cursor only pages through a structurally filtered set")
+            raise InputError("cursor only pages through a structurally filtered set")
         return hub.retriever.search(_request(query, ["api"], filters, limit, max_tokens))
     return _list_filtered(hub, query, filters, limit, cursor, max_tokens)
 

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from ctxhub.hub import Hub
+from ctxhub.core.errors import InputError
+from ctxhub.core.knowledge import Deprecation
+from ctxhub.core.outputs import DeprecationReport, HubStatus
 from ctxhub.memory.pending import pending_count
-from ctxhub.models import Deprecation
-from ctxhub.status import HubStatus, hub_status
+from ctxhub.session import Hub
+from ctxhub.status import hub_status
 from ctxhub.tools import resolve
-from ctxhub.tools.errors import ToolInputError
-from ctxhub.tools.models import DeprecationReport
 
 
 def check_deprecation(hub: Hub, symbol: str) -> DeprecationReport:
     symbol = symbol.strip()
     if not symbol:
-        raise ToolInputError("symbol must not be empty")
+        raise InputError("symbol must not be empty")
     entries = hub.store.deprecations(symbol)
     low = symbol.lower()
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ctxhub.config import Settings
 from ctxhub.embed.base import Embedder
-from ctxhub.store.sqlite import SQLiteStore
+from ctxhub.store.factory import open_store
 
 if TYPE_CHECKING:  # the retriever loads with the first search, not for every command
     from ctxhub.search.retriever import Retriever
@@ -44,7 +44,7 @@ class Hub:
     def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
         self.settings = settings
         self._embedder = embedder
-        self.store = SQLiteStore(settings.db_path)
+        self.store = open_store(settings.store_location)
         self._retriever: Retriever | None = None
         self._bound = False
 

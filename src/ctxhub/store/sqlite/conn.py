@@ -11,7 +11,10 @@ reported wherever it is first read:
 - SQLITE_READONLY -> StoreReadOnlyError ("the store <path> is read-only");
 - SQLITE_FULL -> StoreFullError ("disk full"; SQLite rolled the write back).
 
-Anything else (a busy lock, an FTS query syntax error) stays a plain sqlite3 error.
+Any other `OperationalError` (a lock held past the busy timeout, a statement SQLite
+rejects) becomes a `SQLiteQueryError`: a StoreQueryError to the layers above (one
+retrieval path failed; the others still answer) and still an `OperationalError` to the
+store's own code, with SQLite's message and error code unchanged.
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from ctxhub.store.base import (
+from ctxhub.core.errors import (
     StoreCorruptError,
     StoreError,
     StoreFullError,
+    StoreQueryError,
     StoreReadOnlyError,
 )
 
@@ -96,6 +100,20 @@ def forget_damage() -> None:
         _DAMAGED.clear()
 
 
+class SQLiteQueryError(StoreQueryError, sqlite3.OperationalError):
+    """An SQLite statement failed for a reason other than the file (see the module)."""
+
+    sqlite_errorcode: int | None = None
+    sqlite_errorname: str | None = None
+
+
+def _query_error(exc: sqlite3.OperationalError) -> SQLiteQueryError:
+    err = SQLiteQueryError(str(exc))
+    err.sqlite_errorcode = getattr(exc, "sqlite_errorcode", None)
+    err.sqlite_errorname = getattr(exc, "sqlite_errorname", None)
+    return err
+
+
 def _primary_code(exc: sqlite3.Error) -> int | None:
     code = getattr(exc, "sqlite_errorcode", None)
     return code & 0xFF if isinstance(code, int) else None
@@ -109,7 +127,8 @@ def is_cantopen(exc: sqlite3.Error) -> bool:
 
 
 def translate(exc: sqlite3.Error, location: str, why_read_only: str = "") -> StoreError | None:
-    """The StoreError an SQLite error about the file stands for; None for other errors."""
+    """The StoreError an SQLite error stands for; None for errors that are bugs
+    (an integrity or programming error)."""
     text = str(exc)
     code = _primary_code(exc)
     # Only codes decide where Python has them: an FTS syntax error quotes the query,
@@ -129,6 +148,8 @@ def translate(exc: sqlite3.Error, location: str, why_read_only: str = "") -> Sto
         return StoreReadOnlyError(read_only_message(location, why_read_only or text))
     if full:
         return StoreFullError(full_message(location, text))
+    if isinstance(exc, sqlite3.OperationalError) and not isinstance(exc, StoreError):
+        return _query_error(exc)
     return None
 
 

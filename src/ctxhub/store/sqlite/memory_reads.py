@@ -9,10 +9,11 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ctxhub.core.records import MemoryFilters, Record, TermStats
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.models import MemoryFilters, Record, TermStats
-from ctxhub.store.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
-from ctxhub.store.vectors import Matrix, allowed_rowids, ids_for, load_matrix, top_cosine
+from ctxhub.store.sqlite.fts import match_any
+from ctxhub.store.sqlite.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
+from ctxhub.store.sqlite.vectors import Matrix, allowed_rowids, ids_for, load_matrix, top_cosine
 
 #: FTS columns a BM25 search may be restricted to
 FTS_COLUMNS = frozenset({"problem", "error_type", "stack_trace", "solution", "code"})
@@ -132,14 +133,22 @@ class MemoryReads:
         ]
 
     def record_bm25(
-        self, match: str, filters: MemoryFilters, limit: int, columns: str | None = None
+        self,
+        terms: Sequence[str],
+        filters: MemoryFilters,
+        limit: int,
+        fields: Sequence[str] | None = None,
     ) -> list[tuple[str, float]]:
-        """BM25 over the records' text. `columns` restricts the match (FTS5 `{a b}:`)."""
-        if columns and not set(columns.split()) <= FTS_COLUMNS:
-            raise ValueError(f"unknown record text columns: {columns!r}")
+        """Records whose text holds any of `terms`, BM25-ranked; `fields` restricts the
+        match to those text fields (of FTS_COLUMNS)."""
+        if fields and not set(fields) <= FTS_COLUMNS:
+            raise ValueError(f"unknown record text fields: {sorted(set(fields) - FTS_COLUMNS)}")
+        match = match_any(terms)
+        if match is None:
+            return []
         where, params = memory_where(filters)
         weights = ", ".join(str(w) for w in RECORD_BM25_WEIGHTS)
-        expression = f"{{{columns}}} : ({match})" if columns else match
+        expression = f"{{{' '.join(fields)}}} : ({match})" if fields else match
         rows = self.conn.execute(
             f"SELECT r.id, bm25(records_fts, {weights}) AS s FROM records_fts "
             "JOIN records r ON r.rowid = records_fts.rowid "

@@ -1,6 +1,6 @@
 """The memory half of the Store seam: what records, feedback and their search need from a
-backend. SQLite implements it in `sqlite_memory.py`; a PostgreSQL store implements the
-same methods (and the conformance suite runs against both)."""
+backend. SQLite implements it in `sqlite/memory_writes.py` and `sqlite/memory_reads.py`;
+another backend implements the same methods, and `tests/conformance/` checks each."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Literal, Protocol
 
+from ctxhub.core.records import MemoryFilters, Record, TermStats
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.models import MemoryFilters, Record, TermStats
 
 
 class MemoryStore(Protocol):
@@ -71,8 +71,16 @@ class MemoryStore(Protocol):
     def records_without_vectors(self, model: str, limit: int = 500) -> list[str]: ...
 
     def record_bm25(
-        self, match: str, filters: MemoryFilters, limit: int, columns: str | None = None
-    ) -> list[tuple[str, float]]: ...
+        self,
+        terms: Sequence[str],
+        filters: MemoryFilters,
+        limit: int,
+        fields: Sequence[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Records holding any of `terms` (words or exact phrases), BM25-ranked; `fields`
+        restricts the match to those text fields (problem, error_type, stack_trace,
+        solution, code)."""
+        ...
 
     def record_term_stats(self, terms: Sequence[str], record_ids: Sequence[str]) -> TermStats:
         """Document frequency of each term over all records, and which of `record_ids`

@@ -149,6 +149,33 @@ class SearchFilters(BaseModel):
         )
 
 
+class ChunkQuery(BaseModel):
+    """A structured lookup of chunks, without ranking: every field given must hold.
+
+    What the tools need to page through an index (a file's chunks, a symbol's
+    definitions, a call's callers) without knowing how a store keeps them.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: ChunkKind | None = None
+    source: str | None = None
+    path: str | None = None
+    #: The file (or example unit) the chunks were made from, as ingestion names it.
+    unit: str | None = None
+    #: The qualified symbol, exactly.
+    symbol: str | None = None
+    #: The symbol or its last dotted parts, case-insensitive: `push_frame` finds
+    #: `pkg.mod.FrameProcessor.push_frame`, `FrameProcessor.push_frame` too.
+    symbol_name: str | None = None
+    chunk_types: tuple[str, ...] = ()
+    #: Chunks whose line span contains this line.
+    covering_line: int | None = None
+    #: Chunks whose code calls a function or method of this (last dotted) name.
+    calls: str | None = None
+    limit: int | None = Field(default=None, ge=1)
+
+
 class SearchRequest(BaseModel):
     query: str
     kinds: list[HitKind] | None = None

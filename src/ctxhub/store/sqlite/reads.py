@@ -11,13 +11,13 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 
+from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
 from ctxhub.embed.base import Vectors
-from ctxhub.models import Chunk, Deprecation, SearchFilters
-from ctxhub.store.base import FileState, SourceState
-from ctxhub.store.filters import where_clause
-from ctxhub.store.fts_terms import document_frequencies
-from ctxhub.store.rows import READ_COLUMNS, chunk_from_row
-from ctxhub.store.vectors import VectorIndex, allowed_rowids, ids_for
+from ctxhub.store.protocol import FileState, SourceState
+from ctxhub.store.sqlite.filters import chunk_query_where, where_clause
+from ctxhub.store.sqlite.fts import document_frequencies, match_any
+from ctxhub.store.sqlite.rows import READ_COLUMNS, chunk_from_row
+from ctxhub.store.sqlite.vectors import VectorIndex, allowed_rowids, ids_for
 
 #: BM25 column weights: content, names (title/symbol/path), identifier parts.
 BM25_WEIGHTS = (1.0, 4.0, 1.5)
@@ -63,12 +63,42 @@ class SearchQueries:
         ).fetchone()
         return None if row is None else str(row[0])
 
-    def chunks_where(self, sql: str, params: Sequence[object]) -> list[Chunk]:
-        """Chunks matching a raw WHERE over `chunks c` (for tools that page through a file)."""
+    def find_chunks(self, query: ChunkQuery) -> list[Chunk]:
+        """Chunks matching every field of `query`, in a stable order."""
+        where, params = chunk_query_where(query)
+        limit = f" LIMIT {int(query.limit)}" if query.limit else ""
         rows = self.conn.execute(
-            f"SELECT {READ_COLUMNS} FROM chunks c WHERE {sql}", list(params)
+            f"SELECT {READ_COLUMNS} FROM chunks c WHERE {where} ORDER BY c.rowid{limit}",
+            params,
         ).fetchall()
         return [chunk_from_row(r) for r in rows]
+
+    def unit_of(self, chunk_id: str) -> tuple[str, str] | None:
+        """(source, unit) of the file or example unit a chunk was made from."""
+        row = self.conn.execute(
+            "SELECT source, file FROM chunks WHERE id = ?", (chunk_id,)
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def unit_texts(self, source: str, unit: str) -> list[tuple[str, str]]:
+        """(path, text) of every file kept for one example unit, by path."""
+        rows = self.conn.execute(
+            "SELECT path, text FROM file_texts WHERE source = ? AND unit = ? ORDER BY path",
+            (source, unit),
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def doc_pages(self, source: str | None = None) -> list[tuple[str, str]]:
+        """(source, path) of every doc page, optionally of one source."""
+        where, params = ("c.kind = 'doc'", [])
+        if source is not None:
+            where, params = "c.kind = 'doc' AND c.source = ?", [source]
+        rows = self.conn.execute(
+            f"SELECT DISTINCT c.source, c.path FROM chunks c WHERE {where} "
+            "ORDER BY c.source, c.path",
+            params,
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def term_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
         """({term: chunks containing it}, total chunks), as the FTS index tokenises."""
@@ -83,8 +113,12 @@ class SearchQueries:
         return self._count[1]
 
     def bm25(
-        self, match: str, filters: SearchFilters, kinds: list[str] | None, limit: int
+        self, terms: Sequence[str], filters: SearchFilters, kinds: list[str] | None, limit: int
     ) -> list[tuple[str, float]]:
+        """Chunks holding any of `terms` (each a word or an exact phrase), BM25-ranked."""
+        match = match_any(terms)
+        if match is None:
+            return []
         where, params = where_clause(filters, kinds)
         weights = ", ".join(str(w) for w in BM25_WEIGHTS)
         if where == "1":

@@ -12,7 +12,18 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from ctxhub.store.schema import FTS_TOKENIZER
+from ctxhub.store.sqlite.schema import FTS_TOKENIZER
+
+
+def match_any(terms: Sequence[str], max_terms: int = 64) -> str | None:
+    """An FTS5 MATCH for "any of these": each term quoted as a phrase (so operators,
+    column names and stray quotes in it are plain words), OR-joined; None if empty."""
+    quoted = []
+    for term in terms[:max_terms]:
+        words = term.replace('"', "")
+        if words.strip():
+            quoted.append(f'"{words}"')
+    return " OR ".join(quoted) if quoted else None
 
 
 def _ensure_temp_tables(conn: sqlite3.Connection) -> None:

@@ -1,5 +1,5 @@
 """Memory writes in the SQLite store: records, their vector spaces and symbol links, and
-feedback. A mixin of SQLiteStore (reads are in `sqlite_memory_reads.py`).
+feedback. A mixin of SQLiteStore (reads are in `memory_reads.py`).
 
 Every write is one `BEGIN IMMEDIATE` transaction (or joins the caller's, so
 `log_solution` can look for a duplicate and write in one atomic step). Counters are only
@@ -18,11 +18,11 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Literal
 
+from ctxhub.core.records import Record
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.models import Record
-from ctxhub.store.memory_rows import RECORD_FIELDS
-from ctxhub.store.sqlite_memory_reads import MemoryReads
-from ctxhub.store.vectors import to_blob
+from ctxhub.store.sqlite.memory_reads import MemoryReads
+from ctxhub.store.sqlite.memory_rows import RECORD_FIELDS
+from ctxhub.store.sqlite.vectors import to_blob
 
 #: Columns a rewrite of an existing record leaves to SQL arithmetic (see put_record).
 HISTORY = ("worked", "not_worked", "occurrences", "created_at", "last_seen")

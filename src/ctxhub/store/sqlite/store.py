@@ -15,29 +15,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from ctxhub.core.errors import ModelMismatchError, StoreCorruptError, StoreError, StoreReadOnlyError
+from ctxhub.core.knowledge import Chunk, Deprecation
 from ctxhub.embed.base import Vectors
-from ctxhub.models import Chunk, Deprecation
-from ctxhub.store import schema
-from ctxhub.store.base import (
-    FileState,
-    ModelMismatchError,
-    ReplaceResult,
-    SourceState,
-    Store,
-    StoreCorruptError,
-    StoreError,
-    StoreReadOnlyError,
-)
-from ctxhub.store.memory_base import MemoryStore
-from ctxhub.store.rows import (
-    CHUNK_COLUMNS,
-    chunk_row,
-    row_hash,
-    symbol_suffixes,
-    term_values,
-)
-from ctxhub.store.schema import rollback
-from ctxhub.store.sqlite_conn import (
+from ctxhub.store.memory_protocol import MemoryStore
+from ctxhub.store.protocol import FileState, ReplaceResult, SourceState, Store
+from ctxhub.store.sqlite import schema
+from ctxhub.store.sqlite.conn import (
     StoreConnection,
     corrupt_message,
     damage,
@@ -46,9 +30,17 @@ from ctxhub.store.sqlite_conn import (
     mark_damaged,
     read_only_message,
 )
-from ctxhub.store.sqlite_memory import MemoryQueries
-from ctxhub.store.sqlite_search import SearchQueries
-from ctxhub.store.vectors import to_blob
+from ctxhub.store.sqlite.memory_writes import MemoryQueries
+from ctxhub.store.sqlite.reads import SearchQueries
+from ctxhub.store.sqlite.rows import (
+    CHUNK_COLUMNS,
+    chunk_row,
+    row_hash,
+    symbol_suffixes,
+    term_values,
+)
+from ctxhub.store.sqlite.schema import rollback
+from ctxhub.store.sqlite.vectors import to_blob
 
 __all__ = ["SQLiteStore", "forget_damage", "read_only_reason"]
 
@@ -143,8 +135,8 @@ class SQLiteStore(SearchQueries, MemoryQueries):
                 conn.close()
                 cannot_write = isinstance(exc, StoreReadOnlyError) or is_cantopen(exc)
                 if not (exists and cannot_write and not explicit):
-                    if isinstance(exc, StoreError):
-                        raise
+                    if isinstance(exc, StoreError) and not isinstance(exc, sqlite3.Error):
+                        raise  # damaged, read-only or full: its message names the fix
                     raise StoreError(f"cannot open store {self.path}: {exc}") from exc
             except BaseException:
                 conn.close()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ctxhub.models import SearchFilters
+from ctxhub.core.knowledge import ChunkQuery, SearchFilters
 
 Params = list[object]
 
@@ -77,3 +77,30 @@ def where_clause(filters: SearchFilters, kinds: list[str] | None = None) -> tupl
         params.append(filters.version)
         parts.append("c.version = ?")
     return (" AND ".join(parts) if parts else "1"), params
+
+
+def chunk_query_where(query: ChunkQuery) -> tuple[str, Params]:
+    """A ChunkQuery -> a WHERE clause over `chunks c` (no LIMIT)."""
+    params: Params = []
+    parts: list[str] = []
+    for column, value in (
+        ("c.kind", query.kind),
+        ("c.source", query.source),
+        ("c.path", query.path),
+        ("c.file", query.unit),
+        ("c.symbol", query.symbol),
+    ):
+        if value is not None:
+            parts.append(f"{column} = ?")
+            params.append(value)
+    if query.symbol_name is not None:
+        parts.append("c.rowid IN (SELECT chunk FROM symbol_names WHERE name = ?)")
+        params.append(query.symbol_name.lower().strip("."))
+    if query.chunk_types:
+        parts.append(_in("c.chunk_type", list(query.chunk_types), params))
+    if query.covering_line is not None:
+        parts.append("c.line_start <= ? AND c.line_end >= ?")
+        params.extend([query.covering_line, query.covering_line])
+    if query.calls is not None:
+        parts.append(_term("calls", query.calls, params))
+    return " AND ".join(parts) or "1", params

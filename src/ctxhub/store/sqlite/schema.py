@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 
-from ctxhub.store.base import StoreError
+from ctxhub.core.errors import StoreError
 
 #: FTS5 tokenizer: Porter stems, and `_` stays inside a token so `run_function_calls`
 #: is one word (its parts are indexed separately in the `idents` column).

@@ -7,8 +7,8 @@ import json
 import sqlite3
 from typing import Any
 
-from ctxhub.models import Chunk, ChunkMeta, content_hash
-from ctxhub.search.analyzer import identifier_parts, split_identifier
+from ctxhub.core.identifiers import identifier_parts, split_identifier
+from ctxhub.core.knowledge import Chunk, ChunkMeta, content_hash
 
 #: Columns written for one chunk, in insert order.
 CHUNK_COLUMNS = (

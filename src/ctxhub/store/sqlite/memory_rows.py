@@ -6,7 +6,7 @@ import json
 import sqlite3
 from typing import Any
 
-from ctxhub.memory.models import MemoryFilters, Record
+from ctxhub.core.records import MemoryFilters, Record
 
 #: records columns a Record field maps to one-to-one
 RECORD_FIELDS = (

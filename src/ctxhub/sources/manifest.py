@@ -14,6 +14,7 @@ from typing import Any
 import tomli_w
 from pydantic import ValidationError
 
+from ctxhub.core.errors import ManifestError
 from ctxhub.sources.base import SourceSpec
 
 if sys.version_info >= (3, 11):
@@ -22,10 +23,6 @@ else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 MANIFEST_NAME = "ctxhub.toml"
-
-
-class ManifestError(ValueError):
-    pass
 
 
 @dataclass

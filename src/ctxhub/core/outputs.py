@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ctxhub.models import Deprecation
+from ctxhub.core.knowledge import Deprecation, Hit
 
 
 class DocPage(BaseModel):
@@ -124,3 +124,79 @@ class DeprecationReport(BaseModel):
     note: str | None = None
     location: str | None = Field(default=None, description="source:path:line of the deprecation")
     entries: list[Deprecation] = Field(default_factory=list)
+
+
+class SolutionSearchResponse(BaseModel):
+    query: str
+    tool: str
+    shape: str  # error | code | natural | mixed: which weights were used
+    weights: dict[str, float]
+    hits: list[Hit]  # kind "memory"; metadata explains each score
+    confidence: float  # 0-1; 0.5 at the relevance floor
+    nothing_relevant: bool
+    message: str = ""
+    nearest: list[Hit] = Field(default_factory=list)  # shown when nothing is relevant
+    candidates: int = 0  # records any path found, before truncation
+    truncated: bool = False
+
+
+class BrowseResponse(BaseModel):
+    hits: list[Hit]
+    total: int
+    next_cursor: str | None = None
+
+
+class DigestResponse(BaseModel):
+    markdown: str
+    records: int
+    ids: list[str] = Field(default_factory=list)
+
+
+class SourceStatus(BaseModel):
+    """One source. `status`: new | indexing (a refresh runs now) | ok | failed |
+    partial (a refresh was interrupted: its chunks are searchable but incomplete; `error`
+    says "interrupted; run ctxhub refresh")."""
+
+    name: str
+    kinds: list[str]
+    origin: str
+    version: str | None
+    commit: str | None
+    status: str
+    error: str | None
+    last_refresh: float | None
+    age_days: float | None
+    stale: bool
+    chunks: dict[str, int] = Field(default_factory=dict)
+    files: int = 0
+    #: units the last refreshes could not use plus files the walk left out (symlink
+    #: loops, dangling links, links leaving the root, files over the size cap)
+    skipped_files: int = 0
+    skipped: list[tuple[str, str]] = Field(default_factory=list)  # (path, reason)
+
+
+class MemoryStatus(BaseModel):
+    records: int = 0
+    by_source: dict[str, int] = Field(default_factory=dict)
+    variants: int = 0
+    worked: int = 0
+    not_worked: int = 0
+    pending: int = 0  # captured by hooks, not yet embedded
+    knowledge_useful: int = 0
+    knowledge_not_useful: int = 0
+    #: queries whose knowledge results agents rated not useful (count), most often first
+    unhelpful_queries: list[tuple[str, int]] = Field(default_factory=list)
+
+
+class HubStatus(BaseModel):
+    store_path: str
+    store_bytes: int
+    read_only: bool = False  # the file (or its folder or mount) cannot be written
+    schema_version: int
+    model: str | None
+    dim: int | None
+    generation: int
+    chunks: int
+    embedded: int
+    sources: list[SourceStatus]
+    memory: MemoryStatus = Field(default_factory=MemoryStatus)

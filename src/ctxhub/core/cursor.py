@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
-from ctxhub.tools.errors import ToolInputError, shown
+from ctxhub.core.errors import InputError, shown
 
 T = TypeVar("T")
 ANOTHER_LISTING = "cursor belongs to another query or filter set; start again"
@@ -33,9 +33,9 @@ def cursor_position(cursor: str | None, key: str, parse: Callable[[str], T]) -> 
             raise ValueError(cursor)
         value = parse(position)
     except ValueError:
-        raise ToolInputError(f"cursor {shown(cursor)} is not one this server returned") from None
+        raise InputError(f"cursor {shown(cursor)} is not one this server returned") from None
     if found_key != key:
-        raise ToolInputError(ANOTHER_LISTING)
+        raise InputError(ANOTHER_LISTING)
     return value
 
 
@@ -43,5 +43,5 @@ def parse_cursor(cursor: str | None, key: str) -> int:
     """The offset an offset cursor points at (0 without one)."""
     offset = cursor_position(cursor, key, int)
     if offset is not None and offset < 0:
-        raise ToolInputError(ANOTHER_LISTING)
+        raise InputError(ANOTHER_LISTING)
     return offset or 0
