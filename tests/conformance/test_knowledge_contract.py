@@ -94,9 +94,7 @@ def test_bm25_treats_every_term_as_plain_words(filled: HubStore, hostile: str) -
 
 def test_bm25_matches_words_and_exact_phrases(filled: HubStore) -> None:
     (start,) = [c for c in filled.find_chunks(ChunkQuery(kind="doc")) if "Start" in c.content]
-    assert [i for i, _ in filled.bm25(["start a pipeline"], SearchFilters(), None, 5)] == [
-        start.id
-    ]
+    assert [i for i, _ in filled.bm25(["start a pipeline"], SearchFilters(), None, 5)] == [start.id]
     assert filled.bm25(["pipeline start"], SearchFilters(), None, 5) == []  # a phrase
     found = filled.bm25(["pipeline", "echo"], SearchFilters(), ["example"], 5)
     assert len(found) == 1  # kinds filter before ranking

@@ -52,9 +52,7 @@ def test_record_search_paths(hub_store: HubStore) -> None:
     found = hub_store.record_bm25(["ssl"], MemoryFilters(), 5)
     assert [rid for rid, _ in found] == ["ssl"]
     assert hub_store.record_bm25(["build context"], MemoryFilters(), 5, ("problem",)) == []
-    assert [r for r, _ in hub_store.record_bm25(["build context"], MemoryFilters(), 5)] == [
-        "copy"
-    ]
+    assert [r for r, _ in hub_store.record_bm25(["build context"], MemoryFilters(), 5)] == ["copy"]
     assert hub_store.record_bm25(['" OR *', "NEAR("], MemoryFilters(), 5) == []
     (query,) = EMBEDDER.embed(["docker COPY failed: no such file"])
     dense = hub_store.record_dense("problem", query, EMBEDDER.id, MemoryFilters(), 5)
