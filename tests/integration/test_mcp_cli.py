@@ -41,7 +41,7 @@ def test_show_opens_any_chunk_id(indexed_home: Path) -> None:
     page = cli_json(indexed_home, "show", "guides/quickstart")  # a doc path works too
     assert page["title"] == "Quickstart"
     missing = run_ctxhub(indexed_home, "show", "ffffffffffffffff", check=False)
-    assert missing.returncode == 1 and missing.stderr.startswith("not found:")
+    assert missing.returncode == 1 and missing.stderr.startswith("error: not found:")
 
 
 def test_calls_and_deprecated(indexed_home: Path) -> None:

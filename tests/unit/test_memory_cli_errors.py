@@ -37,8 +37,8 @@ def test_unreadable_at_file_is_a_usage_error(home: Path) -> None:
 
 
 def test_approach_search_refuses_options_it_would_ignore(home: Path) -> None:
-    code, output = invoke("recall", "pin the version", "--approach", "--framework", "x")
-    assert code == 2 and "--approach takes only" in output
+    code, output = invoke("approach", "pin the version", "--framework", "x")
+    assert code == 2 and "No such option" in output and "--framework" in output
 
 
 def test_export_to_a_missing_folder_fails_cleanly(home: Path) -> None:

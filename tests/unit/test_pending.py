@@ -303,3 +303,39 @@ def test_settings_and_the_hook_agree_on_a_home_with_tilde(monkeypatch: pytest.Mo
     expected = Path("~/somewhere/hub").expanduser()
     assert Settings.from_env().pending_dir == expected / "pending"
     assert Path(hooks._home(dict(os.environ))) == expected
+
+
+def test_read_tools_never_write_the_server_drains_in_the_background(hub: Hub) -> None:
+    from ctxhub.server import runtime
+    from ctxhub.tools import memory_tools
+
+    home = hub.settings.home
+    queue(home, "r0.json", record(0))
+    before = hub.store.memory_generation()
+    memory_tools.search_solutions(hub, "ImportError: cannot import name 'thing0'")
+    memory_tools.browse_solutions(hub)
+    assert pending_count(hub.settings) == 1  # a read tool left the queue alone
+    assert hub.store.memory_generation() == before
+    assert runtime.has_pending(home / "pending")
+
+    from ctxhub.session import set_embedder
+
+    set_embedder(HashingEmbedder(dim=256))  # the drainer's Hubs embed as this one does
+    drained = threading.Event()
+
+    def once(*_: object) -> None:
+        drained.set()
+        raise SystemExit  # stop the loop after its first pass
+
+    pool = runtime.HubPool(hub.settings)
+    original = time.sleep
+    try:
+        runtime.time.sleep = once  # type: ignore[assignment]
+        with pytest.raises(SystemExit):
+            runtime.drain_forever(hub.settings, pool)
+    finally:
+        runtime.time.sleep = original  # type: ignore[assignment]
+        pool.close()
+        set_embedder(None)
+    assert drained.is_set() and pending_count(hub.settings) == 0
+    assert not runtime.has_pending(home / "pending")

@@ -107,11 +107,12 @@ def test_search_on_a_corrupt_store_is_an_error_not_no_results(home: Path) -> Non
     _scribble(home / "ctxhub.db")
     code, output = _cli(home, "search", "idle watchdog 3")
     assert code == 1, output
-    assert output.strip().splitlines()[-1].startswith("error: the store ")
+    # the same words as the MCP tool's error, after the CLI's "error: "
+    assert output.strip().splitlines()[-1].startswith("error: search failed: the store ")
     _assert_names_the_fix(output)
     assert "no results" not in output.lower()
     code, output = _cli(home, "search", "idle watchdog 3", "--json")
-    assert code == 1 and output.startswith("error: the store "), output
+    assert code == 1 and output.startswith("error: search failed: the store "), output
 
 
 def test_status_and_doctor_on_a_corrupt_store(home: Path) -> None:
@@ -155,6 +156,7 @@ def test_once_seen_damaged_a_store_refuses_writes_but_keeps_reading(home: Path) 
 
 def test_mcp_search_tool_on_a_corrupt_store(home: Path) -> None:
     from ctxhub.server.runtime import ToolRunner
+    from ctxhub.tools.specs.search import SEARCH, SearchArgs
 
     _scribble(home / "ctxhub.db")
     settings = Settings(home=home)
@@ -163,9 +165,7 @@ def test_mcp_search_tool_on_a_corrupt_store(home: Path) -> None:
     _assert_names_the_fix(str(caught.value))
     runner = ToolRunner(settings)
     try:
-        result = runner.run_sync(
-            "search", lambda hub: search_tools.search(hub, "idle watchdog 3"), str, 8000
-        )
+        result = runner.run_sync(SEARCH, SearchArgs(query="idle watchdog 3"))
     finally:
         runner.pool.close()
     assert result.is_error

@@ -11,12 +11,13 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ctxhub.config import Settings
 from ctxhub.core.budget import estimate_tokens
-from ctxhub.core.errors import NotFoundError
+from ctxhub.core.errors import NotFoundError, describe_validation
 from ctxhub.core.knowledge import Hit, SearchResponse
-from ctxhub.server import render
 from ctxhub.server.http import is_loopback, loopback_security
-from ctxhub.server.runtime import HubPool, describe_validation, enforce_budget, fit_search
+from ctxhub.server.runtime import HubPool
 from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import render
+from ctxhub.tools.fit import enforce_budget, fit_search
 
 
 class Args(BaseModel):

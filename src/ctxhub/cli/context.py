@@ -3,7 +3,6 @@ global flags on first use (so `ctxhub --version` or `--help` never pays for them
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -13,7 +12,7 @@ if TYPE_CHECKING:
 
 
 class Context:
-    def __init__(self, db: Path | None = None) -> None:
+    def __init__(self, db: str | None = None) -> None:
         self._db = db
         self._settings: Settings | None = None
 

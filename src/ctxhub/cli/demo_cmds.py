@@ -18,15 +18,13 @@ from rich.markup import escape
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out
-from ctxhub.cli.render import render_response
 from ctxhub.cli.sources_cmds import run_refresh
 from ctxhub.core.errors import SourceError
 from ctxhub.core.knowledge import SearchRequest
-from ctxhub.server import render_memory
 from ctxhub.session import Hub
 from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.manifest import writable_manifest
-from ctxhub.tools import memory_tools, search_tools
+from ctxhub.tools import memory_tools, render, render_memory, search_tools
 
 PACKAGE, VERSION = "pipecat-ai-flows", "1.4.0"
 SHA256 = "3cdcecf66606bc8ed7e1cfeb3eec2e13e7a40af894a9c8c7717d8f713955f608"
@@ -131,7 +129,7 @@ def demo(ctx: Context) -> None:
                 response = search_tools.search_examples(hub, query, limit=3)
             else:
                 response = hub.retriever.search(SearchRequest(query=query, limit=3))
-            render_response(out, response)
+            out.print(escape(render.search_response(response)))
         # memory: what an agent logs after a fix, found again from the raw error
         logged = memory_tools.log_solution(hub, **DEMO_RECORD)
         out.rule(f"log_solution: {logged.action}")

@@ -10,13 +10,11 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
-from pathlib import Path
 
 import click
 
 from ctxhub import __version__
-from ctxhub.cli.context import Context as Context  # re-exported for sources_cmds, status_cmds
-from ctxhub.cli.context import pass_ctx as pass_ctx  # sources_cmds, status_cmds (for now)
+from ctxhub.cli.context import Context
 
 #: Every command, by the module (under ctxhub.cli) that defines it, in help order.
 COMMAND_MODULES: dict[str, str] = {
@@ -27,19 +25,22 @@ COMMAND_MODULES: dict[str, str] = {
     "refresh": "sources_cmds",
     "status": "status_cmds",
     "doctor": "status_cmds",
-    "search": "search_cmds",
-    "search-docs": "knowledge_cmds",
-    "search-api": "knowledge_cmds",
-    "search-examples": "knowledge_cmds",
-    "snippet": "knowledge_cmds",
+    "search": "tool_cmds",
+    "search-docs": "tool_cmds",
+    "search-api": "tool_cmds",
+    "search-examples": "tool_cmds",
+    "snippet": "tool_cmds",
+    "doc": "tool_cmds",
+    "example": "tool_cmds",
     "show": "knowledge_cmds",
-    "calls": "knowledge_cmds",
-    "deprecated": "knowledge_cmds",
-    "log": "memory_cmds",
-    "recall": "memory_cmds",
-    "rate": "memory_cmds",
-    "browse": "memory_cmds",
-    "digest": "memory_cmds",
+    "calls": "tool_cmds",
+    "deprecated": "tool_cmds",
+    "log": "tool_cmds",
+    "recall": "tool_cmds",
+    "approach": "tool_cmds",
+    "rate": "tool_cmds",
+    "browse": "tool_cmds",
+    "digest": "tool_cmds",
     "forget": "memory_cmds",
     "export": "memory_cmds",
     "import": "memory_cmds",
@@ -54,13 +55,12 @@ COMMAND_MODULES: dict[str, str] = {
 
 
 def known_error(exc: BaseException) -> bool:
-    """Errors whose message is the whole story (no traceback): a store, model, source or
-    manifest that cannot be used as asked."""
+    """Errors whose message is the whole story (no traceback): every CtxhubError."""
     if not type(exc).__module__.startswith("ctxhub."):
         return False  # click's own exits and usage errors, or a bug: not ours to word
-    from ctxhub.core.errors import EmbedderError, ManifestError, SourceError, StoreError
+    from ctxhub.core.errors import CtxhubError
 
-    return isinstance(exc, StoreError | EmbedderError | SourceError | ManifestError)
+    return isinstance(exc, CtxhubError)
 
 
 class CtxhubGroup(click.Group):
@@ -88,20 +88,19 @@ class CtxhubGroup(click.Group):
             if not known_error(exc):
                 raise
             click.echo(f"error: {exc}", err=True)
-            sys.exit(1)
+            sys.exit(int(getattr(exc, "exit_code", 1)))
 
 
 @click.group(cls=CtxhubGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ctxhub")
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
     envvar="CTXHUB_DB",
-    help="Store file (default: $CTXHUB_HOME/ctxhub.db, home defaults to ~/.ctxhub).",
+    help="Store: a file path or a URL (default: $CTXHUB_HOME/ctxhub.db, home ~/.ctxhub).",
 )
 @click.option("-v", "--verbose", count=True, help="More log output on stderr (-vv: debug).")
 @click.pass_context
-def cli(ctx: click.Context, db: Path | None, verbose: int) -> None:
+def cli(ctx: click.Context, db: str | None, verbose: int) -> None:
     """ctxhub: framework knowledge and solution memory for coding agents."""
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(

@@ -8,7 +8,7 @@ from importlib import resources
 import click
 from rich.table import Table
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
 from ctxhub.core.errors import ManifestError

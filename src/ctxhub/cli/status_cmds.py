@@ -9,13 +9,13 @@ import time
 import click
 from rich.table import Table
 
-from ctxhub.cli.main import Context, pass_ctx
+from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
 from ctxhub.core.errors import StoreCorruptError
 from ctxhub.memory.pending import pending_count
-from ctxhub.server.render import memory_line
 from ctxhub.status import hub_status
 from ctxhub.store.factory import open_store
+from ctxhub.tools.render import memory_line
 
 
 def _size(n: int) -> str:

@@ -9,6 +9,10 @@ a `CtxhubError` is a bug and is reported as an internal error with its traceback
 from __future__ import annotations
 
 from collections.abc import Sized
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 #: Most characters of a caller's value an error message repeats.
 SHOWN_CHARS = 200
@@ -141,3 +145,15 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
     elif isinstance(value, Sized):
         size = f" ({len(value):,} items)"
     return f"{text[:limit]}...{size}"
+
+
+def describe_validation(exc: ValidationError) -> str:
+    """One line per bad field: `limit: Input should be less than or equal to 50 (got 500)`."""
+    parts: list[str] = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err["loc"]) or "arguments"
+        msg = str(err["msg"])
+        if err["type"] != "missing" and "input" in err:
+            msg += f" (got {shown(err['input'], 60)})"
+        parts.append(f"{loc}: {msg}")
+    return "; ".join(dict.fromkeys(parts))

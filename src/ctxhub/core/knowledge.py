@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, MAX_TOKENS, MIN_TOKENS
+
 ChunkKind = Literal["doc", "api", "example"]
 HitKind = Literal["doc", "api", "example", "memory"]
 CHUNK_KINDS: tuple[ChunkKind, ...] = ("doc", "api", "example")
@@ -180,8 +182,8 @@ class SearchRequest(BaseModel):
     query: str
     kinds: list[HitKind] | None = None
     filters: SearchFilters = Field(default_factory=SearchFilters)
-    limit: int = Field(default=10, ge=1, le=200)
-    max_tokens: int = Field(default=8000, ge=200, le=25000)
+    limit: int = Field(default=DEFAULT_HITS, ge=1, le=MAX_RETRIEVED)
+    max_tokens: int = Field(default=DEFAULT_TOKENS, ge=MIN_TOKENS, le=MAX_TOKENS)
 
 
 class Signal(BaseModel):

@@ -15,11 +15,12 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
+from ctxhub.core.limits import MAX_TEXT
+
 #: Where a record came from. `github:owner/repo` for imported issues.
 SOURCE_PATTERN = re.compile(r"^(local|session|hook|import|github:[\w.-]+/[\w.-]+)$")
 #: uuid5 namespace for deterministic record ids (imports, mined sessions).
 RECORD_NAMESPACE = uuid.UUID("6f1c3a52-6f5e-4a39-9a55-2c1f0d6e8b17")
-MAX_TEXT = 20_000  # characters per text field: a pasted log, not a whole file
 
 LogAction = Literal["created", "merged", "variant", "updated", "unchanged"]
 

@@ -19,7 +19,7 @@ MAX_NOTE = 2000
 
 def rate(
     hub: Hub,
-    target_id: str,
+    id: str,
     worked: bool,
     *,
     note: str | None = None,
@@ -27,26 +27,26 @@ def rate(
     session_id: str | None = None,
     query: str | None = None,
 ) -> RateResult:
-    target_id = target_id.strip()
-    if not target_id:
+    id = id.strip()
+    if not id:
         raise InputError("id must not be empty: pass a record id or a knowledge hit id")
     if note is not None and len(note) > MAX_NOTE:
         raise InputError(f"note is {len(note)} characters; at most {MAX_NOTE}")
     extra = {"note": note, "agent": agent, "session_id": session_id, "query": query}
-    counts = hub.store.add_feedback(target_id, "memory", worked, **extra)
+    counts = hub.store.add_feedback(id, "memory", worked, **extra)
     kind: Literal["memory", "knowledge"] = "memory"
     if counts is None:
-        counts = hub.store.add_feedback(target_id, "knowledge", worked, **extra)
+        counts = hub.store.add_feedback(id, "knowledge", worked, **extra)
         kind = "knowledge"
     if counts is None:
         raise NotFoundError(
-            f"no record or knowledge hit with id {shown(target_id)}; ids come from"
+            f"no record or knowledge hit with id {shown(id)}; ids come from"
             " search_solutions, browse_solutions or a knowledge search"
         )
     good, bad = counts
     word = ("worked", "did not work") if kind == "memory" else ("useful", "not useful")
     return RateResult(
-        id=target_id,
+        id=id,
         target=kind,
         worked=worked,
         worked_total=good,

@@ -22,8 +22,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from ctxhub.core.limits import MAX_TEXT
 from ctxhub.core.progress import NO_PROGRESS, Progress
-from ctxhub.core.records import MAX_TEXT, RecordInput, record_id_for
+from ctxhub.core.records import RecordInput, record_id_for
 from ctxhub.memory.redact import Redactor, redact_record
 from ctxhub.memory.session_mining import EDIT_TOOLS, RUN_TOOLS, call_diff, path_of, run_outcome
 from ctxhub.memory.session_reader import (

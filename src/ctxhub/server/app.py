@@ -23,12 +23,11 @@ from pydantic import ValidationError
 
 from ctxhub import __version__
 from ctxhub.config import Settings
-from ctxhub.core.errors import shown
-from ctxhub.server import tools_memory, tools_read, tools_search
+from ctxhub.core.errors import describe_validation, shown
+from ctxhub.server import tools
 from ctxhub.server.arguments import TextPreservingMetadata
 from ctxhub.server.runtime import (
     ToolRunner,
-    describe_validation,
     leave,
     warm_up,
     watch_parent,
@@ -114,9 +113,7 @@ def build_server(settings: Settings, log_level: str = "WARNING") -> CtxhubServer
         log_level=log_level,
     )
     runner = server.runner = ToolRunner(settings)
-    tools_search.register(server, runner)
-    tools_read.register(server, runner)
-    tools_memory.register(server, runner)
+    tools.register(server, runner)
     return server
 
 

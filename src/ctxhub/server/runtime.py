@@ -5,7 +5,6 @@ warming the embedder in the background and noticing when the parent process is g
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import sys
@@ -13,7 +12,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn, TypeVar
+from pathlib import Path
+from typing import NoReturn
 
 import anyio.to_thread
 from mcp_types import CallToolResult, TextContent
@@ -21,42 +21,14 @@ from pydantic import BaseModel, ValidationError
 
 from ctxhub import parent
 from ctxhub.config import Settings
-from ctxhub.core.budget import estimate_tokens, trim
-from ctxhub.core.errors import (
-    EmbedderError,
-    InputError,
-    NotFoundError,
-    SourceError,
-    StoreError,
-    shown,
-)
-from ctxhub.core.knowledge import SearchRequest, SearchResponse
+from ctxhub.core.errors import InputError, NotFoundError
+from ctxhub.core.knowledge import SearchRequest
 from ctxhub.session import Hub, default_embedder
 from ctxhub.tools.memory_tools import store_pending
+from ctxhub.tools.run import answer, failure
+from ctxhub.tools.spec import ToolSpec
 
 log = logging.getLogger("ctxhub.server")
-
-DEFAULT_TOKENS = 8000
-MAX_TOKENS = 25000
-#: Keys whose string values a last-resort budget pass may shorten (never ids or paths).
-TEXT_KEYS = frozenset({"snippet", "content", "code", "summary", "note", "description"})
-#: What a hit's metadata keeps when even trimmed text does not fit the budget.
-CORE_METADATA = frozenset({"chunk_type", "signature", "deprecated", "example", "tags"})
-
-M = TypeVar("M", bound=BaseModel)
-
-
-def describe_validation(exc: ValidationError) -> str:
-    """One line per bad field: `limit: Input should be less than or equal to 50 (got 500)`."""
-    parts: list[str] = []
-    for err in exc.errors(include_url=False):
-        loc = ".".join(str(p) for p in err["loc"]) or "arguments"
-        msg = str(err["msg"])
-        if err["type"] != "missing" and "input" in err:
-            msg += f" (got {shown(err['input'], 60)})"
-        parts.append(f"{loc}: {msg}")
-    return "; ".join(dict.fromkeys(parts))
-
 
 #: No error message is longer than this, whatever a tool put in it.
 MAX_ERROR_CHARS = 2000
@@ -66,76 +38,6 @@ def error_result(message: str) -> CallToolResult:
     if len(message) > MAX_ERROR_CHARS:
         message = f"{message[:MAX_ERROR_CHARS]}... ({len(message):,} characters)"
     return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
-
-
-def _text_leaves(node: Any, out: list[tuple[Any, Any, int]]) -> None:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if isinstance(value, str) and key in TEXT_KEYS and len(value) > 80:
-                out.append((node, key, len(value)))
-            else:
-                _text_leaves(value, out)
-    elif isinstance(node, list):
-        for item in node:
-            _text_leaves(item, out)
-
-
-def enforce_budget(data: dict[str, Any], max_tokens: int) -> bool:
-    """Last resort: shorten the longest text fields until `data` fits. True if it cut.
-
-    Each tool budgets its own output; this only catches what their estimates missed
-    (long metadata, many small hits), so the contract holds for every response."""
-    over = estimate_tokens(json.dumps(data)) - max_tokens
-    if over <= 0:
-        return False
-    leaves: list[tuple[Any, Any, int]] = []
-    _text_leaves(data, leaves)
-    excess = over * 3 + 200
-    for container, key, length in sorted(leaves, key=lambda leaf: -leaf[2]):
-        if excess <= 0:
-            break
-        keep = max(40, length - excess)
-        container[key], _ = trim(container[key], keep)
-        excess -= length - len(container[key])
-    if estimate_tokens(json.dumps(data)) > max_tokens:
-        _slim_metadata(data)
-    if "truncated" in data:
-        data["truncated"] = True
-    return True
-
-
-def _slim_metadata(node: Any) -> None:
-    """Reduce every `metadata` object to the keys that identify the definition."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "metadata" and isinstance(value, dict):
-                kept = {k: v for k, v in value.items() if k in CORE_METADATA}
-                value.clear()
-                value.update(kept, trimmed=True)
-            else:
-                _slim_metadata(value)
-    elif isinstance(node, list):
-        for item in node:
-            _slim_metadata(item)
-
-
-def fit_search(
-    call: Callable[[int], SearchResponse], limit: int, max_tokens: int
-) -> SearchResponse:
-    """Run a search, asking for fewer hits while the response exceeds the budget.
-
-    Snippets are trimmed by the retriever; this handles lists whose citations alone do not
-    fit (many hits with long metadata). A cursor stays consistent: it counts the hits
-    actually returned."""
-    response = call(limit)
-    while limit > 1:
-        tokens = estimate_tokens(response.model_dump_json())
-        if tokens <= max_tokens:
-            break
-        limit = max(1, min(limit - 1, limit * max_tokens // tokens))
-        response = call(limit)
-        response.truncated = True
-    return response
 
 
 class HubPool:
@@ -195,50 +97,38 @@ class ToolRunner:
         self.settings = settings
         self.pool = HubPool(settings)
 
-    async def run(
-        self,
-        tool: str,
-        work: Callable[[Hub], M],
-        render: Callable[[M], str],
-        max_tokens: int = DEFAULT_TOKENS,
-    ) -> CallToolResult:
-        return await anyio.to_thread.run_sync(self.run_sync, tool, work, render, max_tokens)
+    async def run(self, spec: ToolSpec, args: BaseModel) -> CallToolResult:
+        return await anyio.to_thread.run_sync(self.run_sync, spec, args)
 
-    def run_sync(
-        self, tool: str, work: Callable[[Hub], M], render: Callable[[M], str], max_tokens: int
-    ) -> CallToolResult:
+    def run_sync(self, spec: ToolSpec, args: BaseModel) -> CallToolResult:
         started = time.perf_counter()
         try:
             with self.pool.hub() as hub:
-                output = work(hub)
-        except InputError as exc:
-            return error_result(f"invalid arguments for {tool}: {exc}")
-        except ValidationError as exc:
-            return error_result(f"invalid arguments for {tool}: {describe_validation(exc)}")
-        except NotFoundError as exc:
-            return error_result(f"not found: {exc}")
-        except (StoreError, EmbedderError, SourceError) as exc:
-            log.warning("%s failed: %s", tool, exc)
-            return error_result(f"{tool} failed: {exc}")
-        except Exception:
-            log.exception("%s raised an unexpected error", tool)
-            return error_result(f"{tool} failed with an internal error; the server log has details")
-        data = output.model_dump(mode="json")
-        if enforce_budget(data, max_tokens):
-            output = type(output).model_validate(data)
-        text = render(output)
-        if estimate_tokens(text) > max_tokens:
-            text, _ = trim(text, max_tokens * 3)
-        log.debug("%s answered in %.1f ms", tool, (time.perf_counter() - started) * 1000)
+                result = answer(spec, hub, args)
+        except Exception as exc:
+            message = failure(spec, exc)
+            if message is None:
+                log.exception("%s raised an unexpected error", spec.name)
+                return error_result(
+                    f"{spec.name} failed with an internal error; the server log has details"
+                )
+            if not isinstance(exc, InputError | NotFoundError | ValidationError):
+                log.warning("%s", message)
+            return error_result(message)
+        log.debug("%s answered in %.1f ms", spec.name, (time.perf_counter() - started) * 1000)
         return CallToolResult(
-            content=[TextContent(type="text", text=text)], structured_content=data
+            content=[TextContent(type="text", text=result.text)], structured_content=result.data
         )
+
+
+#: How often the server looks for records hooks left in the pending folder.
+DRAIN_INTERVAL_S = 5.0
 
 
 def warm_up(settings: Settings, pool: HubPool | None = None) -> threading.Thread:
     """Load the embedder, the vector matrix and a store connection's cache in the
-    background, so the first search does not pay for them (tools/list never waits), and
-    store the records hooks captured while no server ran."""
+    background, so the first search does not pay for them (tools/list never waits); then
+    keep storing the records hooks capture (the read tools never write them)."""
 
     def work() -> None:
         started = time.perf_counter()
@@ -247,17 +137,39 @@ def warm_up(settings: Settings, pool: HubPool | None = None) -> threading.Thread
             embedder.embed(["warm up"])
             with pool.hub() if pool is not None else Hub(settings) as hub:
                 hub.retriever.search(SearchRequest(query="warm up", limit=1))
-                stored = store_pending(hub)  # what hooks captured while no server ran
-                if stored:
-                    log.info("stored %d records captured by hooks", stored)
         except Exception as exc:  # the tools report a broken model or store themselves
             log.warning("warm-up failed: %s", exc)
             return
         log.info("model and index warm in %.2f s", time.perf_counter() - started)
+        drain_forever(settings, pool)
 
     thread = threading.Thread(target=work, name="ctxhub-warm-up", daemon=True)
     thread.start()
     return thread
+
+
+def drain_forever(
+    settings: Settings, pool: HubPool | None, interval: float = DRAIN_INTERVAL_S
+) -> None:
+    """Store what hooks captured, now and every `interval` seconds while serving. A
+    look at an empty folder costs one listdir; a Hub is taken only when there is work."""
+    while True:
+        try:
+            if has_pending(settings.pending_dir):
+                with pool.hub() if pool is not None else Hub(settings) as hub:
+                    stored = store_pending(hub)
+                if stored:
+                    log.info("stored %d records captured by hooks", stored)
+        except Exception as exc:  # a broken store is reported by the tools themselves
+            log.warning("could not store pending records: %s", exc)
+        time.sleep(interval)
+
+
+def has_pending(folder: Path) -> bool:
+    try:
+        return any(".json" in entry.name for entry in os.scandir(folder))  # claims too
+    except OSError:
+        return False
 
 
 def leave(code: int = 0) -> NoReturn:

@@ -7,25 +7,16 @@ from collections import deque
 from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
+from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion
 from ctxhub.search.budget import hit_metadata
 from ctxhub.session import Hub
 from ctxhub.tools import resolve
 
-MAX_LINES_CAP = 2000
-#: Line numbers beyond any real file (and beyond SQLite's integers) are input errors.
-MAX_LINE = 10_000_000
 MAX_TRACE_NODES = 200
 MAX_COMPANIONS = 50
-DEFAULT_TOKENS = 8000
-MAX_TOKENS = 25000
 #: Tokens held back for the response envelope and the text rendering's headers.
 _SLACK_TOKENS = 60
-
-
-def _check_budget(max_tokens: int) -> None:
-    if not 200 <= max_tokens <= MAX_TOKENS:
-        raise InputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
 
 
 def _fit_lines(lines: list[str], room_chars: int) -> list[str]:
@@ -130,15 +121,15 @@ def get_code_snippet(
     line_end: int | None = None,
     intent: str | None = None,
     source: str | None = None,
-    max_lines: int = 100,
+    max_lines: int = DEFAULT_LINES,
     chunk_id: str | None = None,
     max_tokens: int = DEFAULT_TOKENS,
 ) -> CodeSnippet:
     """Exact source by chunk id, symbol (exact -> Class.method -> class -> method, then a
     semantic lookup of the name), path + line range, or a description of the intent."""
-    if not 1 <= max_lines <= MAX_LINES_CAP:
-        raise InputError(f"max_lines must be between 1 and {MAX_LINES_CAP}, got {max_lines}")
-    _check_budget(max_tokens)
+    if not 1 <= max_lines <= MAX_LINES:
+        raise InputError(f"max_lines must be between 1 and {MAX_LINES}, got {max_lines}")
+    check_tokens(max_tokens)
     if not any((chunk_id, symbol, path, intent)):
         raise InputError("give symbol, path + line_start, intent, or chunk_id")
     if chunk_id:
@@ -213,7 +204,7 @@ def trace_calls(
         raise InputError(f"direction must be 'callees' or 'callers', got {shown(direction)}")
     if not 1 <= depth <= 3:
         raise InputError(f"depth must be 1, 2 or 3, got {depth}")
-    _check_budget(max_tokens)
+    check_tokens(max_tokens)
     if not symbol.strip():
         raise InputError("symbol must not be empty")
     found, _ = resolve.find_symbol(hub.store, symbol, source)

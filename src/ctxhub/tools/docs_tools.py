@@ -6,10 +6,10 @@ from ctxhub.core.budget import estimate_tokens, trim
 from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
+from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import DocPage
 from ctxhub.session import Hub
 
-MAX_TOKENS = 25000
 #: Tokens held back for the text rendering's header and JSON escaping.
 _SLACK_TOKENS = 60
 
@@ -47,11 +47,10 @@ def get_doc(
     path: str | None = None,
     section: str | None = None,
     source: str | None = None,
-    max_tokens: int = 8000,
+    max_tokens: int = DEFAULT_TOKENS,
 ) -> DocPage:
     """A whole doc page, or its sections whose breadcrumb contains `section`."""
-    if not 200 <= max_tokens <= MAX_TOKENS:
-        raise InputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+    check_tokens(max_tokens)
     if not doc_id and not path:
         raise InputError("give doc_id (from a search hit) or path")
     if doc_id:

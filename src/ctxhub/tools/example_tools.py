@@ -5,13 +5,13 @@ from __future__ import annotations
 import posixpath
 
 from ctxhub.core.budget import estimate_tokens, trim
-from ctxhub.core.errors import InputError, NotFoundError, shown
+from ctxhub.core.errors import NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
+from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import ExampleBundle, ExampleFile
 from ctxhub.session import Hub
 
 _README = ("readme.md", "readme.rst", "readme.txt", "readme")
-MAX_TOKENS = 25000
 #: Tokens per file for its path and JSON framing, plus the text rendering's header line.
 _FILE_OVERHEAD = 30
 
@@ -23,11 +23,10 @@ def _overview(hub: Hub, source: str, unit: str) -> Chunk | None:
 
 
 def get_example(
-    hub: Hub, example_id: str, include_readme: bool = True, max_tokens: int = 8000
+    hub: Hub, example_id: str, include_readme: bool = True, max_tokens: int = DEFAULT_TOKENS
 ) -> ExampleBundle:
     """The example a chunk id belongs to: taxonomy plus its files, entry point first."""
-    if not 200 <= max_tokens <= MAX_TOKENS:
-        raise InputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+    check_tokens(max_tokens)
     example_id = example_id.strip()
     chunk = next(iter(hub.store.get_chunks([example_id])), None)
     found = hub.store.unit_of(example_id) if chunk and chunk.kind == "example" else None

@@ -1,7 +1,10 @@
-"""The memory tools: log_solution, search_solutions, search_by_approach, rate,
-browse_solutions, ecosystem_digest. Each first stores what hooks captured since the last
-call (the hook itself never embeds: it must return to the agent at once). `rate` has
-nothing to store first, so it is `memory.feedback.rate` itself."""
+"""The memory tools' functions: log_solution, search_solutions, search_by_approach,
+browse_solutions, ecosystem_digest (`rate` is `memory.feedback.rate` itself).
+
+Records hooks captured wait in the pending folder (the hook never embeds: it must return
+to the agent at once). `store_pending` embeds and stores them: log_solution calls it
+first, and so do the server's background drainer and the CLI before a memory read. The
+read tools themselves never write."""
 
 from __future__ import annotations
 
@@ -11,16 +14,9 @@ from typing import Any
 from ctxhub.core.outputs import BrowseResponse, DigestResponse, SolutionSearchResponse
 from ctxhub.core.records import LogResult, MemoryFilters, RecordInput
 from ctxhub.memory import browse, records, search
-from ctxhub.memory.feedback import rate as rate
 from ctxhub.session import Hub
 
 log = logging.getLogger("ctxhub.memory")
-
-
-#: Pending records a read tool stores before answering (the rest wait for the next
-#: call): a search must stay fast after a busy session. log_solution and serve's
-#: start-up take a full batch (drain_pending's default).
-READ_DRAIN = 20
 
 
 def store_pending(hub: Hub, limit: int | None = None) -> int:
@@ -52,7 +48,6 @@ def search_solutions(
     error_type: str | None = None,
     limit: int = 5,
 ) -> SolutionSearchResponse:
-    store_pending(hub, READ_DRAIN)
     filters = MemoryFilters(
         language=language, framework=framework, tags=tags, error_type=error_type
     )
@@ -64,7 +59,6 @@ def search_solutions(
 def search_by_approach(
     hub: Hub, approach: str, *, language: str | None = None, limit: int = 5
 ) -> SolutionSearchResponse:
-    store_pending(hub, READ_DRAIN)
     return search.search_by_approach(
         hub, approach, filters=MemoryFilters(language=language), limit=limit
     )
@@ -81,7 +75,6 @@ def browse_solutions(
     limit: int = 20,
     cursor: str | None = None,
 ) -> BrowseResponse:
-    store_pending(hub, READ_DRAIN)
     filters = MemoryFilters(
         language=language,
         framework=framework,
@@ -95,5 +88,4 @@ def browse_solutions(
 def ecosystem_digest(
     hub: Hub, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
 ) -> DigestResponse:
-    store_pending(hub, READ_DRAIN)
     return browse.ecosystem_digest(hub, languages, frameworks, limit)

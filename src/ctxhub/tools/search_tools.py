@@ -5,22 +5,19 @@ from __future__ import annotations
 from ctxhub.core.cursor import cursor_key, make_cursor, parse_cursor
 from ctxhub.core.errors import InputError
 from ctxhub.core.knowledge import HitKind, SearchFilters, SearchRequest, SearchResponse
+from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
 from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import Hub
 
-DEFAULT_TOKENS = 8000
-MAX_TOKENS = 25000
-
 
 def _request(
     query: str, kinds: list[HitKind] | None, filters: SearchFilters, limit: int, max_tokens: int
 ) -> SearchRequest:
-    if not 1 <= limit <= 200:
-        raise InputError(f"limit must be between 1 and 200, got {limit}")
-    if not 200 <= max_tokens <= MAX_TOKENS:
-        raise InputError(f"max_tokens must be between 200 and {MAX_TOKENS}, got {max_tokens}")
+    if not 1 <= limit <= MAX_RETRIEVED:
+        raise InputError(f"limit must be between 1 and {MAX_RETRIEVED}, got {limit}")
+    check_tokens(max_tokens)
     return SearchRequest(
         query=query, kinds=kinds, filters=filters, limit=limit, max_tokens=max_tokens
     )
@@ -37,7 +34,7 @@ def search(
     query: str,
     kinds: list[HitKind] | None = None,
     source: str | list[str] | None = None,
-    limit: int = 10,
+    limit: int = DEFAULT_HITS,
     max_tokens: int = DEFAULT_TOKENS,
 ) -> SearchResponse:
     if not query.strip():
@@ -51,7 +48,7 @@ def search_docs(
     query: str,
     area: str | None = None,
     source: str | list[str] | None = None,
-    limit: int = 10,
+    limit: int = DEFAULT_HITS,
     max_tokens: int = DEFAULT_TOKENS,
 ) -> SearchResponse:
     if not query.strip():
@@ -67,7 +64,7 @@ def search_examples(
     execution_mode: str | None = None,
     language: str | None = None,
     source: str | list[str] | None = None,
-    limit: int = 10,
+    limit: int = DEFAULT_HITS,
     max_tokens: int = DEFAULT_TOKENS,
 ) -> SearchResponse:
     if not query.strip():
@@ -99,7 +96,7 @@ def search_api(
     calls: str | None = None,
     is_dataclass: bool | None = None,
     source: str | list[str] | None = None,
-    limit: int = 10,
+    limit: int = DEFAULT_HITS,
     cursor: str | None = None,
     max_tokens: int = DEFAULT_TOKENS,
 ) -> SearchResponse:

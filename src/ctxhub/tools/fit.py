@@ -1,0 +1,86 @@
+"""Every tool response fits its token budget: the last-resort trim of the structured
+content, and the search that asks for fewer hits while its citations alone overflow."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.knowledge import SearchResponse
+
+#: Keys whose string values a last-resort budget pass may shorten (never ids or paths).
+TEXT_KEYS = frozenset({"snippet", "content", "code", "summary", "note", "description"})
+#: What a hit's metadata keeps when even trimmed text does not fit the budget.
+CORE_METADATA = frozenset({"chunk_type", "signature", "deprecated", "example", "tags"})
+
+
+def _text_leaves(node: Any, out: list[tuple[Any, Any, int]]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str) and key in TEXT_KEYS and len(value) > 80:
+                out.append((node, key, len(value)))
+            else:
+                _text_leaves(value, out)
+    elif isinstance(node, list):
+        for item in node:
+            _text_leaves(item, out)
+
+
+def enforce_budget(data: dict[str, Any], max_tokens: int) -> bool:
+    """Last resort: shorten the longest text fields until `data` fits. True if it cut.
+
+    Each tool budgets its own output; this only catches what their estimates missed
+    (long metadata, many small hits), so the contract holds for every response."""
+    over = estimate_tokens(json.dumps(data)) - max_tokens
+    if over <= 0:
+        return False
+    leaves: list[tuple[Any, Any, int]] = []
+    _text_leaves(data, leaves)
+    excess = over * 3 + 200
+    for container, key, length in sorted(leaves, key=lambda leaf: -leaf[2]):
+        if excess <= 0:
+            break
+        keep = max(40, length - excess)
+        container[key], _ = trim(container[key], keep)
+        excess -= length - len(container[key])
+    if estimate_tokens(json.dumps(data)) > max_tokens:
+        _slim_metadata(data)
+    if "truncated" in data:
+        data["truncated"] = True
+    return True
+
+
+def _slim_metadata(node: Any) -> None:
+    """Reduce every `metadata` object to the keys that identify the definition."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "metadata" and isinstance(value, dict):
+                kept = {k: v for k, v in value.items() if k in CORE_METADATA}
+                value.clear()
+                value.update(kept, trimmed=True)
+            else:
+                _slim_metadata(value)
+    elif isinstance(node, list):
+        for item in node:
+            _slim_metadata(item)
+
+
+def fit_search(
+    call: Callable[[int], SearchResponse], limit: int, max_tokens: int
+) -> SearchResponse:
+    """Run a search, asking for fewer hits while the response exceeds the budget.
+
+    Snippets are trimmed by the retriever; this handles lists whose citations alone do not
+    fit (many hits with long metadata). A cursor stays consistent: it counts the hits
+    actually returned."""
+    response = call(limit)
+    while limit > 1:
+        tokens = estimate_tokens(response.model_dump_json())
+        if tokens <= max_tokens:
+            break
+        limit = max(1, min(limit - 1, limit * max_tokens // tokens))
+        response = call(limit)
+        response.truncated = True
+    return response

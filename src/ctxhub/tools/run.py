@@ -1,0 +1,71 @@
+"""One tool call, the same way for the MCP server, the CLI and the eval harness:
+validate the arguments, run the function, fit the budget, render the text."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ValidationError
+
+from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.errors import CtxhubError, InputError, describe, describe_validation
+from ctxhub.core.knowledge import SearchResponse
+from ctxhub.tools.spec import ToolSpec
+
+if TYPE_CHECKING:
+    from ctxhub.session import Hub
+
+
+@dataclass
+class Answer:
+    """A tool's result: the model, its JSON (the MCP structured content) and its text."""
+
+    output: BaseModel
+    data: dict[str, Any]
+    text: str
+
+
+def parse_args(spec: ToolSpec, values: Mapping[str, Any]) -> BaseModel:
+    """The validated arguments; InputError naming every bad field otherwise."""
+    try:
+        return spec.args.model_validate(dict(values))
+    except ValidationError as exc:
+        raise InputError(describe_validation(exc)) from None
+
+
+def answer(spec: ToolSpec, hub: Hub, args: BaseModel) -> Answer:
+    """Run the tool and fit its response to the budget (a search first asks for fewer
+    hits; then the longest texts are trimmed; the text rendering is cut last)."""
+    from ctxhub.tools.fit import enforce_budget, fit_search
+
+    max_tokens = spec.max_tokens(args)
+    output: BaseModel
+    if spec.fits_hits:
+
+        def search(limit: int) -> SearchResponse:
+            found = spec.call(hub, args.model_copy(update={"limit": limit}))
+            assert isinstance(found, SearchResponse)
+            return found
+
+        output = fit_search(search, int(args.model_dump()["limit"]), max_tokens)
+    else:
+        output = spec.call(hub, args)
+    data = output.model_dump(mode="json")
+    if enforce_budget(data, max_tokens):
+        output = type(output).model_validate(data)
+    text = spec.text(output)
+    if estimate_tokens(text) > max_tokens:
+        text, _ = trim(text, max_tokens * 3)
+    return Answer(output, data, text)
+
+
+def failure(spec: ToolSpec, exc: BaseException) -> str | None:
+    """The one line a caller reads when the call failed as ctxhub meant it to (bad
+    arguments, not found, a store or model that cannot answer); None for a bug."""
+    if isinstance(exc, ValidationError):
+        return f"invalid arguments for {spec.name}: {describe_validation(exc)}"
+    if isinstance(exc, CtxhubError):
+        return describe(exc, spec.name)
+    return None

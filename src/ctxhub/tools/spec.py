@@ -1,0 +1,86 @@
+"""A tool, declared once: `ToolSpec` is everything the MCP server, the CLI and the eval
+harness need to offer it.
+
+- `args`: a pydantic model, one field per parameter (type, bounds, default,
+  description). The MCP input schema and the click options are generated from it, so
+  both accept the same values under the same names with the same coercion.
+- `function`: `"module:name"`, called as `name(hub, **args)`; the module is imported on
+  the first call, so listing the tools (or `ctxhub rate --help`) loads none of them.
+- `output`: the pydantic model it returns (the MCP output schema; `--json` prints it).
+- `render`: `"module:name"`, the text an agent (or a person at a terminal) reads.
+
+`CliSpec` says only what differs on a command line: the command's name, which fields
+are positional, extra option spellings, fields that read `-`/`@FILE`, words that stand
+for a value (`worked`/`failed`), values the command line fills in itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from ctxhub.session import Hub
+
+
+@dataclass(frozen=True)
+class CliSpec:
+    name: str
+    #: Fields taken as arguments, in order (the rest are options).
+    positional: tuple[str, ...] = ()
+    #: Extra spellings of an option: {"class_name": ("--class",)}.
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Text fields whose value may be `-` (read stdin) or `@FILE` (read that file).
+    files: tuple[str, ...] = ()
+    #: Words that stand for a field's value: {"worked": {"worked": True, "failed": False}}.
+    words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: Flags that set a field to one value: {"direction": {"--callers": "callers"}}.
+    flags: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: Values the command line fills in (and does not offer): {"agent": "cli"}.
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    args: type[BaseModel]
+    output: type[BaseModel]
+    function: str
+    render: str
+    #: It writes to the store (log, rate); every other tool only reads.
+    writes: bool = False
+    #: A search: while the response is over budget, ask for fewer hits.
+    fits_hits: bool = False
+    cli: CliSpec | None = None
+
+    @property
+    def budget_field(self) -> bool:
+        return "max_tokens" in self.args.model_fields
+
+    def max_tokens(self, args: BaseModel) -> int:
+        from ctxhub.core.limits import DEFAULT_TOKENS
+
+        return int(getattr(args, "max_tokens", DEFAULT_TOKENS))
+
+    def call(self, hub: Hub, args: BaseModel) -> BaseModel:
+        """Run the tool's function with these (validated) arguments."""
+        fields = {name: getattr(args, name) for name in type(args).model_fields}
+        result = _resolve(self.function)(hub, **fields)
+        if not isinstance(result, self.output):
+            raise TypeError(f"{self.function} returned {type(result).__name__}")
+        return result
+
+    def text(self, output: BaseModel) -> str:
+        rendered = _resolve(self.render)(output)
+        return str(rendered)
+
+
+def _resolve(path: str) -> Callable[..., Any]:
+    module, _, name = path.partition(":")
+    found: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return found
