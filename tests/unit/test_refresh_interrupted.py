@@ -19,7 +19,7 @@ from ctxhub.cli.main import cli
 from ctxhub.core.knowledge import SearchFilters
 from ctxhub.ingest.refresh import refresh
 from ctxhub.sources.base import SourceSpec
-from ctxhub.status import hub_status
+from ctxhub.tools.hub_status import hub_status
 from ctxhub.store.sqlite.store import SQLiteStore
 
 #: Runs a first refresh and SIGKILLs itself when the fourth unit is about to be extracted.

@@ -18,7 +18,7 @@ from ctxhub.ingest.plan import plan_units
 from ctxhub.ingest.refresh import refresh
 from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.local import MAX_FILE_BYTES, snapshot_dir
-from ctxhub.status import hub_status
+from ctxhub.tools.hub_status import hub_status
 from ctxhub.store.sqlite.store import SQLiteStore
 
 

@@ -32,7 +32,7 @@ from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh import refresh
 from ctxhub.session import Hub, set_embedder
 from ctxhub.sources.base import SourceSpec
-from ctxhub.status import hub_status
+from ctxhub.tools.hub_status import hub_status
 from ctxhub.store.sqlite import store as sqlite_mod
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import search_tools

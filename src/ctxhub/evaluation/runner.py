@@ -14,14 +14,17 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from ctxhub.core.errors import NotFoundError
-from ctxhub.core.knowledge import Hit, HitKind
+from ctxhub.core.knowledge import Hit, HitKind, SearchResponse
+from ctxhub.core.limits import MAX_API_PAGE
+from ctxhub.core.outputs import CodeSnippet
 from ctxhub.evaluation import metrics
 from ctxhub.evaluation.matching import RankedHit, credit
 from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import Hub
-from ctxhub.tools import code_tools, search_tools
+from ctxhub.tools.run import answer, parse_args
+from ctxhub.tools.specs import BY_NAME
 
 CATEGORY_TOOL = {
     "symbol": "get_code_snippet + search_api",
@@ -113,13 +116,27 @@ def _dedupe(hits: Sequence[RankedHit]) -> list[RankedHit]:
     return out
 
 
+def _call(hub: Hub, tool: str, **arguments: object) -> BaseModel:
+    """A tool exactly as an MCP client calls it: the spec's validation, the function,
+    the response budget (tools/run.py)."""
+    spec = BY_NAME[tool]
+    return answer(spec, hub, parse_args(spec, arguments)).output
+
+
+def _hits(hub: Hub, tool: str, **arguments: object) -> SearchResponse:
+    found = _call(hub, tool, **arguments)
+    assert isinstance(found, SearchResponse)
+    return found
+
+
 def run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] | None]:
-    """(ranked hits, full filtered set or None) for one query."""
+    """(ranked hits, full filtered set or None) for one query, through the MCP tools."""
     if q.category == "symbol":
         hits: list[RankedHit] = []
         name = symbol_argument(q.query)
         try:
-            snippet = code_tools.get_code_snippet(hub, symbol=name, intent=q.query)
+            snippet = _call(hub, "get_code_snippet", symbol=name, intent=q.query)
+            assert isinstance(snippet, CodeSnippet)
             hits.append(
                 RankedHit(
                     source=snippet.source,
@@ -131,26 +148,24 @@ def run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] |
             )
         except NotFoundError:
             pass
-        hits += [_ranked(h) for h in search_tools.search_api(hub, q.query, limit=DEPTH).hits]
+        hits += [_ranked(h) for h in _hits(hub, "search_api", query=q.query, limit=DEPTH).hits]
         return _dedupe(hits), None
     if q.category in ("yields", "calls"):
         filters = {k: v for k, v in q.filters.items() if k in ("yields", "calls")}
-        first = search_tools.search_api(hub, q.query, limit=DEPTH, **filters)  # type: ignore[arg-type]
+        first = _hits(hub, "search_api", query=q.query, limit=DEPTH, **filters)
         full = [_ranked(h) for h in first.hits]
         cursor = first.next_cursor
         while cursor:
-            page = search_tools.search_api(hub, q.query, limit=100, cursor=cursor, **filters)  # type: ignore[arg-type]
+            page = _hits(
+                hub, "search_api", query=q.query, limit=MAX_API_PAGE, cursor=cursor, **filters
+            )
             full += [_ranked(h) for h in page.hits]
             cursor = page.next_cursor
         return [_ranked(h) for h in first.hits], full
-    if q.category == "api":
-        return [_ranked(h) for h in search_tools.search_api(hub, q.query, limit=DEPTH).hits], None
-    if q.category == "docs":
-        return [_ranked(h) for h in search_tools.search_docs(hub, q.query, limit=DEPTH).hits], None
-    if q.category == "examples":
-        found = search_tools.search_examples(hub, q.query, limit=DEPTH).hits
-        return [_ranked(h) for h in found], None
-    return [_ranked(h) for h in search_tools.search(hub, q.query, limit=DEPTH).hits], None
+    tool = {"api": "search_api", "docs": "search_docs", "examples": "search_examples"}.get(
+        q.category, "search"
+    )
+    return [_ranked(h) for h in _hits(hub, tool, query=q.query, limit=DEPTH).hits], None
 
 
 def score_query(hub: Hub, q: EvalQuery) -> QueryResult:
