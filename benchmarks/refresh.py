@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ctxhub.core.knowledge import SearchFilters
 from ctxhub.embed import load_default_embedder
-from ctxhub.ingest.refresh import RefreshSummary, refresh
+from ctxhub.ingest.refresh.incremental import RefreshSummary, refresh
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
 from report import write_section  # the sibling module (scripts run from this folder)

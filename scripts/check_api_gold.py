@@ -22,8 +22,8 @@ from typing import Any
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk
-from ctxhub.ingest.modules import PackageLayout, find_internal_packages, module_names
-from ctxhub.ingest.python_api import extract_python_file
+from ctxhub.ingest.python.chunks import extract_python_file
+from ctxhub.ingest.python.modules import PackageLayout, find_internal_packages, module_names
 
 
 def extract_root(repo: str, root: Path) -> list[Chunk]:

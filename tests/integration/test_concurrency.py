@@ -16,7 +16,7 @@ import pytest
 
 from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.embed import load_default_embedder
-from ctxhub.ingest.embedding import embed_missing
+from ctxhub.ingest.refresh.embedding import embed_missing
 from ctxhub.search.retriever import Retriever
 from ctxhub.store.sqlite.store import SQLiteStore
 

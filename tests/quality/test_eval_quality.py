@@ -18,7 +18,7 @@ import pytest
 from ctxhub.config import Settings
 from ctxhub.evaluation.queries import load_queries
 from ctxhub.evaluation.runner import EvalReport, ablation_variants, run
-from ctxhub.ingest.refresh import refresh
+from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import Hub, default_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.factory import open_store

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ctxhub.core.knowledge import ChunkMeta
-from ctxhub.ingest.callgraph import (
+from ctxhub.ingest.python.callgraph import (
     BodyFacts,
     ScopeContext,
     analyze_body,
@@ -17,7 +17,7 @@ from ctxhub.ingest.callgraph import (
     module_level_names,
     own_nodes,
 )
-from ctxhub.ingest.python_api import extract_python_file
+from ctxhub.ingest.python.chunks import extract_python_file
 
 TREE = Path(__file__).parent.parent / "fixtures" / "python_api" / "tree"
 CORE = "src/fakepkg/sub/core.py"

@@ -7,18 +7,18 @@ from pathlib import Path
 import pytest
 
 from ctxhub.core.knowledge import Deprecation
-from ctxhub.ingest.deprecation_text import (
+from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
+from ctxhub.ingest.python.deprecation_text import (
     docstring_directives,
     find_replacement,
     find_since,
     find_subject,
 )
-from ctxhub.ingest.deprecations import (
+from ctxhub.ingest.python.deprecations import (
     extract_changelog_deprecations,
     is_changelog,
     link_deprecations,
 )
-from ctxhub.ingest.python_api import PythonFileExtract, extract_python_file
 
 TREE = Path(__file__).parent.parent / "fixtures" / "python_api" / "tree"
 

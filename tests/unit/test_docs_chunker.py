@@ -12,7 +12,12 @@ import pytest
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
-from ctxhub.ingest.docs import chunk_doc_file, is_aggregate_doc, normalize_doc_path, parse_doc_file
+from ctxhub.ingest.docs.chunks import (
+    chunk_doc_file,
+    is_aggregate_doc,
+    normalize_doc_path,
+    parse_doc_file,
+)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "docs"
 LIMIT = 512

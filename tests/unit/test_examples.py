@@ -10,21 +10,21 @@ from pathlib import Path
 import pytest
 
 from ctxhub.core.knowledge import Chunk, chunk_id
-from ctxhub.ingest.examples import (
+from ctxhub.ingest.examples.chunks import (
     TARGET_CHARS,
     chunk_example,
     discover_examples,
     python_spans,
     text_spans,
 )
-from ctxhub.ingest.examples_layout import (
+from ctxhub.ingest.examples.layout import (
     MAX_FILE_CHARS,
     Example,
     fs_reader,
     list_files,
     skip_reason,
 )
-from ctxhub.ingest.taxonomy import taxonomies_for
+from ctxhub.ingest.examples.taxonomy import taxonomies_for
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "examples"
 FW = {"acme"}

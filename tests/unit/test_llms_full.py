@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.ingest.docs import chunk_doc_page
-from ctxhub.ingest.llms_full import DocPage, dump_pages_without_file, split_llms_full
+from ctxhub.ingest.docs.chunks import chunk_doc_page
+from ctxhub.ingest.docs.llms_full import DocPage, dump_pages_without_file, split_llms_full
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "docs"
 

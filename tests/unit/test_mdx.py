@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.ingest.frontmatter import parse_frontmatter
-from ctxhub.ingest.mdx import clean_mdx
+from ctxhub.ingest.docs.frontmatter import parse_frontmatter
+from ctxhub.ingest.docs.mdx import clean_mdx
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "docs"
 
@@ -217,14 +217,14 @@ def test_broken_markup_warns_and_never_crashes() -> None:
 def test_many_broken_tags_make_one_warning_per_file_with_a_count(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    from ctxhub.ingest.docs import chunk_doc_file
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
 
     src = "# Page\n\n" + "".join(f"<Note>\nopen {i}\n" for i in range(2000)) + "</Tabs>\n" * 3
     doc = clean_mdx(src)
     assert "2000 unclosed tags (first at line 3)" in doc.warnings
     assert "3 closing tags without an opening tag (first at line 4003)" in doc.warnings
     assert len(doc.warnings) == 2
-    with caplog.at_level("WARNING", logger="ctxhub.ingest.docs"):
+    with caplog.at_level("WARNING", logger="ctxhub.ingest.docs.chunks"):
         chunk_doc_file("src", "x.mdx", src)
     [record] = caplog.records
     assert record.getMessage().startswith("x.mdx: 2000 unclosed tags (first at line 3)")

@@ -8,15 +8,15 @@ import pytest
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, chunk_id
-from ctxhub.ingest.modules import (
+from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
+from ctxhub.ingest.python.modules import (
     PackageLayout,
     find_internal_packages,
     module_name_for,
     module_names,
     resolve_relative,
 )
-from ctxhub.ingest.pysource import decode_source, split_lines
-from ctxhub.ingest.python_api import PythonFileExtract, extract_python_file
+from ctxhub.ingest.python.source import decode_source, split_lines
 
 TREE = Path(__file__).parent.parent / "fixtures" / "python_api" / "tree"
 SOURCE = "fx"

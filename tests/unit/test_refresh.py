@@ -6,8 +6,8 @@ import pytest
 
 from ctxhub.core.knowledge import SearchFilters
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.embedding import embed_missing
-from ctxhub.ingest.refresh import refresh
+from ctxhub.ingest.refresh.embedding import embed_missing
+from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
 

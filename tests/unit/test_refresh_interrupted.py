@@ -14,20 +14,20 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import ctxhub.ingest.refresh as refresh_mod
+import ctxhub.ingest.refresh.incremental as refresh_mod
 from ctxhub.cli.main import cli
 from ctxhub.core.knowledge import SearchFilters
-from ctxhub.ingest.refresh import refresh
+from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.sources.base import SourceSpec
-from ctxhub.tools.hub_status import hub_status
 from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools.hub_status import hub_status
 
 #: Runs a first refresh and SIGKILLs itself when the fourth unit is about to be extracted.
 KILLER = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    import ctxhub.ingest.refresh as r
+    import ctxhub.ingest.refresh.incremental as r
     from ctxhub.sources.base import SourceSpec
     from ctxhub.store.sqlite.store import SQLiteStore
 

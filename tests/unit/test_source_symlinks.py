@@ -14,12 +14,12 @@ from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.core.knowledge import SearchFilters
-from ctxhub.ingest.plan import plan_units
-from ctxhub.ingest.refresh import refresh
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.ingest.refresh.plan import plan_units
 from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.local import MAX_FILE_BYTES, snapshot_dir
-from ctxhub.tools.hub_status import hub_status
 from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools.hub_status import hub_status
 
 
 def _docs(root: Path) -> Path:

@@ -29,13 +29,13 @@ from ctxhub.core.errors import (
 )
 from ctxhub.core.knowledge import SearchFilters
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh import refresh
+from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import Hub, set_embedder
 from ctxhub.sources.base import SourceSpec
-from ctxhub.tools.hub_status import hub_status
 from ctxhub.store.sqlite import store as sqlite_mod
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import search_tools
+from ctxhub.tools.hub_status import hub_status
 
 EMBEDDER = HashingEmbedder(dim=64)
 PAGES = 30

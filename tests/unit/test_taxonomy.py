@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.ingest.examples_layout import Example, discover_examples, fs_reader, list_files
-from ctxhub.ingest.taxonomy import (
+from ctxhub.ingest.examples.layout import Example, discover_examples, fs_reader, list_files
+from ctxhub.ingest.examples.taxonomy import (
     Taxonomy,
     example_taxonomy,
     python_facts,
@@ -16,7 +16,7 @@ from ctxhub.ingest.taxonomy import (
     summarize,
     taxonomies_for,
 )
-from ctxhub.ingest.versions import (
+from ctxhub.ingest.examples.versions import (
     framework_package_for,
     framework_pins,
     requirements_from_pyproject,

@@ -12,7 +12,7 @@ from ctxhub.config import Settings
 from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.errors import InputError, NotFoundError
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh import refresh
+from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import Hub, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore

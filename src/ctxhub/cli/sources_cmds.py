@@ -13,8 +13,8 @@ from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
 from ctxhub.core.errors import ManifestError
 from ctxhub.embed.base import Embedder
-from ctxhub.ingest.refresh import RefreshSummary, refresh
-from ctxhub.ingest.running import INTERRUPTED, PARTIAL, label
+from ctxhub.ingest.refresh.incremental import RefreshSummary, refresh
+from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
 from ctxhub.session import default_embedder
 from ctxhub.sources import spec_from_argument
 from ctxhub.sources.base import CONTENT_KINDS, SourceSpec

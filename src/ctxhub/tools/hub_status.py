@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from ctxhub.core.outputs import HubStatus, MemoryStatus, SourceStatus
-from ctxhub.ingest.running import INTERRUPTED, PARTIAL, label
+from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
 from ctxhub.store.protocol import HubStore
 
 

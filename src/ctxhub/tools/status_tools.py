@@ -7,8 +7,8 @@ from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport, HubStatus
 from ctxhub.memory.pending import pending_count
 from ctxhub.session import Hub
-from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools import resolve
+from ctxhub.tools.hub_status import hub_status
 
 
 def check_deprecation(hub: Hub, symbol: str) -> DeprecationReport:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ctxhub.ingest.cleaned import FENCE_OPEN, CleanedText
+from ctxhub.ingest.docs.cleaned import FENCE_OPEN, CleanedText
 
 Counter = Callable[[list[str]], list[int]]
 

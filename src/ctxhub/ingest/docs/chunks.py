@@ -18,13 +18,13 @@ from ctxhub.core.doc_paths import doc_url, is_aggregate_doc, normalize_doc_path
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, ChunkMeta, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
-from ctxhub.ingest.cleaned import CleanedText, plain_lines, rst_lines
-from ctxhub.ingest.doc_signals import code_stats, is_worked_example
+from ctxhub.ingest.docs.cleaned import CleanedText, plain_lines, rst_lines
+from ctxhub.ingest.docs.llms_full import DocPage, dump_pages_without_file, split_llms_full
+from ctxhub.ingest.docs.markdown_split import Section, find_headings, merge_tiny, split_sections
+from ctxhub.ingest.docs.mdx import clean_mdx
+from ctxhub.ingest.docs.signals import code_stats, is_worked_example
+from ctxhub.ingest.docs.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
 from ctxhub.ingest.embed_text import build_embed_text
-from ctxhub.ingest.llms_full import DocPage, dump_pages_without_file, split_llms_full
-from ctxhub.ingest.markdown_split import Section, find_headings, merge_tiny, split_sections
-from ctxhub.ingest.mdx import clean_mdx
-from ctxhub.ingest.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
 
 __all__ = [
     "DOC_SUFFIXES",

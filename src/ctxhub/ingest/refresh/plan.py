@@ -17,8 +17,8 @@ from typing import Literal
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.core.errors import SourceError
-from ctxhub.ingest.examples_layout import Example, discover_examples
-from ctxhub.ingest.modules import (
+from ctxhub.ingest.examples.layout import Example, discover_examples
+from ctxhub.ingest.python.modules import (
     PackageLayout,
     find_internal_packages,
     is_python_path,

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ctxhub.ingest.cleaned import CleanedText
+from ctxhub.ingest.docs.cleaned import CleanedText
 
 #: A single block this long with imports and an entry point is a complete program.
 PROGRAM_MIN_LINES = 20

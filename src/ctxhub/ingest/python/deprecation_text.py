@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ctxhub.ingest.callgraph import NESTED_SCOPES, dotted_chain, own_nodes
+from ctxhub.ingest.python.callgraph import NESTED_SCOPES, dotted_chain, own_nodes
 
 # A referenced name: a Sphinx role (:class:`~a.B`), backticked or quoted text, or a bare
 # dotted identifier.

@@ -12,8 +12,8 @@ import ast
 import textwrap
 from dataclasses import dataclass
 
-from ctxhub.ingest.callgraph import scope_statements
-from ctxhub.ingest.pydefs import (
+from ctxhub.ingest.python.callgraph import scope_statements
+from ctxhub.ingest.python.definitions import (
     Definition,
     class_fields,
     class_signature,
@@ -25,7 +25,7 @@ from ctxhub.ingest.pydefs import (
     first_line,
     function_signature,
 )
-from ctxhub.ingest.pysource import segment
+from ctxhub.ingest.python.source import segment
 
 _IMPORT_LINES_MAX = 100
 _MODULE_CODE_LINES_MAX = 120

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ctxhub.ingest.callgraph import ImportTable, scope_statements
+from ctxhub.ingest.python.callgraph import ImportTable, scope_statements
 
 DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 FuncNode = ast.FunctionDef | ast.AsyncFunctionDef

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctxhub.ingest.cleaned import FENCE_OPEN, CleanedText, fence_language, is_fence_close
-from ctxhub.ingest.frontmatter import parse_frontmatter
-from ctxhub.ingest.mdx_tags import (
+from ctxhub.ingest.docs.cleaned import FENCE_OPEN, CleanedText, fence_language, is_fence_close
+from ctxhub.ingest.docs.frontmatter import parse_frontmatter
+from ctxhub.ingest.docs.mdx_tags import (
     CALLOUTS,
     HTML_DROP,
     HTML_SUPPRESS,

@@ -12,8 +12,8 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ctxhub.ingest.callgraph import ScopeContext, dotted_chain, own_nodes, scope_statements
-from ctxhub.ingest.deprecation_text import warn_sites
+from ctxhub.ingest.python.callgraph import ScopeContext, dotted_chain, own_nodes, scope_statements
+from ctxhub.ingest.python.deprecation_text import warn_sites
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from typing import Any
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, chunk_id
-from ctxhub.ingest.callgraph import (
+from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.python.callgraph import (
     BodyFacts,
     ScopeContext,
     analyze_body,
@@ -22,10 +23,7 @@ from ctxhub.ingest.callgraph import (
     module_level_names,
     scope_statements,
 )
-from ctxhub.ingest.deprecations import find_code_deprecations
-from ctxhub.ingest.embed_text import build_embed_text
-from ctxhub.ingest.modules import is_package_init, module_name_for
-from ctxhub.ingest.pydefs import (
+from ctxhub.ingest.python.definitions import (
     Definition,
     FuncNode,
     body_line_count,
@@ -43,14 +41,16 @@ from ctxhub.ingest.pydefs import (
     return_type,
     self_parameter,
 )
-from ctxhub.ingest.pysource import decode_source, parse_source, segment, split_lines
-from ctxhub.ingest.python_overview import (
+from ctxhub.ingest.python.deprecations import find_code_deprecations
+from ctxhub.ingest.python.modules import is_package_init, module_name_for
+from ctxhub.ingest.python.overview import (
     class_embed_body,
     class_overview,
     function_embed_body,
     module_embed_body,
     module_overview,
 )
+from ctxhub.ingest.python.source import decode_source, parse_source, segment, split_lines
 
 __all__ = ["MIN_BODY_LINES", "PythonFileExtract", "SkipFile", "extract_python_file"]
 

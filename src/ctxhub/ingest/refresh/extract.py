@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, Deprecation
-from ctxhub.ingest import docs, python_api
-from ctxhub.ingest.deprecations import extract_changelog_deprecations
-from ctxhub.ingest.examples import chunk_example
-from ctxhub.ingest.llms_full import split_llms_full
-from ctxhub.ingest.plan import Unit
-from ctxhub.ingest.pysource import decode_source
-from ctxhub.ingest.taxonomy import Taxonomy
+from ctxhub.ingest.docs import chunks as docs
+from ctxhub.ingest.docs.llms_full import split_llms_full
+from ctxhub.ingest.examples.chunks import chunk_example
+from ctxhub.ingest.examples.taxonomy import Taxonomy
+from ctxhub.ingest.python import chunks as python_api
+from ctxhub.ingest.python.deprecations import extract_changelog_deprecations
+from ctxhub.ingest.python.source import decode_source
+from ctxhub.ingest.refresh.plan import Unit
 from ctxhub.sources.base import Snapshot
 
 

@@ -18,7 +18,7 @@ import builtins
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ctxhub.ingest.modules import resolve_relative
+from ctxhub.ingest.python.modules import resolve_relative
 
 #: Nodes that open a scope of their own; their insides are not the outer body.
 NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

@@ -14,9 +14,11 @@ import ast
 from dataclasses import dataclass, field
 
 from ctxhub.core.knowledge import Deprecation
-from ctxhub.ingest.callgraph import ScopeContext
-from ctxhub.ingest.changelog import extract_changelog_deprecations, is_changelog
-from ctxhub.ingest.deprecation_text import (
+from ctxhub.ingest.python.aliases import find_aliases
+from ctxhub.ingest.python.callgraph import ScopeContext
+from ctxhub.ingest.python.changelog import extract_changelog_deprecations, is_changelog
+from ctxhub.ingest.python.definitions import Definition, class_fields, decorator_name, docstring
+from ctxhub.ingest.python.deprecation_text import (
     deprecation_message,
     docstring_directives,
     find_replacement,
@@ -26,8 +28,6 @@ from ctxhub.ingest.deprecation_text import (
     says_self_deprecated,
     warn_sites,
 )
-from ctxhub.ingest.pyaliases import find_aliases
-from ctxhub.ingest.pydefs import Definition, class_fields, decorator_name, docstring
 
 __all__ = [
     "CodeDeprecations",

@@ -21,7 +21,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ctxhub.ingest.examples_layout import (
+from ctxhub.ingest.examples.layout import (
     ENV_EXAMPLE,
     PROSE_OR_CONFIG,
     README_RE,
@@ -32,7 +32,7 @@ from ctxhub.ingest.examples_layout import (
     ext_of,
     language_of,
 )
-from ctxhub.ingest.versions import REQUIREMENT_FILE, framework_pins
+from ctxhub.ingest.examples.versions import REQUIREMENT_FILE, framework_pins
 
 #: Module parts that name plumbing rather than a capability.
 STOP_PARTS = frozenset(

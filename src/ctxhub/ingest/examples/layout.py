@@ -365,7 +365,7 @@ def _project_folders(t: _Tree, read: Reader) -> list[str]:
 
 
 def _root_name(t: _Tree, read: Reader) -> str:
-    from ctxhub.ingest.versions import project_name_from_pyproject
+    from ctxhub.ingest.examples.versions import project_name_from_pyproject
 
     if "pyproject.toml" in t.files.get("", []):
         name = project_name_from_pyproject(_safe_read(read, "pyproject.toml"))

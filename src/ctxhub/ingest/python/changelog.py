@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ctxhub.core.knowledge import Deprecation
-from ctxhub.ingest.deprecation_text import clean_name, find_replacement
+from ctxhub.ingest.python.deprecation_text import clean_name, find_replacement
 
 _CHANGELOG_STEMS = frozenset(
     {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"}

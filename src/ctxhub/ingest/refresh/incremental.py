@@ -20,11 +20,11 @@ from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import SkipFile, SourceError
 from ctxhub.core.progress import NO_PROGRESS, Progress
 from ctxhub.embed.base import Embedder
-from ctxhub.ingest.embedding import embed_missing
-from ctxhub.ingest.extract import ExtractContext, extract_unit
-from ctxhub.ingest.plan import Plan, plan_units
-from ctxhub.ingest.running import INDEXING, INTERRUPTED, PARTIAL, owner, without_owner
-from ctxhub.ingest.taxonomy import taxonomies_for
+from ctxhub.ingest.examples.taxonomy import taxonomies_for
+from ctxhub.ingest.refresh.embedding import embed_missing
+from ctxhub.ingest.refresh.extract import ExtractContext, extract_unit
+from ctxhub.ingest.refresh.plan import Plan, plan_units
+from ctxhub.ingest.refresh.running import INDEXING, INTERRUPTED, PARTIAL, owner, without_owner
 from ctxhub.sources import materialize
 from ctxhub.sources.base import Snapshot, SourceSpec
 from ctxhub.store.protocol import FileState, HubStore, SourceState

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ctxhub.core.doc_paths import normalize_doc_path
-from ctxhub.ingest.cleaned import FENCE_OPEN, is_fence_close
+from ctxhub.ingest.docs.cleaned import FENCE_OPEN, is_fence_close
 
 _TITLE = re.compile(r"# (.+?)(?:[ \t]+#+)?[ \t]*")
 _SOURCE = re.compile(r"Source:[ \t]*(\S+)[ \t]*")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ctxhub.core.knowledge import Chunk, ChunkMeta, chunk_id
 from ctxhub.ingest.embed_text import build_embed_text
-from ctxhub.ingest.examples_layout import (
+from ctxhub.ingest.examples.layout import (
     MAX_FILE_CHARS,
     README_RE,
     Example,
@@ -28,7 +28,7 @@ from ctxhub.ingest.examples_layout import (
     ext_of,
     language_of,
 )
-from ctxhub.ingest.taxonomy import Taxonomy, python_facts
+from ctxhub.ingest.examples.taxonomy import Taxonomy, python_facts
 
 __all__ = ["TARGET_CHARS", "chunk_example", "discover_examples", "python_spans", "text_spans"]
 
