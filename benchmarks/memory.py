@@ -40,8 +40,8 @@ from ctxhub.evaluation.memory_runner import (
     metrics,
     run,
 )
-from ctxhub.memory import evidence
-from ctxhub.memory import search as memsearch
+from ctxhub.memory.search import evidence
+from ctxhub.memory.search import retrieval as memsearch
 from ctxhub.session import Hub
 from report import write_section  # the sibling module (scripts run from this folder)
 

@@ -14,7 +14,7 @@ from mcp.client.session import ClientSession
 
 from ctxhub.config import Settings
 from ctxhub.core.records import RecordInput
-from ctxhub.memory.records import log_solution
+from ctxhub.memory.records.log import log_solution
 from ctxhub.session import Hub
 from ctxhub.store.factory import open_store
 from ctxhub.store.sqlite.store import SQLiteStore

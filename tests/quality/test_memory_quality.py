@@ -15,7 +15,7 @@ import pytest
 
 from ctxhub.config import Settings
 from ctxhub.evaluation.memory_runner import VARIANTS, build_store, load, metrics, run
-from ctxhub.memory import evidence
+from ctxhub.memory.search import evidence
 from ctxhub.session import Hub
 
 pytestmark = pytest.mark.integration

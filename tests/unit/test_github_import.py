@@ -26,8 +26,7 @@ from ctxhub.config import Settings
 from ctxhub.core.errors import GitHubError
 from ctxhub.core.records import record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.memory.feedback import rate
-from ctxhub.memory.github import (
+from ctxhub.memory.capture.github import (
     GitHubClient,
     GitHubImportSummary,
     IssueQuery,
@@ -35,8 +34,8 @@ from ctxhub.memory.github import (
     iter_issue_records,
     parse_repository,
 )
-from ctxhub.memory.github import _retry_after as retry_after
-from ctxhub.memory.github_parse import (
+from ctxhub.memory.capture.github import _retry_after as retry_after
+from ctxhub.memory.capture.github_parse import (
     choose_resolution,
     extract_error_type,
     extract_traceback,
@@ -45,6 +44,7 @@ from ctxhub.memory.github_parse import (
     linked_fix_url,
     trim_markdown,
 )
+from ctxhub.memory.records.feedback import rate
 from ctxhub.session import Hub, set_embedder
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "github"

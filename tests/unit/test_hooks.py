@@ -19,7 +19,7 @@ import pytest
 
 from ctxhub.cli.entry import is_hook_call
 from ctxhub.core.records import RecordInput
-from ctxhub.memory import hook_text, hooks
+from ctxhub.memory.capture import hook_text, hooks
 
 SESSION = "3f2c1d9e-aaaa-bbbb-cccc-1234567890ab"
 CWD = "/work/proj"

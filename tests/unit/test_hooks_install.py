@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.core.errors import InstallError
-from ctxhub.memory import hooks
+from ctxhub.memory.capture import hooks
 from ctxhub.server.hooks_install import (
     EVENTS,
     MATCHER,

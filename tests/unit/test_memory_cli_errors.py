@@ -11,7 +11,7 @@ from ctxhub.cli.main import cli
 from ctxhub.config import Settings
 from ctxhub.core.records import RecordInput
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.memory.records import log_solution
+from ctxhub.memory.records.log import log_solution
 from ctxhub.session import Hub
 
 

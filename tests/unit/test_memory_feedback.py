@@ -14,10 +14,10 @@ from ctxhub.core.errors import InputError, NotFoundError
 from ctxhub.core.knowledge import SearchRequest
 from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.memory.browse import browse_solutions, ecosystem_digest
-from ctxhub.memory.feedback import rate
-from ctxhub.memory.records import upsert_record
-from ctxhub.memory.transfer import export_records, import_records
+from ctxhub.memory.records.feedback import rate
+from ctxhub.memory.records.log import upsert_record
+from ctxhub.memory.records.transfer import export_records, import_records
+from ctxhub.memory.search.browse import browse_solutions, ecosystem_digest
 from ctxhub.search.retriever import Retriever
 from ctxhub.session import Hub
 from tests.conftest import make_chunk

@@ -12,8 +12,8 @@ from pydantic import ValidationError
 from ctxhub.config import Settings
 from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.memory.feedback import rate
-from ctxhub.memory.records import log_solution, upsert_record
+from ctxhub.memory.records.feedback import rate
+from ctxhub.memory.records.log import log_solution, upsert_record
 from ctxhub.session import Hub
 from tests.conftest import make_chunk
 
@@ -123,7 +123,7 @@ def test_generic_names_are_not_linked(hub: Hub) -> None:
 
 
 def test_reembed_gives_every_record_vectors_of_the_new_model(hub: Hub, tmp_path: Path) -> None:
-    from ctxhub.memory.records import reembed_records
+    from ctxhub.memory.records.log import reembed_records
 
     first = log_solution(hub, rec(code_snippet="const chalk = await import('chalk')"))
     second = log_solution(hub, rec("numpy int alias removed in 1.24", "use int"))
@@ -233,7 +233,7 @@ def test_an_import_of_a_known_problem_merges_and_stays_merged(hub: Hub) -> None:
 
 
 def test_dropping_other_models_keeps_only_the_current_model_s_embeddings(hub: Hub) -> None:
-    from ctxhub.memory.records import reembed_records
+    from ctxhub.memory.records.log import reembed_records
 
     old, new = hub.embedder.id, HashingEmbedder(dim=128)
     record = log_solution(hub, rec("numpy int alias removed in 1.24", "use int"))

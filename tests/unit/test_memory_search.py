@@ -13,10 +13,10 @@ from ctxhub.config import Settings
 from ctxhub.core.errors import InputError
 from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.memory.feedback import rate
-from ctxhub.memory.records import upsert_record
-from ctxhub.memory.search import MIN_RATINGS, search_by_approach, search_solutions
-from ctxhub.memory.shape import analyze_memory_query, error_codes
+from ctxhub.memory.records.feedback import rate
+from ctxhub.memory.records.log import upsert_record
+from ctxhub.memory.search.retrieval import MIN_RATINGS, search_by_approach, search_solutions
+from ctxhub.memory.search.shape import analyze_memory_query, error_codes
 from ctxhub.session import Hub
 
 RECORDS = {
@@ -157,7 +157,7 @@ def _features(
     import numpy as np
 
     from ctxhub.core.records import Record
-    from ctxhub.memory import evidence
+    from ctxhub.memory.search import evidence
 
     stored = {"problem": np.array([cosine, (1 - cosine**2) ** 0.5], dtype=np.float32)}
     vectors = {"query": np.array([1.0, 0.0], dtype=np.float32)}
@@ -216,7 +216,7 @@ def test_exception_prefixes_and_quoted_output_are_pasted_errors() -> None:
 
 
 def test_coverage_counts_words_as_the_store_tokenizes_them() -> None:
-    from ctxhub.memory.evidence import coverage_terms
+    from ctxhub.memory.search.evidence import coverage_terms
 
     q = analyze_memory_query("DisallowedHost: Invalid HTTP_HOST header in sqlalchemy.exc")
     # one token each, as FTS5 indexes them: no `disallowed` / `host` parts that no
@@ -242,7 +242,7 @@ def test_term_stats_count_records_and_name_the_candidates_holding_each_term(hub:
 
 def test_word_coverage_weighs_rare_and_unknown_words_most() -> None:
     from ctxhub.core.records import TermStats
-    from ctxhub.memory.evidence import word_coverage
+    from ctxhub.memory.search.evidence import word_coverage
 
     stats = TermStats(
         records=100,
@@ -266,7 +266,7 @@ def test_word_coverage_counts_for_pasted_errors_only() -> None:
 
 
 def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> None:
-    from ctxhub.memory.search import rank_records
+    from ctxhub.memory.search.retrieval import rank_records
 
     h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
     try:

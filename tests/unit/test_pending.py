@@ -16,8 +16,8 @@ import pytest
 from ctxhub.config import Settings
 from ctxhub.core.records import LogResult, RecordInput
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.memory import hook_state, hooks
-from ctxhub.memory.pending import (
+from ctxhub.memory.capture import hook_state, hooks
+from ctxhub.memory.records.pending import (
     CLAIM_MARK,
     MAX_STORE_FAILURES,
     drain_pending,
@@ -132,7 +132,7 @@ def test_files_stay_queued_when_the_store_fails(hub: Hub) -> None:
 
 
 def test_one_failing_record_does_not_block_the_rest(hub: Hub) -> None:
-    from ctxhub.memory.records import log_solution
+    from ctxhub.memory.records.log import log_solution
 
     home = hub.settings.home
     for n in range(3):
@@ -297,7 +297,7 @@ def test_the_hook_queues_where_settings_pending_dir_points(
 
 
 def test_settings_and_the_hook_agree_on_a_home_with_tilde(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ctxhub.memory import hooks
+    from ctxhub.memory.capture import hooks
 
     monkeypatch.setenv("CTXHUB_HOME", "~/somewhere/hub")
     expected = Path("~/somewhere/hub").expanduser()

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from ctxhub.core.records import RecordInput
-from ctxhub.memory.redact import Redactor, redact, redact_counted, redact_record
+from ctxhub.memory.redaction.redact import Redactor, redact, redact_counted, redact_record
 
 # Secrets are assembled from parts so that this file itself trips no secret scanner.
 GITHUB = "ghp_" + "k3J9sL2mQ8vX1cB7nR4tY6wE0pA5dF2gH9iU"
@@ -328,7 +328,7 @@ def test_redaction_is_fast_on_a_large_log() -> None:
     assert time.perf_counter() - started < 5.0
 
 
-# Secrets that a command's own flags or arguments carry (`ctxhub.memory.redact_commands`).
+# Secrets that a command's own flags or arguments carry (`ctxhub.memory.redaction.commands`).
 VAULT = "hvs." + "CAESIJ9q7Lk2mXvB8nR4tY6wE0pA5dF2gH9iUzQ1"
 NPM_AUTH = "bnBtdXNlcjpucG0tUGFzczk="
 

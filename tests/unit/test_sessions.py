@@ -17,9 +17,8 @@ from ctxhub.cli.main import cli
 from ctxhub.config import Settings
 from ctxhub.core.records import MemoryFilters, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.memory.records import upsert_record
-from ctxhub.memory.session_mining import call_diff, is_failure
-from ctxhub.memory.session_reader import (
+from ctxhub.memory.capture.session_mining import call_diff, is_failure
+from ctxhub.memory.capture.session_reader import (
     MAX_OUTPUT,
     ToolCall,
     ToolResult,
@@ -27,7 +26,8 @@ from ctxhub.memory.session_reader import (
     read_transcript,
     transcript_files,
 )
-from ctxhub.memory.sessions import MineSummary, mine_sessions, mine_transcript
+from ctxhub.memory.capture.sessions import MineSummary, mine_sessions, mine_transcript
+from ctxhub.memory.records.log import upsert_record
 from ctxhub.session import Hub, set_embedder
 from tests.unit.tool_samples import PYTEST_FAIL, TRACE
 

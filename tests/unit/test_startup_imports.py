@@ -54,7 +54,7 @@ def test_rating_a_record_imports_no_model_sdk_or_rich(tmp_path: Path) -> None:
     from ctxhub.config import Settings
     from ctxhub.core.records import RecordInput, record_id_for
     from ctxhub.embed.hashing import HashingEmbedder
-    from ctxhub.memory.records import upsert_record
+    from ctxhub.memory.records.log import upsert_record
     from ctxhub.session import Hub
 
     record = record_id_for("t", "one")

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from ctxhub.memory.shell_commands import (
+from ctxhub.memory.capture.shell_commands import (
     command_signature,
     failure_worth_keeping,
     is_install,
@@ -19,7 +19,7 @@ from ctxhub.memory.shell_commands import (
     shown_command,
     similar_commands,
 )
-from ctxhub.memory.tool_runs import (
+from ctxhub.memory.capture.tool_runs import (
     edit_diff,
     edit_pairs,
     edited_path,
@@ -431,7 +431,7 @@ def test_the_hook_path_loads_the_standard_library_only() -> None:
     probe = (
         "import json, os, sys, tempfile\n"
         "before = set(sys.modules)\n"
-        "from ctxhub.memory import hooks\n"
+        "from ctxhub.memory.capture import hooks\n"
         "home = tempfile.mkdtemp()\n"
         "for step in json.loads(sys.stdin.read()):\n"
         "    hooks.run(['post-tool-use'], json.dumps(step), {'CTXHUB_HOME': home})\n"

@@ -122,7 +122,7 @@ def test_search_api_limit_is_the_same_bound_everywhere(home: Path) -> None:
 
 def test_cli_json_is_the_mcp_structured_content(home: Path) -> None:
     from ctxhub.core.records import RecordInput
-    from ctxhub.memory.records import log_solution
+    from ctxhub.memory.records.log import log_solution
     from ctxhub.session import Hub
 
     with Hub(Settings(home=home)) as hub:

@@ -31,7 +31,7 @@ def main() -> None:
     argv = sys.argv[1:]
     if is_hook_call(argv):
         try:
-            from ctxhub.memory.hooks import run
+            from ctxhub.memory.capture.hooks import run
 
             run(argv[1:], sys.stdin, os.environ)
         except BaseException:  # the hook never fails the agent

@@ -11,7 +11,7 @@ from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, interactive, out, print_json
 from ctxhub.core.errors import GitHubError
 from ctxhub.core.records import LogResult
-from ctxhub.memory.github import (
+from ctxhub.memory.capture.github import (
     DEFAULT_API_URL,
     GitHubClient,
     GitHubImportSummary,

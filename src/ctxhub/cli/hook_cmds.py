@@ -36,7 +36,7 @@ def hook() -> None:
 
 
 def _run_hook(event: str) -> None:
-    from ctxhub.memory.hooks import run
+    from ctxhub.memory.capture.hooks import run
 
     run([event], sys.stdin, os.environ)
 
@@ -59,7 +59,7 @@ def post_tool_use_failure() -> None:
 
 def hook_status(settings: Settings, project: Path | None = None) -> dict[str, Any]:
     """Pending and rejected records, tracked sessions and open failures, installations."""
-    from ctxhub.memory.pending import pending_count, rejected_count
+    from ctxhub.memory.records.pending import pending_count, rejected_count
     from ctxhub.server.hooks_install import has_hook, settings_path
 
     home = settings.home
@@ -115,7 +115,7 @@ def status(ctx: Context, as_json: bool) -> None:
 @pass_ctx
 def drain(ctx: Context, limit: int, as_json: bool) -> None:
     """Store (embed) the pending records now."""
-    from ctxhub.memory.pending import drain_pending
+    from ctxhub.memory.records.pending import drain_pending
     from ctxhub.session import Hub
 
     with Hub(ctx.settings) as hub:

@@ -20,7 +20,7 @@ JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the re
 @pass_ctx
 def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
     """Write every memory record to FILE as JSON Lines ('-' for stdout)."""
-    from ctxhub.memory.transfer import export_records
+    from ctxhub.memory.records.transfer import export_records
     from ctxhub.session import Hub
 
     with Hub(ctx.settings) as hub:
@@ -44,7 +44,7 @@ def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
 @pass_ctx
 def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
     """Read records from a `ctxhub export` file; re-embeds when the model differs."""
-    from ctxhub.memory.transfer import import_records
+    from ctxhub.memory.records.transfer import import_records
     from ctxhub.session import Hub
 
     with Hub(ctx.settings) as hub:

@@ -12,8 +12,8 @@ from rich.markup import escape
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
-from ctxhub.memory.records import upsert_record
-from ctxhub.memory.sessions import MinedRecord, MineSummary, mine_sessions
+from ctxhub.memory.capture.sessions import MinedRecord, MineSummary, mine_sessions
+from ctxhub.memory.records.log import upsert_record
 from ctxhub.session import Hub
 
 

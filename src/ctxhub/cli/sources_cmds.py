@@ -96,7 +96,7 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
 def _reembed_memory(store: HubStore, embedder: Embedder, quiet: bool) -> None:
     """Memory records get the new model's vectors first: a source that then fails to
     refresh must not leave memory search without vectors."""
-    from ctxhub.memory.records import reembed_records
+    from ctxhub.memory.records.log import reembed_records
 
     done = reembed_records(store, embedder)
     if done and not quiet:

@@ -12,7 +12,7 @@ from rich.table import Table
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
 from ctxhub.core.errors import StoreCorruptError
-from ctxhub.memory.pending import pending_count
+from ctxhub.memory.records.pending import pending_count
 from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools.render import memory_line

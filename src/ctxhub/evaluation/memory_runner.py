@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
-from ctxhub.memory import evidence
-from ctxhub.memory import search as memsearch
-from ctxhub.memory.records import upsert_record
-from ctxhub.memory.shape import analyze_memory_query
+from ctxhub.memory.records.log import upsert_record
+from ctxhub.memory.search import evidence
+from ctxhub.memory.search import retrieval as memsearch
+from ctxhub.memory.search.shape import analyze_memory_query
 from ctxhub.session import Hub
 
 VARIANTS: list[tuple[str, memsearch.Ablation]] = [

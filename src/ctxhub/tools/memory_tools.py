@@ -13,7 +13,9 @@ from typing import Any
 
 from ctxhub.core.outputs import BrowseResponse, DigestResponse, SolutionSearchResponse
 from ctxhub.core.records import LogResult, MemoryFilters, RecordInput
-from ctxhub.memory import browse, records, search
+from ctxhub.memory.records import log as records
+from ctxhub.memory.search import browse
+from ctxhub.memory.search import retrieval as search
 from ctxhub.session import Hub
 
 log = logging.getLogger("ctxhub.memory")
@@ -21,7 +23,7 @@ log = logging.getLogger("ctxhub.memory")
 
 def store_pending(hub: Hub, limit: int | None = None) -> int:
     """Embed and store records hooks left in the pending folder; returns how many."""
-    from ctxhub.memory.pending import drain_pending
+    from ctxhub.memory.records.pending import drain_pending
 
     try:
         summary = drain_pending(hub) if limit is None else drain_pending(hub, limit=limit)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ctxhub.core.errors import InputError
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport, HubStatus
-from ctxhub.memory.pending import pending_count
+from ctxhub.memory.records.pending import pending_count
 from ctxhub.session import Hub
 from ctxhub.tools import resolve
 from ctxhub.tools.hub_status import hub_status

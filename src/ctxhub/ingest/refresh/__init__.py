@@ -1,1 +1,1 @@
-"""TODO"""
+"""The refresh pipeline: snapshot -> plan -> extract -> store -> embed (see `incremental`)."""

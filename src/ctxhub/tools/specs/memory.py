@@ -201,7 +201,7 @@ you searched). Ratings re-rank future results.""",
     args=RateArgs,
     output=RateResult,
     # Nothing to store first: the feedback function itself (and a light import).
-    function="ctxhub.memory.feedback:rate",
+    function="ctxhub.memory.records.feedback:rate",
     render=f"{RENDER}:rate_result",
     writes=True,
     cli=CliSpec(

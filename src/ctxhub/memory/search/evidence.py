@@ -28,7 +28,7 @@ import numpy as np
 
 from ctxhub.core.records import Record, TermStats
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.shape import MemoryQuery, error_codes, specific
+from ctxhub.memory.search.shape import MemoryQuery, error_codes, specific
 from ctxhub.search.analyzer import STOPWORDS
 
 #: weight of each feature next to the cosine (whose weight is 1: evidence is in cosine units)

@@ -2,7 +2,7 @@
 redirections are peeled off, whether a later command re-runs it, and whether it only looks
 at things, installs something, or fails in a way worth remembering.
 
-Shared by the live Claude Code hook and session mining (see `ctxhub.memory.tool_runs`,
+Shared by the live Claude Code hook and session mining (see `ctxhub.memory.capture.tool_runs`,
 which reads their output). Standard library only: the hook imports this on every call.
 """
 
@@ -14,7 +14,7 @@ import zlib
 from functools import lru_cache
 from typing import NamedTuple
 
-from ctxhub.memory.tool_runs import MAX_LINE, compiled
+from ctxhub.memory.capture.tool_runs import MAX_LINE, compiled
 
 _OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "|&", "(", ")"})
 _SETUP = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias"})

@@ -5,8 +5,8 @@ not refuse, or output that shows a failure (a traceback, `FAILED`, `npm ERR!`,
 `error[E0463]`, `Exit code 1` ...). The judging itself, and which later run re-runs a
 command (`similar_commands`: `pytest -x tests/a.py` and `python -m pytest` are the same
 run, `npm test` and `npm run build` are not), are shared with the live hook in
-`ctxhub.memory.tool_runs` and `ctxhub.memory.shell_commands`; this module applies them to
-the reader's `ToolCall`s.
+`tool_runs` and `shell_commands` (this package); this module applies them to the
+reader's `ToolCall`s.
 `sessions.py` strings these into error -> fix -> pass sequences.
 """
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ctxhub.memory.session_reader import ToolCall
-from ctxhub.memory.shell_commands import failure_worth_keeping, only_inspects
-from ctxhub.memory.tool_runs import (
+from ctxhub.memory.capture.session_reader import ToolCall
+from ctxhub.memory.capture.shell_commands import failure_worth_keeping, only_inspects
+from ctxhub.memory.capture.tool_runs import (
     EDIT_TOOLS,
     edit_diff,
     edit_pairs,

@@ -26,8 +26,8 @@ from pydantic import BaseModel, Field, ValidationError
 from ctxhub import __version__
 from ctxhub.core.errors import GitHubError
 from ctxhub.core.records import LogAction, LogResult, RecordInput, record_id_for
-from ctxhub.memory.github_parse import Json, ResolutionKind, issue_to_record
-from ctxhub.memory.records import upsert_record
+from ctxhub.memory.capture.github_parse import Json, ResolutionKind, issue_to_record
+from ctxhub.memory.records.log import upsert_record
 
 if TYPE_CHECKING:
     from ctxhub.session import Hub

@@ -1,6 +1,6 @@
 """The pending queue: records the Claude Code hook captured, stored (embedded) later.
 
-The hook (`ctxhub.memory.hooks`) must return in milliseconds, so it only writes
+The hook (`ctxhub.memory.capture.hooks`) must return in milliseconds, so it only writes
 `<home>/pending/<uuid>.json` (`Settings.pending_dir`), one RecordInput per file.
 `drain_pending` stores them through `log_solution` (embedding, dedup, merging) from
 `serve` start-up and from the memory commands.
@@ -103,7 +103,7 @@ def drain_pending(hub: Hub, limit: int = 200, *, log_fn: LogFn | None = None) ->
         return summary
     _release_stale_claims(folder)
     if log_fn is None:
-        from ctxhub.memory.records import log_solution
+        from ctxhub.memory.records.log import log_solution
 
         log_fn = log_solution
     consecutive_failures = 0

@@ -11,7 +11,7 @@ from ctxhub.core.cursor import cursor_key, cursor_position, make_cursor
 from ctxhub.core.errors import InputError
 from ctxhub.core.outputs import BrowseResponse, DigestResponse
 from ctxhub.core.records import MemoryFilters, Record, normalise_labels, normalise_language
-from ctxhub.memory.hits import record_hit
+from ctxhub.memory.search.hits import record_hit
 from ctxhub.session import Hub
 
 MAX_PAGE = 100

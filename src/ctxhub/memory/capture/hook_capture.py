@@ -1,11 +1,11 @@
 """What the hook keeps: a fix step from an edit, and the pending record from a failure
 and the steps that fixed it.
 
-Part of the hook path (`ctxhub.memory.hooks`), so standard library only. Every text kept
+Part of the hook path (`ctxhub.memory.capture.hooks`), so standard library only. Every text kept
 is redacted; the record's fields are those of `RecordInput`, validated when the pending
-queue is drained (`ctxhub.memory.pending`). Reading the error (key lines, error type,
+queue is drained (`ctxhub.memory.records.pending`). Reading the error (key lines, error type,
 trace, libraries), the language and the diff are shared with session mining
-(`ctxhub.memory.tool_runs`).
+(`ctxhub.memory.capture.tool_runs`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import sys
 import time
 from typing import Any
 
-from ctxhub.memory.hook_text import MAX_ERROR, as_text, clip, safe_redact
-from ctxhub.memory.shell_commands import command_signature, shown_command
-from ctxhub.memory.tool_runs import (
+from ctxhub.memory.capture.hook_text import MAX_ERROR, as_text, clip, safe_redact
+from ctxhub.memory.capture.shell_commands import command_signature, shown_command
+from ctxhub.memory.capture.tool_runs import (
     edit_diff,
     edit_pairs,
     edited_path,

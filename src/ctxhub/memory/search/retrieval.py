@@ -25,9 +25,9 @@ from ctxhub.core.errors import EmbedderError, InputError, StoreQueryError
 from ctxhub.core.outputs import SolutionSearchResponse
 from ctxhub.core.records import MemoryFilters, Record
 from ctxhub.embed.base import Vectors
-from ctxhub.memory import evidence
-from ctxhub.memory.hits import record_hit
-from ctxhub.memory.shape import MemoryQuery, analyze_memory_query
+from ctxhub.memory.search import evidence
+from ctxhub.memory.search.hits import record_hit
+from ctxhub.memory.search.shape import MemoryQuery, analyze_memory_query
 from ctxhub.search.fusion import max_fused, rrf
 from ctxhub.session import Hub
 

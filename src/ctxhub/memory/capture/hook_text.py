@@ -1,7 +1,7 @@
 """Text from a hook input made fit to keep: a plain string, clipped, with secrets redacted.
 
-Part of the hook path (`ctxhub.memory.hooks`), so standard library only. The full
-redactor (`ctxhub.memory.redact`) is imported on first use; if it is missing or fails,
+Part of the hook path (`ctxhub.memory.capture.hooks`), so standard library only. The full
+redactor (`ctxhub.memory.redaction.redact`) is imported on first use; if it is missing or fails,
 a few built-in patterns still catch the commonest secrets.
 """
 
@@ -40,7 +40,7 @@ def safe_redact(text: str) -> str:
     global _REDACT
     if _REDACT is None:
         try:
-            from ctxhub.memory.redact import redact
+            from ctxhub.memory.redaction.redact import redact
         except Exception:  # absent or broken: the built-in patterns below
             redact = fallback_redact
         _REDACT = redact

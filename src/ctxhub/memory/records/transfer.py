@@ -23,8 +23,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ctxhub.core.records import Record, RecordInput
 from ctxhub.embed.base import Vectors
-from ctxhub.memory.links import symbol_links
-from ctxhub.memory.records import clean, embed_spaces, space_texts, texts_hash
+from ctxhub.memory.records.links import symbol_links
+from ctxhub.memory.records.log import clean, embed_spaces, space_texts, texts_hash
 from ctxhub.session import Hub
 
 FORMAT = "ctxhub-memory"

@@ -1,9 +1,9 @@
 """What an agent's tool calls say: did a shell run fail and why (its key error lines, error
 type, libraries, stack trace), which language it is about, what an edit changed. Which
-later run re-runs a command, and what a command is, is `ctxhub.memory.shell_commands`.
+later run re-runs a command, and what a command is, is `ctxhub.memory.capture.shell_commands`.
 
-One reading for the live Claude Code hook (`ctxhub.memory.hooks`, one call at a time) and
-for session mining (`ctxhub.memory.sessions`, whole transcripts afterwards), so that both
+One reading for the live Claude Code hook (`ctxhub.memory.capture.hooks`, one call at a time) and
+for session mining (`ctxhub.memory.capture.sessions`, whole transcripts afterwards), so that both
 judge a run the same way and a fix captured live reads like the same fix mined later. The
 hook imports this on every tool call before anything else is loaded: standard library only,
 and no more work at import than compiling a few patterns.

@@ -3,7 +3,7 @@
 --with-token`, found from a declarative table (`COMMANDS`) of which flag or argument of
 which program (and subcommand) holds a secret.
 
-`ctxhub.memory.redact` calls `command_secrets()` only on text that contains one of
+`ctxhub.memory.redaction.redact` calls `command_secrets()` only on text that contains one of
 `TRIGGERS` (the programs' names) and decides what is a placeholder; this module
 only reads shell words. Standard library only (the hook imports the redactor).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ctxhub.memory.redact_patterns import KIND_OF_WORD, SECRET_NAME
+from ctxhub.memory.redaction.patterns import KIND_OF_WORD, SECRET_NAME
 
 
 class Rule(NamedTuple):

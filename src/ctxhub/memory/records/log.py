@@ -18,8 +18,8 @@ import numpy as np
 from ctxhub.core.knowledge import content_hash
 from ctxhub.core.records import LogResult, MemoryFilters, Record, RecordInput
 from ctxhub.embed.base import Embedder, Vectors
-from ctxhub.memory.links import symbol_links
-from ctxhub.memory.redact import redact_record
+from ctxhub.memory.records.links import symbol_links
+from ctxhub.memory.redaction.redact import redact_record
 from ctxhub.session import Hub
 from ctxhub.store.protocol import HubStore
 from ctxhub.store.sqlite.memory_writes import HISTORY, Counters

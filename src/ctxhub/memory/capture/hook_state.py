@@ -1,6 +1,6 @@
 """The hook's files: per-session state, the lock around it, and the pending records.
 
-Part of the hook path (`ctxhub.memory.hooks`), so standard library only. State lives in
+Part of the hook path (`ctxhub.memory.capture.hooks`), so standard library only. State lives in
 `<home>/hooks/sessions/<session>.json`, one small file per session, pruned by age and
 count; every file is written atomically (a temporary file, then a rename), so a reader
 never sees half of one.

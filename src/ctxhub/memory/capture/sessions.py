@@ -9,7 +9,7 @@ and ends with a later successful run of the same command or a similar one
 mining the same transcripts twice maps every sequence to the same record. A failure that
 never passes again, or passes on a plain re-run with no change in between, yields nothing.
 
-Every text field is redacted (`ctxhub.memory.redact`) before a record leaves this module.
+Every text field is redacted (`ctxhub.memory.redaction.redact`) before a record leaves this module.
 Nothing here touches the store: the command writes what `mine_sessions` returns.
 """
 
@@ -25,9 +25,14 @@ from pydantic import BaseModel, Field
 from ctxhub.core.limits import MAX_TEXT
 from ctxhub.core.progress import NO_PROGRESS, Progress
 from ctxhub.core.records import RecordInput, record_id_for
-from ctxhub.memory.redact import Redactor, redact_record
-from ctxhub.memory.session_mining import EDIT_TOOLS, RUN_TOOLS, call_diff, path_of, run_outcome
-from ctxhub.memory.session_reader import (
+from ctxhub.memory.capture.session_mining import (
+    EDIT_TOOLS,
+    RUN_TOOLS,
+    call_diff,
+    path_of,
+    run_outcome,
+)
+from ctxhub.memory.capture.session_reader import (
     TextEvent,
     ToolCall,
     Transcript,
@@ -35,13 +40,13 @@ from ctxhub.memory.session_reader import (
     read_transcript,
     transcript_files,
 )
-from ctxhub.memory.shell_commands import (
+from ctxhub.memory.capture.shell_commands import (
     command_signature,
     only_inspects,
     shown_command,
     similar_commands,
 )
-from ctxhub.memory.tool_runs import (
+from ctxhub.memory.capture.tool_runs import (
     error_type_of,
     join_diffs,
     key_error_lines,
@@ -51,6 +56,7 @@ from ctxhub.memory.tool_runs import (
     relative_path,
     stack_trace,
 )
+from ctxhub.memory.redaction.redact import Redactor, redact_record
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """GitHub issue -> memory record: pure functions over the REST API's JSON objects.
 
 Nothing here does I/O. `issue_to_record` maps one issue and its comments to a
-`RecordInput`, with every secret redacted (`ctxhub.memory.redact`); the helpers pick the
+`RecordInput`, with every secret redacted (`ctxhub.memory.redaction.redact`); the helpers pick the
 resolving comment, extract the error type, the first fenced code block and a Python
 traceback, and trim Markdown without cutting a code block in half.
 """
@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ctxhub.core.records import RecordInput
-from ctxhub.memory.redact import Redactor, redact_record
+from ctxhub.memory.redaction.redact import Redactor, redact_record
 
 Json = dict[str, Any]
 ResolutionKind = Literal[

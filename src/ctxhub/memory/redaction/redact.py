@@ -1,13 +1,13 @@
 """Secret redaction: API keys, tokens, passwords, private keys and credentials in URLs are
 replaced by `[REDACTED:kind]` before any text is stored.
 
-Pure functions over precompiled patterns (`ctxhub.memory.redact_patterns`), applied in a
+Pure functions over precompiled patterns (`ctxhub.memory.redaction.patterns`), applied in a
 fixed order: whole blocks (PEM keys) first, then credentials inside URLs, then tokens
 recognisable by their own shape (AWS, GitHub, OpenAI, Anthropic, Slack, Google, Stripe,
 JWT ...), then Azure account keys and SAS signatures and the password a MySQL client takes
 attached to `-p` (`mysql -pS3cret`), then the secrets other commands carry in their flags
 and arguments (`sshpass -p X`, `docker login -p X`, `htpasswd -b FILE USER X`, `echo X |
-gh auth login --with-token`: the table of `ctxhub.memory.redact_commands`), then
+gh auth login --with-token`: the table of `ctxhub.memory.redaction.commands`), then
 authorization headers, then values assigned to secret-looking names (`password=`,
 `"api_key": "..."`, `--token x`, `.netrc`), then prose ("the password is `...`"). Each
 pattern runs only on text that contains one of its literal triggers (the command table: a
@@ -26,8 +26,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ctxhub.memory.redact_commands import TRIGGERS, command_secrets
-from ctxhub.memory.redact_patterns import (
+from ctxhub.memory.redaction.commands import TRIGGERS, command_secrets
+from ctxhub.memory.redaction.patterns import (
     ASSIGNMENT,
     AUTH_HEADER,
     AWS_SECRET,

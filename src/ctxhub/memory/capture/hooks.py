@@ -4,7 +4,7 @@
 PostToolUseFailure). It reads the hook input on stdin, keeps a little state per session
 and, when a command that failed passes again after edits, writes a pending record to
 `<home>/pending/<uuid>.json`. Nothing is embedded here: `serve` or the next memory
-command drains the queue (`ctxhub.memory.pending`).
+command drains the queue (`ctxhub.memory.records.pending`).
 
 The state machine, per session:
 
@@ -37,9 +37,9 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from ctxhub.memory.hook_capture import build_record, edit_step
-from ctxhub.memory.hook_commands import FAILURE_EVENT, bash_outcome
-from ctxhub.memory.hook_state import (
+from ctxhub.memory.capture.hook_capture import build_record, edit_step
+from ctxhub.memory.capture.hook_commands import FAILURE_EVENT, bash_outcome
+from ctxhub.memory.capture.hook_state import (
     SESSION_TTL,
     StateLock,
     crc,
@@ -50,9 +50,9 @@ from ctxhub.memory.hook_state import (
     session_state_path,
     write_pending,
 )
-from ctxhub.memory.hook_text import MAX_ERROR, as_text, clip, safe_redact
-from ctxhub.memory.shell_commands import only_inspects, similar_commands
-from ctxhub.memory.tool_runs import EDIT_TOOLS
+from ctxhub.memory.capture.hook_text import MAX_ERROR, as_text, clip, safe_redact
+from ctxhub.memory.capture.shell_commands import only_inspects, similar_commands
+from ctxhub.memory.capture.tool_runs import EDIT_TOOLS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -1,4 +1,4 @@
-"""The secret patterns `ctxhub.memory.redact` applies, and the words it uses to tell a
+"""The secret patterns `ctxhub.memory.redaction.redact` applies, and the words it uses to tell a
 literal secret from a placeholder or from code.
 
 Standard library only (the hook imports the redactor). Each `(?P<head>...)(?P<secret>...)`

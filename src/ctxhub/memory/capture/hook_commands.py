@@ -1,6 +1,6 @@
 """Reading a Bash hook input: did the command fail, and with what output.
 
-Part of the hook path (`ctxhub.memory.hooks`), so standard library only. What a failure
+Part of the hook path (`ctxhub.memory.capture.hooks`), so standard library only. What a failure
 looks like, which commands only look at things and which failures are worth keeping are
 shared with session mining (`tool_runs`, `shell_commands`); this module only knows where
 Claude Code puts the exit status and the output in a PostToolUse / PostToolUseFailure input.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ctxhub.memory.hook_text import MAX_ERROR, as_text
-from ctxhub.memory.shell_commands import failure_worth_keeping, only_inspects
-from ctxhub.memory.tool_runs import is_refusal, shows_failure
+from ctxhub.memory.capture.hook_text import MAX_ERROR, as_text
+from ctxhub.memory.capture.shell_commands import failure_worth_keeping, only_inspects
+from ctxhub.memory.capture.tool_runs import is_refusal, shows_failure
 
 FAILURE_EVENT = "PostToolUseFailure"
 _EXIT_KEYS = ("exit_code", "exitCode", "returncode", "return_code", "returnCode", "code")

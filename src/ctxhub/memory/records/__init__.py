@@ -1,0 +1,1 @@
+"""Writing and maintaining records: log (merge / variant), links, feedback, pending, transfer."""

@@ -1,0 +1,1 @@
+"""Secret redaction: `redact` applies `patterns` and the command-line rules in `commands`."""

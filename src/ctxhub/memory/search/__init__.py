@@ -1,0 +1,1 @@
+"""Finding records: hybrid retrieval, query shape, abstention evidence, hits, browse."""
