@@ -42,7 +42,7 @@ from ctxhub.evaluation.memory_runner import (
 )
 from ctxhub.memory.search import evidence
 from ctxhub.memory.search import retrieval as memsearch
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from report import write_section  # the sibling module (scripts run from this folder)
 
 SET = Path(__file__).resolve().parent / "memory_set"
@@ -191,7 +191,7 @@ def main() -> int:
     records = load(args.set / "records.jsonl")
     queries = load(args.set / "queries.jsonl")
     with tempfile.TemporaryDirectory() as tmp:
-        hub = Hub(Settings(home=Path(tmp)))
+        hub = HubSession(Settings(home=Path(tmp)))
         started = time.perf_counter()
         keys = build_store(hub, records)
         index_s = time.perf_counter() - started

@@ -24,7 +24,7 @@ from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery, load_queries
 from ctxhub.evaluation.runner import CATEGORY_KINDS
 from ctxhub.search import confidence as conf
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 #: Questions no framework index of this kind can answer (other ecosystems): the negatives
 #: a calibration needs, labelled unanswered. Used for every fit, whatever the framework.
@@ -66,7 +66,7 @@ def collect(
     conf.features = spy
     xs, ys = [], []
     try:
-        with Hub(load_settings(db)) as hub:
+        with HubSession(load_settings(db)) as hub:
             for q in queries:
                 captured.clear()
                 request = SearchRequest(query=q.query, kinds=CATEGORY_KINDS[q.category], limit=5)

@@ -1,8 +1,9 @@
-"""Wiring: settings -> one store connection, the process-wide embedder, a retriever.
+"""A HubSession: one caller's handle on the hub (settings -> one store connection, the
+process-wide embedder, a retriever).
 
-Commands and tool calls build a Hub for their work; the embedder (an ONNX session,
-thread-safe) is loaded once per process and shared, while each Hub owns its own SQLite
-connection, so threads never share one.
+Commands and tool calls open a HubSession for their work; the embedder (an ONNX session,
+thread-safe) is loaded once per process and shared, while each session owns its own
+store connection, so threads never share one.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ def set_embedder(embedder: Embedder | None) -> None:
         _EMBEDDER = embedder
 
 
-class Hub:
+class HubSession:
+    """The store, embedder and retriever one command or tool call works with."""
+
     def __init__(self, settings: Settings, embedder: Embedder | None = None) -> None:
         self.settings = settings
         self._embedder = embedder
@@ -69,7 +72,7 @@ class Hub:
     def close(self) -> None:
         self.store.close()
 
-    def __enter__(self) -> Hub:
+    def __enter__(self) -> HubSession:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -15,7 +15,7 @@ from mcp.client.session import ClientSession
 from ctxhub.config import Settings
 from ctxhub.core.records import RecordInput
 from ctxhub.memory.records.log import log_solution
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from ctxhub.store.factory import open_store
 from ctxhub.store.sqlite.store import SQLiteStore
 from tests.integration.conftest import McpClient
@@ -105,7 +105,7 @@ def _rate_many(db: str, record_id: str, n: int) -> None:
 
 def test_concurrent_ratings_are_never_lost(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
-    with Hub(settings) as hub:  # the real model
+    with HubSession(settings) as hub:  # the real model
         rid = log_solution(hub, RecordInput.model_validate(PORTS)).id
     context = multiprocessing.get_context("spawn")
     workers = [

@@ -19,7 +19,7 @@ from ctxhub.config import Settings
 from ctxhub.evaluation.queries import load_queries
 from ctxhub.evaluation.runner import EvalReport, ablation_variants, run
 from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import Hub, default_embedder
+from ctxhub.session import HubSession, default_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.factory import open_store
 
@@ -54,7 +54,7 @@ def _evaluate(
         summary = refresh(store, specs, home / "sources", embedder)
         assert all(s.status == "ok" for s in summary.sources), summary
     items = load_queries(queries)
-    with Hub(settings, embedder) as hub:
+    with HubSession(settings, embedder) as hub:
         reports = [run(hub, items)]
         if ablations:
             reports += [run(hub, items, v) for v in ablation_variants()]

@@ -16,7 +16,7 @@ import pytest
 from ctxhub.config import Settings
 from ctxhub.evaluation.memory_runner import VARIANTS, build_store, load, metrics, run
 from ctxhub.memory.search import evidence
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 pytestmark = pytest.mark.integration
 
@@ -24,7 +24,7 @@ SET = Path(__file__).resolve().parents[2] / "benchmarks" / "memory_set"
 
 
 def test_memory_search_meets_its_targets(tmp_path: Path) -> None:
-    with Hub(Settings(home=tmp_path)) as hub:
+    with HubSession(Settings(home=tmp_path)) as hub:
         keys = build_store(hub, load(SET / "records.jsonl"))
         queries = load(SET / "queries.jsonl")
         by_variant = {

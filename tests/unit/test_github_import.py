@@ -45,7 +45,7 @@ from ctxhub.memory.capture.github_parse import (
     trim_markdown,
 )
 from ctxhub.memory.records.feedback import rate
-from ctxhub.session import Hub, set_embedder
+from ctxhub.session import HubSession, set_embedder
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "github"
 REPO_ID = 123456
@@ -417,7 +417,7 @@ def test_framework_and_language_options(github: FakeGitHub) -> None:
     assert item.record.framework == "widgets-sdk" and item.record.language == "python"
 
 
-def test_secrets_in_issues_and_comments_are_redacted(github: FakeGitHub, hub: Hub) -> None:
+def test_secrets_in_issues_and_comments_are_redacted(github: FakeGitHub, hub: HubSession) -> None:
     # The fake secrets are built from fragments: this file holds none.
     token = "ghp" + "_" + "A1b2C3d4E5" * 4
     password = "hunter" + "2"
@@ -597,12 +597,12 @@ def test_resolution_preferences() -> None:
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[Hub]:
-    with Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256)) as h:
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    with HubSession(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256)) as h:
         yield h
 
 
-def test_reimport_updates_in_place_and_keeps_feedback(github: FakeGitHub, hub: Hub) -> None:
+def test_reimport_updates_in_place_and_keeps_feedback(github: FakeGitHub, hub: HubSession) -> None:
     with client_for(github) as client:
         first = import_issues(hub, client, ALL)
     assert (first.fetched, first.created, first.updated, first.unchanged) == (6, 6, 0, 0)
@@ -637,7 +637,7 @@ def test_reimport_updates_in_place_and_keeps_feedback(github: FakeGitHub, hub: H
 
 
 def test_language_defaults_to_the_repository_s_and_a_given_one_wins(
-    github: FakeGitHub, hub: Hub
+    github: FakeGitHub, hub: HubSession
 ) -> None:
     with client_for(github) as client:
         summary = import_issues(hub, client, ALL)

@@ -13,9 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
-from ctxhub.core.errors import InstallError
-from ctxhub.memory.capture import hooks
-from ctxhub.server.hooks_install import (
+from ctxhub.clients.claude_hooks import (
     EVENTS,
     MATCHER,
     apply_hooks,
@@ -26,6 +24,8 @@ from ctxhub.server.hooks_install import (
     remove_hooks,
     settings_path,
 )
+from ctxhub.core.errors import InstallError
+from ctxhub.memory.capture import hooks
 
 COMMAND = "/venv/bin/ctxhub hook post-tool-use"
 OTHER = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint-hook.sh"}]}

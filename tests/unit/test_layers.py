@@ -144,3 +144,22 @@ def test_no_import_cycles() -> None:
         if module not in state:
             visit(module)
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+def test_only_the_store_speaks_sql() -> None:
+    """No module outside store/ imports sqlite3 or a store backend (the factory picks)."""
+    wrong = []
+    for module, path in MODULES.items():
+        if _package(module) == "store":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            wrong += [
+                f"{module} imports {n}"
+                for n in names
+                if n == "sqlite3" or n.startswith("ctxhub.store.sqlite")
+            ]
+    assert not wrong, "\n".join(wrong)

@@ -12,7 +12,7 @@ from ctxhub.config import Settings
 from ctxhub.core.records import RecordInput
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.memory.records.log import log_solution
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 
 @pytest.fixture
@@ -48,9 +48,9 @@ def test_export_to_a_missing_folder_fails_cleanly(home: Path) -> None:
 
 
 def test_forget_deletes_and_reports_unknown_ids(home: Path) -> None:
-    with Hub(Settings(home=home), embedder=HashingEmbedder(dim=256)) as hub:
+    with HubSession(Settings(home=home), embedder=HashingEmbedder(dim=256)) as hub:
         rid = log_solution(hub, RecordInput(problem="a problem", solution="a fix")).id
     assert invoke("forget", "nope", "--yes")[0] == 1
     assert invoke("forget", rid, "--yes")[0] == 0
-    with Hub(Settings(home=home), embedder=HashingEmbedder(dim=256)) as hub:
+    with HubSession(Settings(home=home), embedder=HashingEmbedder(dim=256)) as hub:
         assert hub.store.get_records([rid]) == []

@@ -19,16 +19,16 @@ from ctxhub.memory.records.log import upsert_record
 from ctxhub.memory.records.transfer import export_records, import_records
 from ctxhub.memory.search.browse import browse_solutions, ecosystem_digest
 from ctxhub.search.retriever import Retriever
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from tests.conftest import make_chunk
 
 
-def make_hub(home: Path, dim: int = 256) -> Hub:
-    return Hub(Settings(home=home), embedder=HashingEmbedder(dim=dim))
+def make_hub(home: Path, dim: int = 256) -> HubSession:
+    return HubSession(Settings(home=home), embedder=HashingEmbedder(dim=dim))
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[Hub]:
+def hub(tmp_path: Path) -> Iterator[HubSession]:
     h = make_hub(tmp_path)
     for i in range(7):
         upsert_record(
@@ -50,7 +50,7 @@ def hub(tmp_path: Path) -> Iterator[Hub]:
     h.close()
 
 
-def test_rate_records_counts_and_unknown_ids(hub: Hub) -> None:
+def test_rate_records_counts_and_unknown_ids(hub: HubSession) -> None:
     rid = record_id_for("t", "1")
     assert rate(hub, rid, True).worked_total == 1
     result = rate(hub, rid, False, note="still broken on 3.12", agent="a", session_id="s")
@@ -66,7 +66,7 @@ def test_rate_records_counts_and_unknown_ids(hub: Hub) -> None:
     assert [tuple(e) for e in events] == [(None, None, None), ("still broken on 3.12", "a", "s")]
 
 
-def test_knowledge_ratings_rerank_and_report_unhelpful_queries(hub: Hub) -> None:
+def test_knowledge_ratings_rerank_and_report_unhelpful_queries(hub: HubSession) -> None:
     good = make_chunk(path="pkg/a.py", symbol="pkg.a.connect_client", content="connect the client")
     bad = make_chunk(path="pkg/b.py", symbol="pkg.b.connect_server", content="connect the server")
     hub.store.replace_file("src", "pkg/a.py", [good])
@@ -83,7 +83,7 @@ def test_knowledge_ratings_rerank_and_report_unhelpful_queries(hub: Hub) -> None
     assert hub.store.unhelpful_queries() == [("how to connect", 3)]
 
 
-def test_browse_pages_filters_and_rejects_foreign_cursors(hub: Hub) -> None:
+def test_browse_pages_filters_and_rejects_foreign_cursors(hub: HubSession) -> None:
     seen: list[str] = []
     cursor = None
     while True:
@@ -102,7 +102,7 @@ def test_browse_pages_filters_and_rejects_foreign_cursors(hub: Hub) -> None:
         browse_solutions(hub, MemoryFilters(language="rust"), 3, first.next_cursor)
 
 
-def test_digest_lists_solved_problems_of_the_stack(hub: Hub) -> None:
+def test_digest_lists_solved_problems_of_the_stack(hub: HubSession) -> None:
     for _ in range(3):
         rate(hub, record_id_for("t", "3"), False)
     digest = ecosystem_digest(hub, ["Python"])
@@ -117,7 +117,9 @@ def test_digest_lists_solved_problems_of_the_stack(hub: Hub) -> None:
         ecosystem_digest(hub, [])
 
 
-def test_export_import_roundtrip_keeps_vectors_and_feedback(hub: Hub, tmp_path: Path) -> None:
+def test_export_import_roundtrip_keeps_vectors_and_feedback(
+    hub: HubSession, tmp_path: Path
+) -> None:
     rid = record_id_for("t", "2")
     rate(hub, rid, True)
     buffer = io.StringIO()
@@ -138,7 +140,7 @@ def test_export_import_roundtrip_keeps_vectors_and_feedback(hub: Hub, tmp_path: 
     other.close()
 
 
-def test_import_reembeds_when_the_model_differs(hub: Hub, tmp_path: Path) -> None:
+def test_import_reembeds_when_the_model_differs(hub: HubSession, tmp_path: Path) -> None:
     buffer = io.StringIO()
     export_records(hub, buffer, with_vectors=True)
     path = tmp_path / "export.jsonl"
@@ -158,7 +160,7 @@ def test_import_rejects_a_file_that_is_not_an_export(tmp_path: Path) -> None:
         import_records(h, path)
 
 
-def test_digest_counts_unlabelled_records_for_the_frameworks_asked(hub: Hub) -> None:
+def test_digest_counts_unlabelled_records_for_the_frameworks_asked(hub: HubSession) -> None:
     upsert_record(
         hub,
         record_id_for("gh", "1"),
@@ -173,7 +175,7 @@ def test_digest_counts_unlabelled_records_for_the_frameworks_asked(hub: Hub) -> 
     assert "keep the endpoint open" not in ecosystem_digest(hub, ["python"]).markdown
 
 
-def test_browse_pages_stay_stable_when_a_record_is_seen_again(hub: Hub) -> None:
+def test_browse_pages_stay_stable_when_a_record_is_seen_again(hub: HubSession) -> None:
     first = browse_solutions(hub, MemoryFilters(), limit=3)
     moved = record_id_for("t", "0")  # the oldest: on the last page
     hub.store.add_occurrence(moved, [], 1_800_000_000.0)  # now the most recent

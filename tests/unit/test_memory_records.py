@@ -14,15 +14,15 @@ from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.memory.records.feedback import rate
 from ctxhub.memory.records.log import log_solution, upsert_record
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from tests.conftest import make_chunk
 
 ESM = "ERR_REQUIRE_ESM when requiring chalk 5 from a CommonJS script"
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[Hub]:
-    h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    h = HubSession(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
     yield h
     h.close()
 
@@ -31,7 +31,7 @@ def rec(problem: str = ESM, solution: str = "Use dynamic import() or pin chalk@4
     return RecordInput.model_validate({"problem": problem, "solution": solution, **kw})
 
 
-def test_labels_are_normalised_on_write_and_in_filters(hub: Hub) -> None:
+def test_labels_are_normalised_on_write_and_in_filters(hub: HubSession) -> None:
     r = rec(language=" Python ", framework="FastAPI", tags=["Pytest", "pytest", " CI "])
     assert (r.language, r.framework, r.tags) == ("python", "fastapi", ["pytest", "ci"])
     log_solution(hub, r)
@@ -49,7 +49,7 @@ def test_invalid_input_is_rejected_precisely() -> None:
         rec(confidence=2)
 
 
-def test_code_vector_exists_only_with_code(hub: Hub) -> None:
+def test_code_vector_exists_only_with_code(hub: HubSession) -> None:
     plain = log_solution(hub, rec())
     coded = log_solution(
         hub, rec("pytest cannot import src package", "set pythonpath", code_snippet="[pytest]")
@@ -59,7 +59,7 @@ def test_code_vector_exists_only_with_code(hub: Hub) -> None:
     assert set(hub.store.record_vectors(coded.id, model)) == {"problem", "solution", "code"}
 
 
-def test_same_problem_same_fix_merges_counts_and_unites_tags(hub: Hub) -> None:
+def test_same_problem_same_fix_merges_counts_and_unites_tags(hub: HubSession) -> None:
     first = log_solution(hub, rec(tags=["node"]))
     again = log_solution(hub, rec(tags=["esm"]))
     assert first.action == "created"
@@ -69,7 +69,7 @@ def test_same_problem_same_fix_merges_counts_and_unites_tags(hub: Hub) -> None:
     assert hub.store.memory_counts()["records"] == 1
 
 
-def test_same_problem_other_fix_is_a_variant_of_the_original(hub: Hub) -> None:
+def test_same_problem_other_fix_is_a_variant_of_the_original(hub: HubSession) -> None:
     first = log_solution(hub, rec())
     other = log_solution(hub, rec(solution="Convert the package to ESM with type module"))
     third = log_solution(hub, rec(solution="Switch to the picocolors package entirely"))
@@ -78,13 +78,13 @@ def test_same_problem_other_fix_is_a_variant_of_the_original(hub: Hub) -> None:
     assert hub.store.get_records([other.id])[0].variant_of == first.id
 
 
-def test_different_problem_or_language_is_new(hub: Hub) -> None:
+def test_different_problem_or_language_is_new(hub: HubSession) -> None:
     log_solution(hub, rec(language="javascript"))
     assert log_solution(hub, rec("numpy int alias removed in 1.24", "use int")).action == "created"
     assert log_solution(hub, rec(language="python")).action == "created"
 
 
-def test_upsert_updates_in_place_and_keeps_feedback(hub: Hub) -> None:
+def test_upsert_updates_in_place_and_keeps_feedback(hub: HubSession) -> None:
     rid = record_id_for("github", "o/r", "7")
     assert upsert_record(hub, rid, rec(source="github:o/r")).action == "created"
     rate(hub, rid, True)
@@ -97,7 +97,7 @@ def test_upsert_updates_in_place_and_keeps_feedback(hub: Hub) -> None:
     assert hub.store.memory_counts()["records"] == 1
 
 
-def test_linked_symbol_change_flags_the_record_stale(hub: Hub) -> None:
+def test_linked_symbol_change_flags_the_record_stale(hub: HubSession) -> None:
     chunk = make_chunk(symbol="chime.audio.Mixer.set_volume", content="def set_volume(self): ...")
     hub.store.replace_file("src", "pkg/mod.py", [chunk])
     logged = log_solution(
@@ -112,7 +112,7 @@ def test_linked_symbol_change_flags_the_record_stale(hub: Hub) -> None:
     assert hub.store.get_records([logged.id])[0].stale_symbols == ["chime.audio.Mixer.set_volume"]
 
 
-def test_generic_names_are_not_linked(hub: Hub) -> None:
+def test_generic_names_are_not_linked(hub: HubSession) -> None:
     chunks = [
         make_chunk(symbol=f"chime.m{i}.Worker.run_task", path=f"pkg/m{i}.py") for i in range(5)
     ]
@@ -122,7 +122,9 @@ def test_generic_names_are_not_linked(hub: Hub) -> None:
     assert logged.linked_symbols == []
 
 
-def test_reembed_gives_every_record_vectors_of_the_new_model(hub: Hub, tmp_path: Path) -> None:
+def test_reembed_gives_every_record_vectors_of_the_new_model(
+    hub: HubSession, tmp_path: Path
+) -> None:
     from ctxhub.memory.records.log import reembed_records
 
     first = log_solution(hub, rec(code_snippet="const chalk = await import('chalk')"))
@@ -134,7 +136,7 @@ def test_reembed_gives_every_record_vectors_of_the_new_model(hub: Hub, tmp_path:
     assert hub.store.record_vectors(second.id, new_model.id)["problem"].shape == (128,)
 
 
-def test_links_need_a_whole_dotted_part(hub: Hub) -> None:
+def test_links_need_a_whole_dotted_part(hub: HubSession) -> None:
     hub.store.replace_file(
         "src", "pkg/mod.py", [make_chunk(symbol="chime.audio.Mixer.reset_volume")]
     )
@@ -160,15 +162,15 @@ class RatingEmbedder(HashingEmbedder):
 def test_a_rating_during_a_reimport_is_not_lost(tmp_path: Path) -> None:
     rid = record_id_for("github", "o/r", "9")
     settings = Settings(home=tmp_path)
-    with Hub(settings, embedder=HashingEmbedder(dim=256)) as first:
+    with HubSession(settings, embedder=HashingEmbedder(dim=256)) as first:
         upsert_record(first, rid, rec(source="github:o/r"))
-    with Hub(settings, embedder=RatingEmbedder(settings.store_location, rid)) as racing:
+    with HubSession(settings, embedder=RatingEmbedder(settings.store_location, rid)) as racing:
         assert upsert_record(racing, rid, rec(solution="pin chalk@4.1.2")).action == "updated"
         (stored,) = racing.store.get_records([rid])
     assert (stored.solution, stored.worked) == ("pin chalk@4.1.2", 1)
 
 
-def test_reimport_unites_tags_added_by_merges(hub: Hub) -> None:
+def test_reimport_unites_tags_added_by_merges(hub: HubSession) -> None:
     rid = record_id_for("github", "o/r", "10")
     upsert_record(hub, rid, rec(tags=["imported"], source="github:o/r"))
     hub.store.add_occurrence(rid, ["local-tag"], 0.0)
@@ -180,11 +182,11 @@ def test_concurrent_logs_of_one_problem_make_one_record(tmp_path: Path) -> None:
     import threading
 
     settings = Settings(home=tmp_path)
-    Hub(settings, embedder=HashingEmbedder(dim=256)).close()  # create the store first
+    HubSession(settings, embedder=HashingEmbedder(dim=256)).close()  # create the store first
     results: list[str] = []
 
     def log_once() -> None:
-        with Hub(settings, embedder=HashingEmbedder(dim=256)) as h:
+        with HubSession(settings, embedder=HashingEmbedder(dim=256)) as h:
             results.append(log_solution(h, rec()).action)
 
     threads = [threading.Thread(target=log_once) for _ in range(6)]
@@ -193,12 +195,12 @@ def test_concurrent_logs_of_one_problem_make_one_record(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     assert sorted(results) == ["created"] + ["merged"] * 5
-    with Hub(settings, embedder=HashingEmbedder(dim=256)) as h:
+    with HubSession(settings, embedder=HashingEmbedder(dim=256)) as h:
         assert h.store.memory_counts()["records"] == 1
         assert h.store.list_records(MemoryFilters(), 5)[0][0].occurrences == 6
 
 
-def test_secrets_are_redacted_on_every_write(hub: Hub) -> None:
+def test_secrets_are_redacted_on_every_write(hub: HubSession) -> None:
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     logged = log_solution(
         hub, rec("push rejected: bad credentials", f"export GITHUB_TOKEN={token} then retry")
@@ -210,7 +212,7 @@ def test_secrets_are_redacted_on_every_write(hub: Hub) -> None:
     assert token not in (hub.store.get_records([rid])[0].stack_trace or "")
 
 
-def test_delete_record_frees_its_variants_and_ratings(hub: Hub) -> None:
+def test_delete_record_frees_its_variants_and_ratings(hub: HubSession) -> None:
     first = log_solution(hub, rec())
     variant = log_solution(hub, rec(solution="Convert the package to ESM"))
     rate(hub, first.id, True)
@@ -221,7 +223,7 @@ def test_delete_record_frees_its_variants_and_ratings(hub: Hub) -> None:
     assert events == 0 and not hub.store.delete_record(first.id)
 
 
-def test_an_import_of_a_known_problem_merges_and_stays_merged(hub: Hub) -> None:
+def test_an_import_of_a_known_problem_merges_and_stays_merged(hub: HubSession) -> None:
     logged = log_solution(hub, rec(source="hook"))
     rid = record_id_for("session", "s1", "toolu_1")
     first = upsert_record(hub, rid, rec(source="session"))
@@ -232,7 +234,7 @@ def test_an_import_of_a_known_problem_merges_and_stays_merged(hub: Hub) -> None:
     assert stored.occurrences == 2 and hub.store.memory_counts()["records"] == 1
 
 
-def test_dropping_other_models_keeps_only_the_current_model_s_embeddings(hub: Hub) -> None:
+def test_dropping_other_models_keeps_only_the_current_model_s_embeddings(hub: HubSession) -> None:
     from ctxhub.memory.records.log import reembed_records
 
     old, new = hub.embedder.id, HashingEmbedder(dim=128)
@@ -251,7 +253,7 @@ def test_dropping_other_models_keeps_only_the_current_model_s_embeddings(hub: Hu
     assert hub.store.drop_other_models(new.id) == 0
 
 
-def test_language_aliases_fold_into_one_label(hub: Hub) -> None:
+def test_language_aliases_fold_into_one_label(hub: HubSession) -> None:
     """GitHub says C++, file extensions say cpp: one filter finds both."""
     assert RecordInput(problem="x", language=" C++ ").language == "cpp"
     assert MemoryFilters(language="Golang").language == "go"

@@ -17,7 +17,7 @@ from ctxhub.memory.records.feedback import rate
 from ctxhub.memory.records.log import upsert_record
 from ctxhub.memory.search.retrieval import MIN_RATINGS, search_by_approach, search_solutions
 from ctxhub.memory.search.shape import analyze_memory_query, error_codes
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 RECORDS = {
     "esm": dict(
@@ -43,8 +43,8 @@ RECORDS = {
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[Hub]:
-    h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    h = HubSession(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
     for key, fields in RECORDS.items():
         upsert_record(h, record_id_for("t", key), RecordInput.model_validate(fields))
     yield h
@@ -73,7 +73,7 @@ def test_error_codes_are_exact_tokens_not_constants() -> None:
     assert error_codes("set API_URL and HTTP_HOST; ERROR: failed") == set()
 
 
-def test_exact_error_code_ranks_its_record_first_and_explains_it(hub: Hub) -> None:
+def test_exact_error_code_ranks_its_record_first_and_explains_it(hub: HubSession) -> None:
     r = search_solutions(hub, "error[E0463]: can't find crate for `core`")
     assert not r.nothing_relevant
     top = r.hits[0]
@@ -84,13 +84,13 @@ def test_exact_error_code_ranks_its_record_first_and_explains_it(hub: Hub) -> No
     assert 0 < top.score <= 1
 
 
-def test_code_context_searches_the_code_space(hub: Hub) -> None:
+def test_code_context_searches_the_code_space(hub: HubSession) -> None:
     r = search_solutions(hub, "tests fail to import", code_context="[pytest]\npythonpath = src")
     assert r.shape == "code"
     assert r.hits[0].id == rid("pytest") and "code" in r.hits[0].signals
 
 
-def test_filters_apply_before_ranking(hub: Hub) -> None:
+def test_filters_apply_before_ranking(hub: HubSession) -> None:
     r = search_solutions(
         hub, "ERR_REQUIRE_ESM chalk", filters=MemoryFilters(language="Python"), limit=5
     )
@@ -99,14 +99,14 @@ def test_filters_apply_before_ranking(hub: Hub) -> None:
     assert all(h.metadata["language"] == "python" for h in r.hits + r.nearest)
 
 
-def test_unrelated_query_says_nothing_relevant(hub: Hub) -> None:
+def test_unrelated_query_says_nothing_relevant(hub: HubSession) -> None:
     r = search_solutions(hub, "kubernetes ingress tls certificate renewal schedule")
     assert r.nothing_relevant and r.hits == []
     assert "log_solution" in r.message
     assert r.confidence < 0.5
 
 
-def _twins(hub: Hub, **second: object) -> tuple[str, str]:
+def _twins(hub: HubSession, **second: object) -> tuple[str, str]:
     base = dict(problem="websocket closes after sixty seconds idle", solution="send pings")
     a, b = record_id_for("twin", "a"), record_id_for("twin", "b")
     upsert_record(hub, a, RecordInput.model_validate(base))
@@ -114,7 +114,7 @@ def _twins(hub: Hub, **second: object) -> tuple[str, str]:
     return a, b
 
 
-def test_worked_ratio_counts_only_after_enough_ratings(hub: Hub) -> None:
+def test_worked_ratio_counts_only_after_enough_ratings(hub: HubSession) -> None:
     a, b = _twins(hub, solution="send pings every 20 seconds")
     for _ in range(MIN_RATINGS - 1):
         rate(hub, a, False)
@@ -127,7 +127,7 @@ def test_worked_ratio_counts_only_after_enough_ratings(hub: Hub) -> None:
     assert next(h for h in r.hits if h.id == a).metadata["multipliers"]["worked_ratio"] == 0.5
 
 
-def test_recency_and_confidence_multiply_the_score(hub: Hub) -> None:
+def test_recency_and_confidence_multiply_the_score(hub: HubSession) -> None:
     old = time.time() - 400 * 86400
     a, b = _twins(hub, solution="ping it", last_seen=old, created_at=old, confidence=0.3)
     r = search_solutions(hub, "websocket closes after sixty seconds idle")
@@ -138,13 +138,13 @@ def test_recency_and_confidence_multiply_the_score(hub: Hub) -> None:
     assert hits[b].score < hits[a].score
 
 
-def test_search_by_approach_searches_solutions(hub: Hub) -> None:
+def test_search_by_approach_searches_solutions(hub: HubSession) -> None:
     r = search_by_approach(hub, "rustup target add the standard library")
     assert r.hits and r.hits[0].id == rid("rust")
     assert "solution" in r.hits[0].signals
 
 
-def test_bad_arguments_are_precise(hub: Hub) -> None:
+def test_bad_arguments_are_precise(hub: HubSession) -> None:
     with pytest.raises(InputError, match="query must not be empty"):
         search_solutions(hub, "   ")
     with pytest.raises(InputError, match="limit"):
@@ -231,7 +231,9 @@ def test_coverage_counts_words_as_the_store_tokenizes_them() -> None:
     ]
 
 
-def test_term_stats_count_records_and_name_the_candidates_holding_each_term(hub: Hub) -> None:
+def test_term_stats_count_records_and_name_the_candidates_holding_each_term(
+    hub: HubSession,
+) -> None:
     stats = hub.store.record_term_stats(
         ["chalk", "pytest", "neverwritten"], [rid("esm"), rid("rust")]
     )
@@ -268,7 +270,7 @@ def test_word_coverage_counts_for_pasted_errors_only() -> None:
 def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> None:
     from ctxhub.memory.search.retrieval import rank_records
 
-    h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
+    h = HubSession(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
     try:
         for key, problem in {
             "pull": "git pull fails: fatal: Need to specify how to reconcile divergent branches",
@@ -292,7 +294,7 @@ def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> No
 
 
 def test_a_failing_path_is_logged_and_the_others_still_answer(
-    hub: Hub, caplog: pytest.LogCaptureFixture
+    hub: HubSession, caplog: pytest.LogCaptureFixture
 ) -> None:
     hub.store.conn.execute("DROP TABLE records_fts")  # the text index is unusable
     with caplog.at_level("WARNING"):
@@ -303,7 +305,7 @@ def test_a_failing_path_is_logged_and_the_others_still_answer(
     assert any("path bm25 failed" in r.getMessage() for r in caplog.records)
 
 
-def test_a_damaged_store_is_not_hidden_as_a_failing_path(hub: Hub) -> None:
+def test_a_damaged_store_is_not_hidden_as_a_failing_path(hub: HubSession) -> None:
     from ctxhub.core.errors import StoreCorruptError
 
     def damaged(*args: object, **kwargs: object) -> list[tuple[str, float]]:

@@ -24,12 +24,12 @@ from ctxhub.memory.records.pending import (
     pending_count,
     rejected_count,
 )
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[Hub]:
-    with Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256)) as h:
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    with HubSession(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256)) as h:
         yield h
 
 
@@ -60,7 +60,7 @@ def queue(home: Path, name: str, content: object) -> Path:
     return path
 
 
-def test_drain_stores_records_and_deletes_their_files(hub: Hub) -> None:
+def test_drain_stores_records_and_deletes_their_files(hub: HubSession) -> None:
     home = hub.settings.home
     for n in range(3):
         queue(home, f"r{n}.json", record(n))
@@ -77,7 +77,7 @@ def test_drain_stores_records_and_deletes_their_files(hub: Hub) -> None:
     assert again.stored == 1 and again.results[0].action == "merged"
 
 
-def test_drain_without_a_queue_is_a_no_op(hub: Hub) -> None:
+def test_drain_without_a_queue_is_a_no_op(hub: HubSession) -> None:
     summary = drain_pending(hub)
     assert summary.seen == 0 and summary.remaining == 0
     assert not (hub.settings.home / "pending").exists()
@@ -96,7 +96,7 @@ def test_drain_without_a_queue_is_a_no_op(hub: Hub) -> None:
     ],
 )
 def test_invalid_files_move_to_rejected_with_a_reason(
-    hub: Hub, content: object, reason: str
+    hub: HubSession, content: object, reason: str
 ) -> None:
     home = hub.settings.home
     queue(home, "bad.json", content)
@@ -110,14 +110,14 @@ def test_invalid_files_move_to_rejected_with_a_reason(
     assert any("bad.json" in e for e in summary.errors)
 
 
-def test_files_stay_queued_when_the_store_fails(hub: Hub) -> None:
+def test_files_stay_queued_when_the_store_fails(hub: HubSession) -> None:
     home = hub.settings.home
     names = [f"r{n}.json" for n in range(MAX_STORE_FAILURES + 2)]
     for n, name in enumerate(names):
         queue(home, name, record(n))
     calls: list[str] = []
 
-    def failing(hub: Hub, rec: RecordInput) -> LogResult:
+    def failing(hub: HubSession, rec: RecordInput) -> LogResult:
         calls.append(rec.problem)
         raise RuntimeError("database is locked")
 
@@ -131,14 +131,14 @@ def test_files_stay_queued_when_the_store_fails(hub: Hub) -> None:
     assert pending_count(hub.settings) == 0
 
 
-def test_one_failing_record_does_not_block_the_rest(hub: Hub) -> None:
+def test_one_failing_record_does_not_block_the_rest(hub: HubSession) -> None:
     from ctxhub.memory.records.log import log_solution
 
     home = hub.settings.home
     for n in range(3):
         queue(home, f"r{n}.json", record(n))
 
-    def picky(hub: Hub, rec: RecordInput) -> LogResult:
+    def picky(hub: HubSession, rec: RecordInput) -> LogResult:
         if "thing1" in rec.problem:
             raise ValueError("this one is odd")
         return log_solution(hub, rec)
@@ -148,14 +148,14 @@ def test_one_failing_record_does_not_block_the_rest(hub: Hub) -> None:
     assert [p.name for p in (home / "pending").glob("*.json")] == ["r1.json"]
 
 
-def test_limit_bounds_one_drain(hub: Hub) -> None:
+def test_limit_bounds_one_drain(hub: HubSession) -> None:
     for n in range(5):
         queue(hub.settings.home, f"r{n}.json", record(n))
     summary = drain_pending(hub, limit=2)
     assert summary.stored == 2 and summary.remaining == 3
 
 
-def test_claims_of_live_processes_are_left_alone_dead_ones_come_back(hub: Hub) -> None:
+def test_claims_of_live_processes_are_left_alone_dead_ones_come_back(hub: HubSession) -> None:
     home = hub.settings.home
     live = queue(home, "live.json", record(1))
     live.rename(live.with_name(f"live.json{CLAIM_MARK}{os.getppid()}"))
@@ -175,7 +175,7 @@ def test_two_drains_at_once_store_each_file_once(tmp_path: Path) -> None:
     seen: list[str] = []
     lock = threading.Lock()
 
-    def counting(hub: Hub, rec: RecordInput) -> LogResult:
+    def counting(hub: HubSession, rec: RecordInput) -> LogResult:
         with lock:
             seen.append(rec.problem)
         time.sleep(0.001)
@@ -184,7 +184,7 @@ def test_two_drains_at_once_store_each_file_once(tmp_path: Path) -> None:
     summaries = []
 
     def drain() -> None:
-        with Hub(settings, embedder=HashingEmbedder(dim=256)) as hub:
+        with HubSession(settings, embedder=HashingEmbedder(dim=256)) as hub:
             summaries.append(drain_pending(hub, log_fn=counting))
 
     threads = [threading.Thread(target=drain) for _ in range(3)]
@@ -197,7 +197,7 @@ def test_two_drains_at_once_store_each_file_once(tmp_path: Path) -> None:
     assert pending_count(settings) == 0
 
 
-def test_hook_capture_end_to_end(hub: Hub) -> None:
+def test_hook_capture_end_to_end(hub: HubSession) -> None:
     """fail -> edit -> pass through the hook, then the drain stores a findable record."""
     home = hub.settings.home
     env = {"CTXHUB_HOME": str(home)}
@@ -276,7 +276,7 @@ def test_the_queue_is_where_settings_say(tmp_path: Path) -> None:
     (folder / "b.json").write_text("{broken")
     queue(tmp_path, "ignored.json", record(2))  # <home>/pending is not this queue
     assert pending_count(settings) == 2
-    with Hub(settings, embedder=HashingEmbedder(dim=256)) as hub:
+    with HubSession(settings, embedder=HashingEmbedder(dim=256)) as hub:
         summary = drain_pending(hub)
     assert (summary.stored, summary.rejected, summary.remaining) == (1, 1, 0)
     assert rejected_count(settings) == 1 and (folder / "rejected" / "b.json").is_file()
@@ -305,7 +305,7 @@ def test_settings_and_the_hook_agree_on_a_home_with_tilde(monkeypatch: pytest.Mo
     assert Path(hooks._home(dict(os.environ))) == expected
 
 
-def test_read_tools_never_write_the_server_drains_in_the_background(hub: Hub) -> None:
+def test_read_tools_never_write_the_server_drains_in_the_background(hub: HubSession) -> None:
     from ctxhub.server import runtime
     from ctxhub.tools import memory_tools
 
@@ -320,7 +320,7 @@ def test_read_tools_never_write_the_server_drains_in_the_background(hub: Hub) ->
 
     from ctxhub.session import set_embedder
 
-    set_embedder(HashingEmbedder(dim=256))  # the drainer's Hubs embed as this one does
+    set_embedder(HashingEmbedder(dim=256))  # the drainer's HubSessions embed as this one does
     drained = threading.Event()
 
     def once(*_: object) -> None:

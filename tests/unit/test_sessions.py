@@ -28,7 +28,7 @@ from ctxhub.memory.capture.session_reader import (
 )
 from ctxhub.memory.capture.sessions import MineSummary, mine_sessions, mine_transcript
 from ctxhub.memory.records.log import upsert_record
-from ctxhub.session import Hub, set_embedder
+from ctxhub.session import HubSession, set_embedder
 from tests.unit.tool_samples import PYTEST_FAIL, TRACE
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
@@ -425,13 +425,13 @@ def test_since_drops_older_sequences(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[Hub]:
-    h = Hub(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    h = HubSession(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
     yield h
     h.close()
 
 
-def test_mining_twice_into_the_store_updates_in_place(hub: Hub, mined: MineSummary) -> None:
+def test_mining_twice_into_the_store_updates_in_place(hub: HubSession, mined: MineSummary) -> None:
     first = [upsert_record(hub, m.id, m.record).action for m in mined.records]
     again = mine_sessions(FIXTURES)
     second = [upsert_record(hub, m.id, m.record).action for m in again.records]
@@ -456,7 +456,7 @@ def cli_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def _count(home: Path) -> int:
-    with Hub(Settings(home=home), embedder=HashingEmbedder(dim=256)) as h:
+    with HubSession(Settings(home=home), embedder=HashingEmbedder(dim=256)) as h:
         return h.store.list_records(MemoryFilters(), 1)[1]
 
 

@@ -55,10 +55,10 @@ def test_rating_a_record_imports_no_model_sdk_or_rich(tmp_path: Path) -> None:
     from ctxhub.core.records import RecordInput, record_id_for
     from ctxhub.embed.hashing import HashingEmbedder
     from ctxhub.memory.records.log import upsert_record
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
     record = record_id_for("t", "one")
-    with Hub(Settings(home=tmp_path), embedder=HashingEmbedder()) as hub:
+    with HubSession(Settings(home=tmp_path), embedder=HashingEmbedder()) as hub:
         upsert_record(hub, record, RecordInput(problem="pip cannot build a wheel"))
     modules = loaded(tmp_path, "rate", record, "worked")
     assert modules.isdisjoint({*HEAVY, "numpy"}), modules & {*HEAVY, "numpy"}

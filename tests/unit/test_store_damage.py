@@ -30,7 +30,7 @@ from ctxhub.core.errors import (
 from ctxhub.core.knowledge import SearchFilters
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import Hub, set_embedder
+from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite import store as sqlite_mod
 from ctxhub.store.sqlite.store import SQLiteStore
@@ -160,7 +160,7 @@ def test_mcp_search_tool_on_a_corrupt_store(home: Path) -> None:
 
     _scribble(home / "ctxhub.db")
     settings = Settings(home=home)
-    with Hub(settings, embedder=EMBEDDER) as hub, pytest.raises(StoreCorruptError) as caught:
+    with HubSession(settings, embedder=EMBEDDER) as hub, pytest.raises(StoreCorruptError) as caught:
         search_tools.search(hub, "idle watchdog 3")
     _assert_names_the_fix(str(caught.value))
     runner = ToolRunner(settings)

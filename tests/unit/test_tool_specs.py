@@ -123,9 +123,9 @@ def test_search_api_limit_is_the_same_bound_everywhere(home: Path) -> None:
 def test_cli_json_is_the_mcp_structured_content(home: Path) -> None:
     from ctxhub.core.records import RecordInput
     from ctxhub.memory.records.log import log_solution
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
-    with Hub(Settings(home=home)) as hub:
+    with HubSession(Settings(home=home)) as hub:
         rid = log_solution(hub, RecordInput(problem="pip install fails: SSL", solution="a")).id
     _, (via_mcp,) = _mcp(home, [("browse_solutions", {"limit": 5})])
     import json

@@ -13,16 +13,16 @@ from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.errors import InputError, NotFoundError
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import Hub, set_embedder
+from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, docs_tools, example_tools, status_tools
+from ctxhub.tools import code_tools, deprecation_tools, docs_tools, example_tools
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
     home = tmp_path_factory.mktemp("tools-home")
     embedder = HashingEmbedder(dim=256)
     specs = [
@@ -34,12 +34,12 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
         store.bind_model(embedder.id, embedder.dim)
         refresh(store, specs, home / "sources", embedder)
     set_embedder(embedder)
-    with Hub(Settings(home=home)) as h:
+    with HubSession(Settings(home=home)) as h:
         yield h
     set_embedder(None)
 
 
-def test_snippet_budget_cuts_lines_but_keeps_the_span(hub: Hub) -> None:
+def test_snippet_budget_cuts_lines_but_keeps_the_span(hub: HubSession) -> None:
     full = code_tools.get_code_snippet(hub, symbol="SpeechService._synthesize")
     small = code_tools.get_code_snippet(hub, symbol="SpeechService._synthesize", max_tokens=300)
     assert not full.truncated and small.truncated
@@ -53,7 +53,7 @@ def test_snippet_budget_cuts_lines_but_keeps_the_span(hub: Hub) -> None:
     assert estimate_tokens(small.model_dump_json()) <= 300
 
 
-def test_snippet_by_id_path_window_and_bad_input(hub: Hub) -> None:
+def test_snippet_by_id_path_window_and_bad_input(hub: HubSession) -> None:
     method = code_tools.get_code_snippet(hub, symbol="FrameProcessor.link")
     by_id = code_tools.get_code_snippet(hub, chunk_id=method.id)
     assert by_id.resolution == "id" and by_id.code == method.code
@@ -76,12 +76,12 @@ def test_snippet_by_id_path_window_and_bad_input(hub: Hub) -> None:
         code_tools.get_code_snippet(hub)
 
 
-def test_unknown_symbol_falls_back_to_a_semantic_lookup(hub: Hub) -> None:
+def test_unknown_symbol_falls_back_to_a_semantic_lookup(hub: HubSession) -> None:
     found = code_tools.get_code_snippet(hub, symbol="synthesize_speech_chunks")
     assert found.resolution == "semantic" and found.kind == "api"
 
 
-def test_trace_budget_keeps_nearest_nodes(hub: Hub) -> None:
+def test_trace_budget_keeps_nearest_nodes(hub: HubSession) -> None:
     full = code_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", depth=3)
     assert len(full.nodes) >= 4 and not full.truncated
     small = code_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", 3, max_tokens=250)
@@ -93,7 +93,7 @@ def test_trace_budget_keeps_nearest_nodes(hub: Hub) -> None:
         code_tools.trace_calls(hub, "  ")
 
 
-def test_doc_budget_and_section_errors(hub: Hub) -> None:
+def test_doc_budget_and_section_errors(hub: HubSession) -> None:
     page = docs_tools.get_doc(hub, path="guides/quickstart")
     small = docs_tools.get_doc(hub, path="guides/quickstart", max_tokens=200)
     assert small.truncated and not page.truncated
@@ -107,7 +107,7 @@ def test_doc_budget_and_section_errors(hub: Hub) -> None:
         docs_tools.get_doc(hub)
 
 
-def test_example_budget_lists_every_file(hub: Hub) -> None:
+def test_example_budget_lists_every_file(hub: HubSession) -> None:
     [row] = hub.store.conn.execute(
         "SELECT id FROM chunks WHERE kind = 'example' AND chunk_type = 'example' "
         "AND path LIKE '%phone_agent%'"
@@ -123,7 +123,7 @@ def test_example_budget_lists_every_file(hub: Hub) -> None:
         example_tools.get_example(hub, "nope")
 
 
-def test_deprecation_of_unknown_and_empty_symbols(hub: Hub) -> None:
-    assert not status_tools.check_deprecation(hub, "Nothing.like_this").deprecated
+def test_deprecation_of_unknown_and_empty_symbols(hub: HubSession) -> None:
+    assert not deprecation_tools.check_deprecation(hub, "Nothing.like_this").deprecated
     with pytest.raises(InputError):
-        status_tools.check_deprecation(hub, "   ")
+        deprecation_tools.check_deprecation(hub, "   ")

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
+from ctxhub.clients.mcp_config import apply_install, plan_install, server_command, strip_jsonc
 from ctxhub.core.errors import InstallError
-from ctxhub.server.install import apply_install, plan_install, server_command, strip_jsonc
 
 CMD = ("/venv/bin/ctxhub", ["serve"])
 ENV = {"CTXHUB_HOME": "/data/hub"}

@@ -122,7 +122,7 @@ def test_hub_pool_reuses_until_a_commit_or_an_error(tmp_path: Path) -> None:
     with pool.hub() as first:
         pass
     with pool.hub() as again:
-        assert again is first  # idle Hub reused: its connection's cache stays warm
+        assert again is first  # idle HubSession reused: its connection's cache stays warm
         with pytest.raises(NotFoundError), pool.hub() as concurrent:
             assert concurrent is not first  # never shared while checked out
             raise NotFoundError("benign")

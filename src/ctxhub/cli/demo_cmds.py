@@ -18,10 +18,10 @@ from rich.markup import escape
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out
-from ctxhub.cli.sources_cmds import run_refresh
+from ctxhub.cli.refreshing import run_refresh
 from ctxhub.core.errors import SourceError
 from ctxhub.core.knowledge import SearchRequest
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.manifest import writable_manifest
 from ctxhub.tools import memory_tools, render, render_memory, search_tools
@@ -120,7 +120,7 @@ def demo(ctx: Context) -> None:
     summary = run_refresh(ctx, [spec], force=False, embed=True, as_json=False)
     if any(s.status != "ok" for s in summary.sources):
         sys.exit(1)
-    with Hub(ctx.settings) as hub:
+    with HubSession(ctx.settings) as hub:
         for tool, query in QUERIES:
             out.rule(f"{tool}: {query}")
             if tool == "search_api":

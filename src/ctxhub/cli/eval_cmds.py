@@ -10,10 +10,10 @@ from rich.table import Table
 
 from ctxhub.cli.context import Context
 from ctxhub.cli.output import err, out, print_json
-from ctxhub.cli.sources_cmds import run_refresh
+from ctxhub.cli.refreshing import run_refresh
 from ctxhub.evaluation.queries import load_queries
 from ctxhub.evaluation.runner import EvalReport, ablation_variants, run
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from ctxhub.sources.base import SourceSpec
 
 
@@ -102,7 +102,7 @@ def eval_cmd(
         from ctxhub.evaluation.explain import explain
 
         wanted = [q for q in items if q.id in explain_ids]
-        with Hub(ctx.settings) as hub:
+        with HubSession(ctx.settings) as hub:
             for q in wanted:
                 out.print(f"[bold]{q.id}[/bold] [{q.category}] {q.query}")
                 for g in explain(hub, q):
@@ -110,7 +110,7 @@ def eval_cmd(
                     out.print(f"  {ranks}   {g.gold}")
         return
     reports: list[EvalReport] = []
-    with Hub(ctx.settings) as hub:
+    with HubSession(ctx.settings) as hub:
         reports.append(run(hub, items))
         if ablations:
             for variant in ablation_variants():

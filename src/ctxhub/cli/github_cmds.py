@@ -21,7 +21,7 @@ from ctxhub.memory.capture.github import (
     import_issues,
     parse_repository,
 )
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 
 def _token() -> str | None:
@@ -128,7 +128,7 @@ def import_github(
     query = IssueQuery(owner, repo, state, labels, max_issues, framework, language)
     try:
         client = GitHubClient(_token(), base_url=api_url, max_wait=max_wait, on_wait=on_wait)
-        with client, Hub(ctx.settings) as hub, bars:
+        with client, HubSession(ctx.settings) as hub, bars:
             summary = import_issues(hub, client, query, on_issue)
     except GitHubError as exc:
         raise click.ClickException(str(exc)) from exc

@@ -19,8 +19,8 @@ from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 
 if TYPE_CHECKING:
+    from ctxhub.clients.mcp_config import Scope
     from ctxhub.config import Settings
-    from ctxhub.server.install import Scope
 
 
 @click.group()
@@ -59,8 +59,8 @@ def post_tool_use_failure() -> None:
 
 def hook_status(settings: Settings, project: Path | None = None) -> dict[str, Any]:
     """Pending and rejected records, tracked sessions and open failures, installations."""
+    from ctxhub.clients.claude_hooks import has_hook, settings_path
     from ctxhub.memory.records.pending import pending_count, rejected_count
-    from ctxhub.server.hooks_install import has_hook, settings_path
 
     home = settings.home
     sessions = home / "hooks" / "sessions"
@@ -116,9 +116,9 @@ def status(ctx: Context, as_json: bool) -> None:
 def drain(ctx: Context, limit: int, as_json: bool) -> None:
     """Store (embed) the pending records now."""
     from ctxhub.memory.records.pending import drain_pending
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
-    with Hub(ctx.settings) as hub:
+    with HubSession(ctx.settings) as hub:
         summary = drain_pending(hub, limit=limit)
     if as_json:
         print_json(

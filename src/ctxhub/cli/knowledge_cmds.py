@@ -27,12 +27,12 @@ from ctxhub.core import limits
 def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_json: bool) -> None:
     """Open any chunk id: a doc page (get_doc), an example (get_example), or code
     (get_code_snippet). A doc page path works too."""
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
     from ctxhub.tools.run import answer, failure, parse_args
     from ctxhub.tools.specs.read import GET_CODE_SNIPPET, GET_DOC, GET_EXAMPLE
 
     budget = {"max_tokens": max_tokens}
-    with Hub(ctx.settings) as hub:
+    with HubSession(ctx.settings) as hub:
         found = hub.store.get_chunks([chunk_id])
         kind = found[0].kind if found else None
         if kind is None:  # not an id: perhaps a doc page path

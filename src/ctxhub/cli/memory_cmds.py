@@ -21,9 +21,9 @@ JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the re
 def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
     """Write every memory record to FILE as JSON Lines ('-' for stdout)."""
     from ctxhub.memory.records.transfer import export_records
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
-    with Hub(ctx.settings) as hub:
+    with HubSession(ctx.settings) as hub:
         if str(file) == "-":
             n = export_records(hub, sys.stdout, vectors)
         else:
@@ -45,9 +45,9 @@ def export_cmd(ctx: Context, file: Path, vectors: bool) -> None:
 def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
     """Read records from a `ctxhub export` file; re-embeds when the model differs."""
     from ctxhub.memory.records.transfer import import_records
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
-    with Hub(ctx.settings) as hub:
+    with HubSession(ctx.settings) as hub:
         try:
             summary = import_records(hub, file)
         except ValueError as exc:
@@ -70,9 +70,9 @@ def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
 @pass_ctx
 def forget(ctx: Context, record_id: str, yes: bool) -> None:
     """Delete a record (a wrong fix, or one that leaked a secret), with its ratings."""
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
-    with Hub(ctx.settings) as hub:
+    with HubSession(ctx.settings) as hub:
         found = hub.store.get_records([record_id])
         if not found:
             click.echo(f"error: not found: no record {record_id!r}", err=True)

@@ -14,7 +14,7 @@ from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
 from ctxhub.memory.capture.sessions import MinedRecord, MineSummary, mine_sessions
 from ctxhub.memory.records.log import upsert_record
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 
 def default_projects_dir() -> Path:
@@ -76,7 +76,7 @@ def _store(ctx: Context, records: list[MinedRecord]) -> dict[str, str]:
     actions: dict[str, str] = {}
     progress, bars = make_progress()
     try:
-        with Hub(ctx.settings) as hub:
+        with HubSession(ctx.settings) as hub:
             progress.start("storing records", len(records))
             for mined in records:
                 actions[mined.id] = upsert_record(hub, mined.id, mined.record).action

@@ -16,7 +16,7 @@ from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err
 
 if TYPE_CHECKING:
-    from ctxhub.server.install import Client, Scope
+    from ctxhub.clients.mcp_config import Client, Scope
 
 CLIENT_CHOICE = click.Choice(["claude-code", "cursor", "vscode", "zed"])
 
@@ -117,8 +117,8 @@ def install(
     --project, .claude/settings.json), so an error followed by its fix is captured as
     a memory record. Installing twice keeps one entry; --remove takes out only ours.
     """
+    from ctxhub.clients.mcp_config import CLIENTS, apply_install, describe, plan_install
     from ctxhub.core.errors import InstallError
-    from ctxhub.server.install import CLIENTS, apply_install, describe, plan_install
 
     if remove and not hooks:
         raise click.UsageError("--remove works with --hooks (MCP entries are removed by hand)")
@@ -145,8 +145,8 @@ def install(
 
 
 def _install_hooks(scope: Scope, print_only: bool, remove: bool) -> None:
+    from ctxhub.clients.claude_hooks import apply_hooks, describe_hooks, plan_hooks, remove_hooks
     from ctxhub.core.errors import InstallError
-    from ctxhub.server.hooks_install import apply_hooks, describe_hooks, plan_hooks, remove_hooks
 
     plan = plan_hooks(scope)
     if print_only and not remove:

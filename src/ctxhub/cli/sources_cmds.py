@@ -10,14 +10,11 @@ from rich.table import Table
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
-from ctxhub.cli.progress import make_progress
+from ctxhub.cli.refreshing import run_refresh
 from ctxhub.core.errors import ManifestError
-from ctxhub.embed.base import Embedder
-from ctxhub.ingest.refresh.incremental import RefreshSummary, refresh
 from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
-from ctxhub.session import default_embedder
 from ctxhub.sources import spec_from_argument
-from ctxhub.sources.base import CONTENT_KINDS, SourceSpec
+from ctxhub.sources.base import CONTENT_KINDS
 from ctxhub.sources.manifest import (
     effective_sources,
     project_manifest_path,
@@ -26,11 +23,8 @@ from ctxhub.sources.manifest import (
     writable_manifest,
 )
 from ctxhub.store.factory import open_store
-from ctxhub.store.protocol import HubStore
 
 PRESETS = ("pipecat",)
-#: Skipped files named per source after the summary table (all of them in --json).
-MAX_SKIP_LINES = 20
 
 
 @click.command()
@@ -51,99 +45,6 @@ def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> Non
     path.write_text(text, encoding="utf-8")
     names = ", ".join(s.name for s in read_manifest(path).sources) or "none yet"
     out.print(f"wrote {path} (sources: {names}); next: ctxhub refresh")
-
-
-def _summary_table(summary: RefreshSummary) -> Table:
-    table = Table(
-        "source", "status", "version", "files", "added", "updated", "removed", "skipped", "seconds"
-    )
-    for s in summary.sources:
-        version = s.version or (s.commit[:10] if s.commit else "-")
-        status = s.status if s.status == "ok" else f"[red]{s.status}[/red]"
-        table.add_row(
-            s.name,
-            status,
-            version,
-            str(s.files),
-            str(s.added),
-            str(s.updated),
-            str(s.removed),
-            str(len(s.skipped)),
-            f"{s.seconds:.1f}",
-        )
-    return table
-
-
-def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
-    if as_json:
-        print_json(summary)
-        return
-    out.print(_summary_table(summary))
-    for s in summary.sources:
-        if s.error:
-            out.print(f"[red]{s.name} failed:[/red] {s.error} (previous chunks kept)")
-        for unit, reason in s.skipped[:MAX_SKIP_LINES]:
-            out.print(f"[yellow]{s.name}: skipped {unit}[/yellow]: {reason}")
-        if len(s.skipped) > MAX_SKIP_LINES:
-            more = len(s.skipped) - MAX_SKIP_LINES
-            out.print(f"[yellow]{s.name}: {more} more skipped[/yellow] (see `refresh --json`)")
-    out.print(
-        f"[dim]lexical {summary.lexical_seconds:.1f}s, embeddings {summary.embed_seconds:.1f}s"
-        f" ({summary.embedded} texts embedded, the rest from cache)[/dim]"
-    )
-
-
-def _reembed_memory(store: HubStore, embedder: Embedder, quiet: bool) -> None:
-    """Memory records get the new model's vectors first: a source that then fails to
-    refresh must not leave memory search without vectors."""
-    from ctxhub.memory.records.log import reembed_records
-
-    done = reembed_records(store, embedder)
-    if done and not quiet:
-        err.print(f"re-embedded {done} memory records")
-
-
-def run_refresh(
-    ctx: Context,
-    specs: list[SourceSpec],
-    *,
-    force: bool,
-    embed: bool,
-    as_json: bool,
-    reembed: bool = False,
-) -> RefreshSummary:
-    progress, bars = make_progress()
-    try:
-        with open_store(ctx.settings.store_location) as store:
-            store.check_integrity()  # before the first write, --reembed's included
-            embedder = default_embedder(ctx.settings.home) if embed or reembed else None
-            if embedder is not None:
-                if reembed:
-                    store.rebind_model(embedder.id, embedder.dim)
-                    _reembed_memory(store, embedder, as_json)  # before sources can fail
-                else:
-                    store.bind_model(embedder.id, embedder.dim)
-            summary = refresh(
-                store,
-                specs,
-                ctx.settings.sources_dir,
-                embedder,
-                force=force,
-                progress=progress,
-                batch_size=ctx.settings.embed_batch_size,
-                check=False,
-            )
-            if reembed and embedder is not None:
-                # refresh embedded every chunk in the store (a failed source's too) and the
-                # records went first: the old model's cached vectors are never read again
-                dropped = store.drop_other_models(embedder.id)
-                if dropped and not as_json:
-                    err.print(f"dropped {dropped} cached embeddings of the old model")
-    finally:
-        if bars is not None:
-            bars.close()
-    _print_summary(summary, as_json)
-    return summary
 
 
 @click.command()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 import time
 
@@ -11,7 +10,6 @@ from rich.table import Table
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
-from ctxhub.core.errors import StoreCorruptError
 from ctxhub.memory.records.pending import pending_count
 from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import hub_status
@@ -61,7 +59,6 @@ def status(ctx: Context, as_json: bool) -> None:
 def doctor(ctx: Context) -> None:
     """Check that the model loads, the store opens, FTS5 exists and the schema is current."""
     from ctxhub.embed import load_default_embedder
-    from ctxhub.store.sqlite import schema
 
     failures = 0
 
@@ -71,30 +68,11 @@ def doctor(ctx: Context) -> None:
         mark = "[green]ok[/green]  " if ok else "[red]FAIL[/red]"
         out.print(f"{mark} {name}: {detail}", soft_wrap=True)  # one line, however long
 
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
-        check("fts5", True, f"SQLite {sqlite3.sqlite_version} has FTS5")
-    except sqlite3.OperationalError as exc:
-        check("fts5", False, f"SQLite {sqlite3.sqlite_version}: {exc}")
     try:
         with open_store(ctx.settings.store_location) as store:
-            version = store.schema_version()
-            mode = (
-                f" read-only ({store.why_read_only}): writes will fail" if store.read_only else ""
-            )
-            check("store", True, f"{store.location} opens{mode}")
-            check(
-                "schema",
-                version == schema.SCHEMA_VERSION,
-                f"version {version} (current {schema.SCHEMA_VERSION})",
-            )
+            for name, ok, detail in store.health():
+                check(name, ok, detail)
             model = store.model
-            try:
-                store.check_integrity()
-                check("integrity", True, "PRAGMA quick_check found no damage")
-            except StoreCorruptError as exc:
-                check("integrity", False, str(exc))
     except Exception as exc:
         check("store", False, str(exc))
         model = None

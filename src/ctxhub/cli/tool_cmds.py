@@ -163,7 +163,7 @@ def _arguments(spec: ToolSpec, cli: CliSpec, values: dict[str, Any]) -> dict[str
 
 
 def _run(spec: ToolSpec, cli: CliSpec, values: dict[str, Any]) -> None:
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
     from ctxhub.tools.run import answer, failure, parse_args
 
     as_json = values.pop("as_json", False)
@@ -175,7 +175,7 @@ def _run(spec: ToolSpec, cli: CliSpec, values: dict[str, Any]) -> None:
     except InputError as exc:
         raise click.UsageError(failure(spec, exc) or str(exc)) from None
     try:
-        with Hub(ctx.settings) as hub:
+        with HubSession(ctx.settings) as hub:
             if spec.name in _READS_MEMORY:
                 from ctxhub.tools.memory_tools import store_pending
 

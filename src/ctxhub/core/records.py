@@ -71,6 +71,11 @@ Language = Annotated[str | None, AfterValidator(normalise_language)]
 Labels = Annotated[list[str], AfterValidator(normalise_labels)]
 
 
+#: A record's history: what merging into it keeps (or, with counters="max", raises).
+HISTORY = ("worked", "not_worked", "occurrences", "created_at", "last_seen")
+Counters = Literal["keep", "max"]
+
+
 class RecordInput(BaseModel):
     """One problem and (usually) its solution, as an agent, importer or hook reports it."""
 

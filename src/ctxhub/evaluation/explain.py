@@ -9,7 +9,7 @@ from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.evaluation.runner import CATEGORY_KINDS, run_tool
 from ctxhub.search.retriever import SearchOptions
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 
 class GoldRanks(BaseModel):
@@ -17,7 +17,7 @@ class GoldRanks(BaseModel):
     ranks: dict[str, int | None]  # path or "final" -> 1-based rank within the top 200
 
 
-def explain(hub: Hub, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
+def explain(hub: HubSession, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
     kinds = CATEGORY_KINDS.get(q.category)
     filters = SearchFilters.model_validate(
         {k: v for k, v in q.filters.items() if k in ("yields", "calls")}

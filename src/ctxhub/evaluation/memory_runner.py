@@ -16,7 +16,7 @@ from ctxhub.memory.records.log import upsert_record
 from ctxhub.memory.search import evidence
 from ctxhub.memory.search import retrieval as memsearch
 from ctxhub.memory.search.shape import analyze_memory_query
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 VARIANTS: list[tuple[str, memsearch.Ablation]] = [
     ("problem space only", memsearch.Ablation(paths=("problem",), multipliers=False)),
@@ -30,7 +30,7 @@ def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def build_store(hub: Hub, records: list[dict[str, Any]]) -> dict[str, str]:
+def build_store(hub: HubSession, records: list[dict[str, Any]]) -> dict[str, str]:
     """Store every record (by a deterministic id); returns {record id: key}."""
     keys: dict[str, str] = {}
     for row in records:
@@ -64,7 +64,10 @@ class Metrics:
 
 
 def run(
-    hub: Hub, keys: dict[str, str], queries: list[dict[str, Any]], ablation: memsearch.Ablation
+    hub: HubSession,
+    keys: dict[str, str],
+    queries: list[dict[str, Any]],
+    ablation: memsearch.Ablation,
 ) -> list[Outcome]:
     out: list[Outcome] = []
     for q in queries:

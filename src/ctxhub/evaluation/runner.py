@@ -22,7 +22,7 @@ from ctxhub.evaluation.matching import RankedHit, credit
 from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.retriever import SearchOptions
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from ctxhub.tools.run import answer, parse_args
 from ctxhub.tools.specs import BY_NAME
 
@@ -116,20 +116,20 @@ def _dedupe(hits: Sequence[RankedHit]) -> list[RankedHit]:
     return out
 
 
-def _call(hub: Hub, tool: str, **arguments: object) -> BaseModel:
+def _call(hub: HubSession, tool: str, **arguments: object) -> BaseModel:
     """A tool exactly as an MCP client calls it: the spec's validation, the function,
     the response budget (tools/run.py)."""
     spec = BY_NAME[tool]
     return answer(spec, hub, parse_args(spec, arguments)).output
 
 
-def _hits(hub: Hub, tool: str, **arguments: object) -> SearchResponse:
+def _hits(hub: HubSession, tool: str, **arguments: object) -> SearchResponse:
     found = _call(hub, tool, **arguments)
     assert isinstance(found, SearchResponse)
     return found
 
 
-def run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] | None]:
+def run_tool(hub: HubSession, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] | None]:
     """(ranked hits, full filtered set or None) for one query, through the MCP tools."""
     if q.category == "symbol":
         hits: list[RankedHit] = []
@@ -168,7 +168,7 @@ def run_tool(hub: Hub, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] |
     return [_ranked(h) for h in _hits(hub, tool, query=q.query, limit=DEPTH).hits], None
 
 
-def score_query(hub: Hub, q: EvalQuery) -> QueryResult:
+def score_query(hub: HubSession, q: EvalQuery) -> QueryResult:
     started = time.perf_counter()
     hits, full = run_tool(hub, q)
     ms = (time.perf_counter() - started) * 1000
@@ -231,7 +231,9 @@ def ablation_variants() -> list[Variant]:
     ]
 
 
-def run(hub: Hub, queries: Sequence[EvalQuery], variant: Variant | None = None) -> EvalReport:
+def run(
+    hub: HubSession, queries: Sequence[EvalQuery], variant: Variant | None = None
+) -> EvalReport:
     hub.retriever.ablation = variant.options if variant else None
     try:
         results = [score_query(hub, q) for q in queries]

@@ -1,4 +1,4 @@
-"""How tool calls run: off the event loop, one Hub (store connection) per call, errors as
+"""How tool calls run: off the event loop, one HubSession (store connection) per call, errors as
 plain messages, every response inside its token budget. Plus process lifecycle helpers:
 warming the embedder in the background and noticing when the parent process is gone."""
 
@@ -23,7 +23,7 @@ from ctxhub import parent
 from ctxhub.config import Settings
 from ctxhub.core.errors import InputError, NotFoundError
 from ctxhub.core.knowledge import SearchRequest
-from ctxhub.session import Hub, default_embedder
+from ctxhub.session import HubSession, default_embedder
 from ctxhub.tools.memory_tools import store_pending
 from ctxhub.tools.run import answer, failure
 from ctxhub.tools.spec import ToolSpec
@@ -41,22 +41,22 @@ def error_result(message: str) -> CallToolResult:
 
 
 class HubPool:
-    """Idle Hubs for tool calls to check out: a call owns its Hub (and store connection)
-    exclusively while it runs, but a reused connection keeps SQLite's page cache warm,
+    """Idle sessions for tool calls to check out: a call owns its HubSession (and store
+    connection) exclusively while it runs, but a reused connection keeps SQLite's page cache warm,
     which a fresh connection per call would pay for on every search (~20 ms on a 12k-chunk
     index). Every statement already sees the latest commit (autocommit reads under WAL);
-    a Hub is still dropped once the store's generation has moved, so nothing it cached
+    a HubSession is still dropped once the store's generation has moved, so nothing it cached
     (model binding, query vectors) outlives a refresh, and after an unexpected error."""
 
     def __init__(self, settings: Settings, size: int = 8) -> None:
         self.settings = settings
         self.size = size
-        self._idle: list[tuple[Hub, int]] = []
+        self._idle: list[tuple[HubSession, int]] = []
         self._lock = threading.Lock()
 
     @contextmanager
-    def hub(self) -> Iterator[Hub]:
-        hub: Hub | None = None
+    def hub(self) -> Iterator[HubSession]:
+        hub: HubSession | None = None
         with self._lock:
             if self._idle:
                 hub, generation = self._idle.pop()
@@ -64,19 +64,19 @@ class HubPool:
             hub.close()
             hub = None
         if hub is None:
-            hub = Hub(self.settings)
+            hub = HubSession(self.settings)
         generation = hub.store.generation()
         try:
             yield hub
         except (InputError, NotFoundError, ValidationError):
-            self._release(hub, generation)  # the caller's mistake; the Hub is fine
+            self._release(hub, generation)  # the caller's mistake; the HubSession is fine
             raise
         except BaseException:
             hub.close()
             raise
         self._release(hub, generation)
 
-    def _release(self, hub: Hub, generation: int) -> None:
+    def _release(self, hub: HubSession, generation: int) -> None:
         with self._lock:
             if len(self._idle) < self.size:
                 self._idle.append((hub, generation))
@@ -91,7 +91,7 @@ class HubPool:
 
 
 class ToolRunner:
-    """Runs one tool call on a worker thread with a Hub of its own."""
+    """Runs one tool call on a worker thread with a HubSession of its own."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -135,7 +135,7 @@ def warm_up(settings: Settings, pool: HubPool | None = None) -> threading.Thread
         try:
             embedder = default_embedder(settings.home)
             embedder.embed(["warm up"])
-            with pool.hub() if pool is not None else Hub(settings) as hub:
+            with pool.hub() if pool is not None else HubSession(settings) as hub:
                 hub.retriever.search(SearchRequest(query="warm up", limit=1))
         except Exception as exc:  # the tools report a broken model or store themselves
             log.warning("warm-up failed: %s", exc)
@@ -152,11 +152,11 @@ def drain_forever(
     settings: Settings, pool: HubPool | None, interval: float = DRAIN_INTERVAL_S
 ) -> None:
     """Store what hooks captured, now and every `interval` seconds while serving. A
-    look at an empty folder costs one listdir; a Hub is taken only when there is work."""
+    look at an empty folder costs one listdir; a HubSession is taken only when there is work."""
     while True:
         try:
             if has_pending(settings.pending_dir):
-                with pool.hub() if pool is not None else Hub(settings) as hub:
+                with pool.hub() if pool is not None else HubSession(settings) as hub:
                     stored = store_pending(hub)
                 if stored:
                     log.info("stored %d records captured by hooks", stored)

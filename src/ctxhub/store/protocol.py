@@ -68,6 +68,15 @@ class Store(Protocol):
 
     def schema_version(self) -> int: ...
 
+    def size_bytes(self) -> int:
+        """How much space the store takes (its files, or its database's relations)."""
+        ...
+
+    def health(self) -> list[tuple[str, bool, str]]:
+        """(check, ok, detail) of everything this backend can verify about itself: its
+        engine's features, the connection or file, the schema, the data's integrity."""
+        ...
+
     @property
     def model(self) -> tuple[str, int] | None:
         """(model id, dimension) the stored vectors belong to; None before any."""

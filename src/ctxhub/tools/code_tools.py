@@ -10,7 +10,7 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchReques
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion
 from ctxhub.search.budget import hit_metadata
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 
 MAX_TRACE_NODES = 200
@@ -34,7 +34,7 @@ def _fit_lines(lines: list[str], room_chars: int) -> list[str]:
     return shown
 
 
-def _lines_of(hub: Hub, chunk: Chunk) -> tuple[list[str], int]:
+def _lines_of(hub: HubSession, chunk: Chunk) -> tuple[list[str], int]:
     """The definition's source lines and the line number of the first one."""
     start, end = chunk.line_start or 1, chunk.line_end or chunk.line_start or 1
     text = hub.store.file_text(chunk.source, chunk.path)
@@ -44,7 +44,7 @@ def _lines_of(hub: Hub, chunk: Chunk) -> tuple[list[str], int]:
 
 
 def _snippet(
-    hub: Hub,
+    hub: HubSession,
     chunk: Chunk,
     resolution: str,
     max_lines: int,
@@ -105,7 +105,7 @@ def _snippet(
     return snippet
 
 
-def _covering_chunk(hub: Hub, source: str | None, path: str, line: int) -> Chunk | None:
+def _covering_chunk(hub: HubSession, source: str | None, path: str, line: int) -> Chunk | None:
     """The narrowest chunk of `path` whose span contains `line`."""
     chunks = hub.store.find_chunks(ChunkQuery(source=source, path=path, covering_line=line))
     if not chunks:
@@ -114,7 +114,7 @@ def _covering_chunk(hub: Hub, source: str | None, path: str, line: int) -> Chunk
 
 
 def get_code_snippet(
-    hub: Hub,
+    hub: HubSession,
     symbol: str | None = None,
     path: str | None = None,
     line_start: int | None = None,
@@ -191,7 +191,7 @@ def _fit_nodes(trace: CallTrace, max_tokens: int) -> CallTrace:
 
 
 def trace_calls(
-    hub: Hub,
+    hub: HubSession,
     symbol: str,
     direction: str = "callees",
     depth: int = 1,

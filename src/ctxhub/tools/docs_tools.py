@@ -8,7 +8,7 @@ from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import DocPage
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 #: Tokens held back for the text rendering's header and JSON escaping.
 _SLACK_TOKENS = 60
@@ -23,12 +23,12 @@ def _strip_overlap(previous: str, current: str, max_overlap: int = 2000) -> str:
     return current
 
 
-def _page_chunks(hub: Hub, source: str, path: str) -> list[Chunk]:
+def _page_chunks(hub: HubSession, source: str, path: str) -> list[Chunk]:
     chunks = hub.store.find_chunks(ChunkQuery(kind="doc", source=source, path=path))
     return sorted(chunks, key=lambda c: (c.line_start or 0, c.id))
 
 
-def _find_page(hub: Hub, path: str, source: str | None) -> tuple[str, str]:
+def _find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]:
     wanted = normalize_doc_path(path)
     pages = hub.store.doc_pages(source or None)
     matches = [(s, p) for s, p in pages if normalize_doc_path(p) == wanted]
@@ -42,7 +42,7 @@ def _find_page(hub: Hub, path: str, source: str | None) -> tuple[str, str]:
 
 
 def get_doc(
-    hub: Hub,
+    hub: HubSession,
     doc_id: str | None = None,
     path: str | None = None,
     section: str | None = None,

@@ -9,21 +9,21 @@ from ctxhub.core.errors import NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import ExampleBundle, ExampleFile
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 _README = ("readme.md", "readme.rst", "readme.txt", "readme")
 #: Tokens per file for its path and JSON framing, plus the text rendering's header line.
 _FILE_OVERHEAD = 30
 
 
-def _overview(hub: Hub, source: str, unit: str) -> Chunk | None:
+def _overview(hub: HubSession, source: str, unit: str) -> Chunk | None:
     query = ChunkQuery(source=source, unit=unit, chunk_types=("example",), limit=1)
     chunks = hub.store.find_chunks(query)
     return chunks[0] if chunks else None
 
 
 def get_example(
-    hub: Hub, example_id: str, include_readme: bool = True, max_tokens: int = DEFAULT_TOKENS
+    hub: HubSession, example_id: str, include_readme: bool = True, max_tokens: int = DEFAULT_TOKENS
 ) -> ExampleBundle:
     """The example a chunk id belongs to: taxonomy plus its files, entry point first."""
     check_tokens(max_tokens)

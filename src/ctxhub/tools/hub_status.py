@@ -1,22 +1,14 @@
-"""What the hub holds: per-source state and counts, the model, the store file."""
+"""get_hub_status: what the hub holds (per-source state and counts, the model, the store)."""
 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from ctxhub.core.outputs import HubStatus, MemoryStatus, SourceStatus
 from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
+from ctxhub.memory.records.pending import pending_count
+from ctxhub.session import HubSession
 from ctxhub.store.protocol import HubStore
-
-
-def _size(path: Path) -> int:
-    """Bytes of one store file; 0 for a -wal/-shm file a closing connection just removed
-    (or a dangling link)."""
-    try:
-        return path.stat().st_size if path.is_file() else 0
-    except OSError:
-        return 0
 
 
 def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
@@ -73,8 +65,7 @@ def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
     embedded, total = store.embedding_coverage(model[0]) if model else (0, 0)
     if not model:
         total = sum(sum(k.values()) for k in counts.values())
-    path = Path(store.location)
-    size = sum(_size(p) for p in path.parent.glob(path.name + "*"))
+    size = store.size_bytes()
     return HubStatus(
         store_path=store.location,
         store_bytes=size,
@@ -90,3 +81,7 @@ def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
             **store.memory_counts(), pending=pending, unhelpful_queries=store.unhelpful_queries()
         ),
     )
+
+
+def get_hub_status(hub: HubSession) -> HubStatus:
+    return hub_status(hub.store, hub.settings.stale_days, pending_count(hub.settings))

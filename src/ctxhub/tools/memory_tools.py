@@ -16,12 +16,12 @@ from ctxhub.core.records import LogResult, MemoryFilters, RecordInput
 from ctxhub.memory.records import log as records
 from ctxhub.memory.search import browse
 from ctxhub.memory.search import retrieval as search
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 log = logging.getLogger("ctxhub.memory")
 
 
-def store_pending(hub: Hub, limit: int | None = None) -> int:
+def store_pending(hub: HubSession, limit: int | None = None) -> int:
     """Embed and store records hooks left in the pending folder; returns how many."""
     from ctxhub.memory.records.pending import drain_pending
 
@@ -33,14 +33,14 @@ def store_pending(hub: Hub, limit: int | None = None) -> int:
         return 0
 
 
-def log_solution(hub: Hub, **fields: Any) -> LogResult:
+def log_solution(hub: HubSession, **fields: Any) -> LogResult:
     store_pending(hub)
     record = RecordInput.model_validate({k: v for k, v in fields.items() if v is not None})
     return records.log_solution(hub, record)
 
 
 def search_solutions(
-    hub: Hub,
+    hub: HubSession,
     query: str,
     *,
     code_context: str | None = None,
@@ -59,7 +59,7 @@ def search_solutions(
 
 
 def search_by_approach(
-    hub: Hub, approach: str, *, language: str | None = None, limit: int = 5
+    hub: HubSession, approach: str, *, language: str | None = None, limit: int = 5
 ) -> SolutionSearchResponse:
     return search.search_by_approach(
         hub, approach, filters=MemoryFilters(language=language), limit=limit
@@ -67,7 +67,7 @@ def search_by_approach(
 
 
 def browse_solutions(
-    hub: Hub,
+    hub: HubSession,
     *,
     language: str | None = None,
     framework: str | None = None,
@@ -88,6 +88,6 @@ def browse_solutions(
 
 
 def ecosystem_digest(
-    hub: Hub, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
+    hub: HubSession, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
 ) -> DigestResponse:
     return browse.ecosystem_digest(hub, languages, frameworks, limit)

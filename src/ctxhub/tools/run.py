@@ -15,7 +15,7 @@ from ctxhub.core.knowledge import SearchResponse
 from ctxhub.tools.spec import ToolSpec
 
 if TYPE_CHECKING:
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
 
 @dataclass
@@ -35,7 +35,7 @@ def parse_args(spec: ToolSpec, values: Mapping[str, Any]) -> BaseModel:
         raise InputError(describe_validation(exc)) from None
 
 
-def answer(spec: ToolSpec, hub: Hub, args: BaseModel) -> Answer:
+def answer(spec: ToolSpec, hub: HubSession, args: BaseModel) -> Answer:
     """Run the tool and fit its response to the budget (a search first asks for fewer
     hits; then the longest texts are trimmed; the text rendering is cut last)."""
     from ctxhub.tools.fit import enforce_budget, fit_search

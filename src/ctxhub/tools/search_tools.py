@@ -9,7 +9,7 @@ from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, chec
 from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 
 def _request(
@@ -30,7 +30,7 @@ def _sources(source: str | list[str] | None) -> list[str] | None:
 
 
 def search(
-    hub: Hub,
+    hub: HubSession,
     query: str,
     kinds: list[HitKind] | None = None,
     source: str | list[str] | None = None,
@@ -44,7 +44,7 @@ def search(
 
 
 def search_docs(
-    hub: Hub,
+    hub: HubSession,
     query: str,
     area: str | None = None,
     source: str | list[str] | None = None,
@@ -58,7 +58,7 @@ def search_docs(
 
 
 def search_examples(
-    hub: Hub,
+    hub: HubSession,
     query: str,
     tags: list[str] | None = None,
     execution_mode: str | None = None,
@@ -86,7 +86,7 @@ def _cursor_key(query: str, filters: SearchFilters) -> str:
 
 
 def search_api(
-    hub: Hub,
+    hub: HubSession,
     query: str = "",
     module: str | None = None,
     class_name: str | None = None,
@@ -125,7 +125,12 @@ def search_api(
 
 
 def _list_filtered(
-    hub: Hub, query: str, filters: SearchFilters, limit: int, cursor: str | None, max_tokens: int
+    hub: HubSession,
+    query: str,
+    filters: SearchFilters,
+    limit: int,
+    cursor: str | None,
+    max_tokens: int,
 ) -> SearchResponse:
     key = _cursor_key(query, filters)
     offset = parse_cursor(cursor, key)

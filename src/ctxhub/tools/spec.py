@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class ToolSpec:
 
         return int(getattr(args, "max_tokens", DEFAULT_TOKENS))
 
-    def call(self, hub: Hub, args: BaseModel) -> BaseModel:
+    def call(self, hub: HubSession, args: BaseModel) -> BaseModel:
         """Run the tool's function with these (validated) arguments."""
         fields = {name: getattr(args, name) for name in type(args).model_fields}
         result = _resolve(self.function)(hub, **fields)

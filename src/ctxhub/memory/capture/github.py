@@ -30,7 +30,7 @@ from ctxhub.memory.capture.github_parse import Json, ResolutionKind, issue_to_re
 from ctxhub.memory.records.log import upsert_record
 
 if TYPE_CHECKING:
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
 log = logging.getLogger(__name__)
 
@@ -374,7 +374,7 @@ def iter_issue_records(
 
 
 def import_issues(
-    hub: Hub,
+    hub: HubSession,
     client: GitHubClient,
     query: IssueQuery,
     on_issue: Callable[[IssueRecord, LogResult], None] | None = None,

@@ -12,13 +12,13 @@ from typing import Literal
 
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.records import RateResult
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 MAX_NOTE = 2000
 
 
 def rate(
-    hub: Hub,
+    hub: HubSession,
     id: str,
     worked: bool,
     *,

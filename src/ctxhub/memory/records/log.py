@@ -16,13 +16,12 @@ import uuid
 import numpy as np
 
 from ctxhub.core.knowledge import content_hash
-from ctxhub.core.records import LogResult, MemoryFilters, Record, RecordInput
+from ctxhub.core.records import HISTORY, Counters, LogResult, MemoryFilters, Record, RecordInput
 from ctxhub.embed.base import Embedder, Vectors
 from ctxhub.memory.records.links import symbol_links
 from ctxhub.memory.redaction.redact import redact_record
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 from ctxhub.store.protocol import HubStore
-from ctxhub.store.sqlite.memory_writes import HISTORY, Counters
 
 #: log_solution thresholds (cosine between problem vectors, then solution vectors)
 MERGE_PROBLEM = 0.95
@@ -68,7 +67,7 @@ def clean(record: RecordInput) -> RecordInput:
 
 
 def _store(
-    hub: Hub,
+    hub: HubSession,
     record: Record,
     vectors: dict[str, Vectors] | None,
     relink: bool = True,
@@ -87,14 +86,16 @@ def _compatible(a: RecordInput, b: Record) -> bool:
     )
 
 
-def log_solution(hub: Hub, record: RecordInput) -> LogResult:
+def log_solution(hub: HubSession, record: RecordInput) -> LogResult:
     """Store what an agent learned: merged, a variant, or new (the result says which)."""
     record = clean(record)
     vectors = embed_spaces(hub.embedder, space_texts(record))
     return place(hub, record, vectors, str(uuid.uuid4()))
 
 
-def place(hub: Hub, record: RecordInput, vectors: dict[str, Vectors], new_id: str) -> LogResult:
+def place(
+    hub: HubSession, record: RecordInput, vectors: dict[str, Vectors], new_id: str
+) -> LogResult:
     """Merge `record` into a near-identical one, store it as a variant of a similar one,
     or create it as `new_id`. Looking for the duplicate and writing happen in one
     transaction, so two agents logging the same problem at once make one record. A
@@ -147,7 +148,7 @@ def place(hub: Hub, record: RecordInput, vectors: dict[str, Vectors], new_id: st
     )
 
 
-def _solution_similarity(hub: Hub, existing: Record, vector: Vectors | None) -> float:
+def _solution_similarity(hub: HubSession, existing: Record, vector: Vectors | None) -> float:
     """Cosine between solutions; two empty solutions (an unsolved problem seen again)
     count as the same, an empty one against a written one as different."""
     stored = hub.store.record_vectors(existing.id, hub.embedder.id).get("solution")
@@ -167,7 +168,7 @@ def _new_record(
     return Record(id=record_id, variant_of=variant_of, **data)
 
 
-def upsert_record(hub: Hub, record_id: str, record: RecordInput) -> LogResult:
+def upsert_record(hub: HubSession, record_id: str, record: RecordInput) -> LogResult:
     """Create or update the record `record_id` (importers, whose ids are deterministic).
 
     New to the store: placed like log_solution (merged into a near-identical record,

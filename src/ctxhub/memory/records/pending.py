@@ -31,7 +31,7 @@ from ctxhub.core.records import LogResult, RecordInput
 
 if TYPE_CHECKING:
     from ctxhub.config import Settings
-    from ctxhub.session import Hub
+    from ctxhub.session import HubSession
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ CLAIM_STALE = 600.0  # seconds before another process's claim is presumed dead
 MAX_FILE = 1_000_000  # bytes; a bigger pending file is rejected unread
 MAX_STORE_FAILURES = 3  # consecutive store failures that end a drain (the store is down)
 
-LogFn = Callable[["Hub", RecordInput], LogResult]
+LogFn = Callable[["HubSession", RecordInput], LogResult]
 
 
 @dataclass
@@ -93,7 +93,9 @@ def _queued(folder: Path) -> list[Path]:
     return sorted(files, key=_mtime)
 
 
-def drain_pending(hub: Hub, limit: int = 200, *, log_fn: LogFn | None = None) -> DrainSummary:
+def drain_pending(
+    hub: HubSession, limit: int = 200, *, log_fn: LogFn | None = None
+) -> DrainSummary:
     """Store up to `limit` queued records; never raises for a bad file or a failing store.
 
     `log_fn` replaces `ctxhub.memory.records.log_solution` (tests)."""

@@ -25,7 +25,7 @@ from ctxhub.core.records import Record, RecordInput
 from ctxhub.embed.base import Vectors
 from ctxhub.memory.records.links import symbol_links
 from ctxhub.memory.records.log import clean, embed_spaces, space_texts, texts_hash
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 FORMAT = "ctxhub-memory"
 VERSION = 1
@@ -49,7 +49,7 @@ def _decode(text: str, dim: int) -> Vectors:
     return arr
 
 
-def export_records(hub: Hub, out: IO[str], with_vectors: bool = False) -> int:
+def export_records(hub: HubSession, out: IO[str], with_vectors: bool = False) -> int:
     model = hub.store.model
     header = {"format": FORMAT, "version": VERSION, "exported_at": time.time()}
     if with_vectors and model:
@@ -75,7 +75,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
                 yield number, line
 
 
-def import_records(hub: Hub, path: Path) -> FileImportSummary:
+def import_records(hub: HubSession, path: Path) -> FileImportSummary:
     summary = FileImportSummary()
     lines = _lines(path)
     first = next(lines, None)
@@ -110,7 +110,7 @@ def import_records(hub: Hub, path: Path) -> FileImportSummary:
 
 
 def _import_one(
-    hub: Hub, record: Record, vectors: dict[str, Vectors] | None, summary: FileImportSummary
+    hub: HubSession, record: Record, vectors: dict[str, Vectors] | None, summary: FileImportSummary
 ) -> None:
     """Store one exported record. Its texts are redacted like any write (re-embedded if
     that changed them); a record logged locally elsewhere arrives here as `import`; a

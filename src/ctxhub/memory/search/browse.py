@@ -12,7 +12,7 @@ from ctxhub.core.errors import InputError
 from ctxhub.core.outputs import BrowseResponse, DigestResponse
 from ctxhub.core.records import MemoryFilters, Record, normalise_labels, normalise_language
 from ctxhub.memory.search.hits import record_hit
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 MAX_PAGE = 100
 #: A record rated at least this often and mostly "did not work" stays out of digests.
@@ -20,7 +20,7 @@ DIGEST_MIN_RATINGS = 3
 
 
 def browse_solutions(
-    hub: Hub, filters: MemoryFilters, limit: int = 20, cursor: str | None = None
+    hub: HubSession, filters: MemoryFilters, limit: int = 20, cursor: str | None = None
 ) -> BrowseResponse:
     """Records matching the filters, most recently seen first, a page at a time."""
     if not 1 <= limit <= MAX_PAGE:
@@ -77,7 +77,7 @@ def _line(record: Record) -> str:
 
 
 def ecosystem_digest(
-    hub: Hub, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
+    hub: HubSession, languages: list[str], frameworks: list[str] | None = None, limit: int = 30
 ) -> DigestResponse:
     langs = normalise_labels(languages, normalise_language)
     if not langs:

@@ -29,7 +29,7 @@ from ctxhub.memory.search import evidence
 from ctxhub.memory.search.hits import record_hit
 from ctxhub.memory.search.shape import MemoryQuery, analyze_memory_query
 from ctxhub.search.fusion import max_fused, rrf
-from ctxhub.session import Hub
+from ctxhub.session import HubSession
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -89,7 +89,7 @@ def _guarded(path: str, run: Callable[[], T]) -> T | None:
 
 
 def rank_records(
-    hub: Hub,
+    hub: HubSession,
     q: MemoryQuery,
     filters: MemoryFilters,
     *,
@@ -206,7 +206,7 @@ def _check(query: str, limit: int) -> str:
 
 
 def search_solutions(
-    hub: Hub,
+    hub: HubSession,
     query: str,
     *,
     code_context: str | None = None,
@@ -224,7 +224,7 @@ def search_solutions(
 
 
 def search_by_approach(
-    hub: Hub, approach: str, *, filters: MemoryFilters | None = None, limit: int = 5
+    hub: HubSession, approach: str, *, filters: MemoryFilters | None = None, limit: int = 5
 ) -> SolutionSearchResponse:
     """Records whose solution takes this approach ("pin the dependency", "use a lock").
 

@@ -16,17 +16,15 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Literal
+from typing import Any
 
-from ctxhub.core.records import Record
+from ctxhub.core.records import HISTORY, Counters, Record
 from ctxhub.embed.base import Vectors
 from ctxhub.store.sqlite.memory_reads import MemoryReads
 from ctxhub.store.sqlite.memory_rows import RECORD_FIELDS
 from ctxhub.store.sqlite.vectors import to_blob
 
 #: Columns a rewrite of an existing record leaves to SQL arithmetic (see put_record).
-HISTORY = ("worked", "not_worked", "occurrences", "created_at", "last_seen")
-Counters = Literal["keep", "max"]
 
 
 class _Unknown(Exception):

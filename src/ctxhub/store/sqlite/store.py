@@ -259,6 +259,32 @@ class SQLiteStore(SearchQueries, MemoryQueries):
     def schema_version(self) -> int:
         return schema.current_version(self.conn)
 
+    def size_bytes(self) -> int:
+        """The file with its -wal and -shm companions (0 for one a closing connection
+        just removed)."""
+        total = 0
+        for companion in self.path.parent.glob(self.path.name + "*"):
+            try:
+                total += companion.stat().st_size if companion.is_file() else 0
+            except OSError:
+                continue
+        return total
+
+    def health(self) -> list[tuple[str, bool, str]]:
+        """(check, ok, detail) for `ctxhub doctor`: the engine, the file, the schema."""
+        checks = [("fts5", True, f"SQLite {sqlite3.sqlite_version} has FTS5")]
+        mode = f" read-only ({self.why_read_only}): writes will fail" if self.read_only else ""
+        checks.append(("store", True, f"{self.location} opens{mode}"))
+        version = self.schema_version()
+        current = schema.SCHEMA_VERSION
+        checks.append(("schema", version == current, f"version {version} (current {current})"))
+        try:
+            self.check_integrity()
+            checks.append(("integrity", True, "PRAGMA quick_check found no damage"))
+        except StoreCorruptError as exc:
+            checks.append(("integrity", False, str(exc)))
+        return checks
+
     # -- transactions --------------------------------------------------------------
     @contextmanager
     def transaction(self, counter: str | None = "generation") -> Iterator[sqlite3.Connection]:

@@ -159,7 +159,7 @@ indexed version: since when, the replacement to use, and where it is stated (cod
 decorator, docstring, alias or changelog).""",
     args=SymbolArgs,
     output=DeprecationReport,
-    function="ctxhub.tools.status_tools:check_deprecation",
+    function="ctxhub.tools.deprecation_tools:check_deprecation",
     render=f"{RENDER}:deprecation_report",
     cli=CliSpec("deprecated", positional=("symbol",)),
 )
@@ -171,7 +171,7 @@ counts, refresh age and errors; the embedding model; the store. Use it to learn 
 names for the `source` filters or to check that an index is current.""",
     args=NoArgs,
     output=HubStatus,
-    function="ctxhub.tools.status_tools:get_hub_status",
+    function="ctxhub.tools.hub_status:get_hub_status",
     render=f"{RENDER}:hub_status",
 )
 

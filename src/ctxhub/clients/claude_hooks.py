@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from ctxhub.clients.mcp_config import Scope, _read_config, server_command, server_env
 from ctxhub.core.errors import InstallError
-from ctxhub.server.install import Scope, _read_config, server_command, server_env
 
 EVENTS: tuple[str, ...] = ("PostToolUse", "PostToolUseFailure")
 #: Bash and every edit tool the hook takes a step from (`memory.hooks.EDIT_TOOLS`). An entry

@@ -1,17 +1,15 @@
-"""check_deprecation and get_hub_status."""
+"""check_deprecation: whether a symbol is deprecated, since when, and what replaces it."""
 
 from __future__ import annotations
 
 from ctxhub.core.errors import InputError
 from ctxhub.core.knowledge import Deprecation
-from ctxhub.core.outputs import DeprecationReport, HubStatus
-from ctxhub.memory.records.pending import pending_count
-from ctxhub.session import Hub
+from ctxhub.core.outputs import DeprecationReport
+from ctxhub.session import HubSession
 from ctxhub.tools import resolve
-from ctxhub.tools.hub_status import hub_status
 
 
-def check_deprecation(hub: Hub, symbol: str) -> DeprecationReport:
+def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
     symbol = symbol.strip()
     if not symbol:
         raise InputError("symbol must not be empty")
@@ -47,7 +45,7 @@ def check_deprecation(hub: Hub, symbol: str) -> DeprecationReport:
     )
 
 
-def _final_replacement(hub: Hub, replacement: str | None, hops: int = 5) -> str | None:
+def _final_replacement(hub: HubSession, replacement: str | None, hops: int = 5) -> str | None:
     """Follow a chain of replacements (an alias of a deprecated alias) to its end."""
     seen: set[str] = set()
     while replacement and replacement not in seen and hops > 0:
@@ -65,7 +63,3 @@ def _final_replacement(hub: Hub, replacement: str | None, hops: int = 5) -> str 
             break
         replacement = onward[0]
     return replacement
-
-
-def get_hub_status(hub: Hub) -> HubStatus:
-    return hub_status(hub.store, hub.settings.stale_days, pending_count(hub.settings))
