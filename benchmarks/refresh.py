@@ -3,7 +3,7 @@ refresh, one changed file.
 
     python benchmarks/refresh.py [--corpus ~/.cache/contexthub-eval] [--repeats 3] [--write]
 
-The corpus roots (pipecat-ai, pipecat-ai-flows, docs; see shared/eval/get_corpus.sh) are
+The corpus roots (pipecat-ai, pipecat-ai-flows, docs; see benchmarks/eval/pipecat/get_corpus.sh) are
 copied to a temporary folder (so one file can be edited) and indexed into a fresh store
 with the real embedder, in-process, exactly as `ctxhub refresh` does. The embedding
 model's graph is built beforehand (its one-off ~1 s build is not part of indexing).

@@ -1,7 +1,7 @@
 """Search latency at 16k and 200k chunks: p50/p95 of one hybrid search, query embedding
 included, in the process that serves it (what an MCP tool call costs after transport).
 
-The stores are built from a real index (the dev corpus, see shared/eval/get_corpus.sh):
+The stores are built from a real index (the dev corpus, see benchmarks/eval/pipecat/get_corpus.sh):
 its chunks are copied under new source names until the store holds the target count.
 Copies share their embedded text, so the embedding cache gives them vectors without
 running the model; BM25 postings and the vector matrix grow as they would for real.
@@ -32,21 +32,11 @@ from ctxhub.search.retriever import Retriever
 from ctxhub.store.sqlite.store import SQLiteStore
 from report import write_section  # the sibling module (scripts run from this folder)
 
-#: The development set beside the repository (`../shared/eval/`), when it is there.
-QUERIES_FILE = Path(__file__).resolve().parents[2] / "shared" / "eval" / "pipecat_dev.jsonl"
-FALLBACK_QUERIES = [
-    "FrameProcessor.push_frame implementation",
-    "how does the VAD analyzer decide the user stopped speaking",
-    "keep one instance warm to avoid cold starts",
-    "ValueError: auto_hang_up is enabled but missing required parameters",
-    "example of switching LLM providers during a call",
-]
+QUERIES_FILE = Path(__file__).resolve().parent / "eval" / "pipecat" / "pipecat_dev.jsonl"
 
 
 def load_queries() -> list[str]:
-    if QUERIES_FILE.is_file():
-        return [json.loads(line)["query"] for line in QUERIES_FILE.read_text().splitlines()]
-    return FALLBACK_QUERIES
+    return [json.loads(line)["query"] for line in QUERIES_FILE.read_text().splitlines()]
 
 
 def grow(index: Path, target: int, workdir: Path) -> Path:

@@ -2,7 +2,7 @@
 
     python scripts/check_api_gold.py --root pipecat-ai=~/.cache/contexthub-eval/pipecat-ai \\
         --root pipecat-ai-flows=~/.cache/contexthub-eval/pipecat-ai-flows \\
-        --eval /work/shared/eval/pipecat_dev.jsonl
+        --eval benchmarks/eval/pipecat/pipecat_dev.jsonl
 
 Prints chunk counts, time, skipped files and deprecation counts per root; then, for the
 structural (`filters: {"yields"|"calls": name}`) queries, the functions whose chunks

@@ -1,9 +1,8 @@
 """Quality gates: the labelled query sets, through the tools agents call, real model.
 
-The Pipecat development set lives in the shared folder next to this repository
-(`../shared/eval`, or $CTXHUB_SHARED/eval); its corpus is fetched by its own
-get_corpus.sh (two sdists from PyPI plus the shipped docs). The click set is ours
-(benchmarks/eval). Indexing both takes about two minutes on two cores; the store is kept
+Both sets are in the repository: the Pipecat development set in benchmarks/eval/pipecat
+(as published, with its docs corpus; get_corpus.sh fetches two sdists from PyPI), the
+click set in benchmarks/eval. Indexing both takes about two minutes on two cores; the store is kept
 under ~/.cache/ctxhub-quality so a second run only re-reads what changed.
 """
 
@@ -26,7 +25,7 @@ from ctxhub.store.factory import open_store
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("CTXHUB_SHARED", REPO.parent / "shared"))
+PIPECAT = REPO / "benchmarks" / "eval" / "pipecat"
 CACHE = Path(os.environ.get("CTXHUB_QUALITY_CACHE", Path.home() / ".cache" / "ctxhub-quality"))
 
 
@@ -79,13 +78,9 @@ def _hybrid_beats_single_paths(reports: list[EvalReport]) -> None:
             assert full > r.overall.recall5, (r.variant, r.overall.recall5, full)
 
 
-@pytest.mark.skipif(
-    not (SHARED / "eval" / "get_corpus.sh").is_file(),
-    reason=f"the shared Pipecat eval set is not at {SHARED / 'eval'}",
-)
 def test_pipecat_dev_set() -> None:
-    specs = _roots(SHARED / "eval" / "get_corpus.sh", CACHE / "pipecat-corpus")
-    reports = _evaluate("pipecat", SHARED / "eval" / "pipecat_dev.jsonl", specs, True)
+    specs = _roots(PIPECAT / "get_corpus.sh", CACHE / "pipecat-corpus")
+    reports = _evaluate("pipecat", PIPECAT / "pipecat_dev.jsonl", specs, True)
     _check(reports[0], overall_r5=0.80, overall_mrr=0.70, per_cat=0.60)
     _hybrid_beats_single_paths(reports)
 
