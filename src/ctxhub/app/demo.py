@@ -1,0 +1,112 @@
+"""The demo: a real corpus (pipecat-ai-flows 1.4.0 from PyPI), three searches through the
+tools, one logged solution found again, and memory saying when it knows nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tarfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from ctxhub.core.errors import SourceError
+from ctxhub.session import HubSession
+from ctxhub.tools.run import answer, parse_args
+from ctxhub.tools.specs import BY_NAME
+
+PACKAGE, VERSION = "pipecat-ai-flows", "1.4.0"
+SHA256 = "3cdcecf66606bc8ed7e1cfeb3eec2e13e7a40af894a9c8c7717d8f713955f608"
+QUERIES = (
+    ("search_api", "FlowManager.set_node_from_config"),
+    ("search_examples", "switch between LLM providers during a conversation"),
+    ("search", "how does a node transition happen after a function handler returns"),
+)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def fetch_sdist(dest: Path, say: Callable[[str], None] = lambda _: None) -> Path:
+    """Download (once) and unpack the demo sdist; returns the unpacked root."""
+    archive = dest / f"{PACKAGE.replace('-', '_')}-{VERSION}.tar.gz"
+    root = dest / f"{PACKAGE}-{VERSION}"
+    if root.is_dir() and archive.is_file() and _sha256(archive) == SHA256:
+        return root
+    dest.mkdir(parents=True, exist_ok=True)
+    if not archive.is_file():
+        say(f"downloading {PACKAGE}=={VERSION} (sdist) from PyPI")
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--dest",
+                str(dest),
+                f"{PACKAGE}=={VERSION}",
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0 or not archive.is_file():
+            raise SourceError(
+                f"pip download {PACKAGE}=={VERSION} failed: {done.stderr.strip()[-400:]}"
+            )
+    if _sha256(archive) != SHA256:
+        archive.unlink()
+        raise SourceError(f"{archive.name}: sha256 mismatch, deleted; run the demo again")
+    tmp = dest / ".unpack"
+    with tarfile.open(archive) as tar:
+        if hasattr(tarfile, "data_filter"):  # refuses links and paths outside `tmp`
+            tar.extractall(tmp, filter="data")
+        else:  # pragma: no cover - Pythons before 3.10.12
+            tar.extractall(tmp)
+    [top] = list(tmp.iterdir())
+    if root.exists():
+        shutil.rmtree(root)
+    top.rename(root)
+    tmp.rmdir()
+    return root
+
+
+#: The demo's memory record (agent "demo", so it is easy to find and `ctxhub forget`).
+DEMO_RECORD: dict[str, object] = {
+    "problem": "Running a flows example fails: No module named 'pipecat_flows'",
+    "error_type": "ModuleNotFoundError",
+    "solution": "The distribution is pipecat-ai-flows but the import name is pipecat_flows:"
+    " `pip install pipecat-ai-flows` in the environment that runs the example.",
+    "language": "python",
+    "framework": "pipecat",
+    "agent": "demo",
+}
+DEMO_RECALL = (
+    "ModuleNotFoundError: No module named 'pipecat_flows'",
+    "how do I rotate TLS certificates on a kubernetes ingress",
+)
+
+
+def _tool(hub: HubSession, name: str, **arguments: object) -> str:
+    spec = BY_NAME[name]
+    return answer(spec, hub, parse_args(spec, arguments)).text
+
+
+def demo_steps(hub: HubSession) -> Iterator[tuple[str, str]]:
+    """(title, the tool's text) for each step, as an agent would call them."""
+    for tool, query in QUERIES:
+        yield f"{tool}: {query}", _tool(hub, tool, query=query, limit=3)
+    # memory: what an agent logs after a fix, found again from the raw error
+    yield "log_solution", _tool(hub, "log_solution", **DEMO_RECORD)
+    for query in DEMO_RECALL:
+        yield f"search_solutions: {query}", _tool(hub, "search_solutions", query=query, limit=1)
