@@ -164,3 +164,15 @@ def test_pipecat_preset_names_the_framework_docs_and_examples() -> None:
     assert specs["pipecat-docs"].url == "https://docs.pipecat.ai/llms-full.txt"
     assert specs["pipecat-examples"].git == "https://github.com/pipecat-ai/pipecat-examples"
     assert specs["pipecat-core-examples"].include == ["examples/*"]
+
+
+def test_a_source_kind_may_be_named_by_the_chunks_it_makes() -> None:
+    from ctxhub.sources import spec_from_argument
+    from ctxhub.sources.base import SourceSpec
+
+    assert SourceSpec(name="a", path=".", kind=["api", "doc", "example"]).kind == [
+        "python",
+        "docs",
+        "examples",
+    ]
+    assert spec_from_argument("pypi:x", kind=["api"]).kind == ["python"]  # type: ignore[list-item]

@@ -14,7 +14,7 @@ from ctxhub.cli.refreshing import run_refresh
 from ctxhub.core.errors import ManifestError
 from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
 from ctxhub.sources import spec_from_argument
-from ctxhub.sources.base import CONTENT_KINDS
+from ctxhub.sources.base import CONTENT_KINDS, KIND_ALIASES
 from ctxhub.sources.manifest import (
     effective_sources,
     project_manifest_path,
@@ -53,8 +53,9 @@ def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> Non
     "--kind",
     "kinds",
     multiple=True,
-    type=click.Choice(CONTENT_KINDS),
-    help="Content kind(s); default: detect docs/python/examples from the files.",
+    type=click.Choice([*CONTENT_KINDS, *KIND_ALIASES]),
+    help="Content kind(s): docs, python, examples (or doc, api, example, the kinds of "
+    "chunk they make); default: detect them from the files.",
 )
 @click.option("--name", help="Source name (default: derived from SOURCE).")
 @click.option("--base-url", help="Docs site root, to give doc chunks a URL.")

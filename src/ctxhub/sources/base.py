@@ -15,6 +15,9 @@ from ctxhub.core.errors import SourceError, UnreadableFile
 
 ContentKind = Literal["docs", "python", "examples"]
 CONTENT_KINDS: tuple[ContentKind, ...] = ("docs", "python", "examples")
+#: A source's content kind makes chunks of one kind (docs -> doc, python -> api,
+#: examples -> example); the chunk kind's name is accepted for it too (`add --kind api`).
+KIND_ALIASES: dict[str, ContentKind] = {"doc": "docs", "api": "python", "example": "examples"}
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -51,6 +54,15 @@ class SourceSpec(BaseModel):
     include: list[str] = Field(default_factory=list)  # globs; empty: everything
     exclude: list[str] = Field(default_factory=list)  # globs added to the defaults
     base_url: str | None = None  # docs site root, to give doc chunks a URL
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _kind_aliases(cls, v: object) -> object:
+        if isinstance(v, str):
+            v = [v]
+        if isinstance(v, list):
+            return [KIND_ALIASES.get(k, k) if isinstance(k, str) else k for k in v]
+        return v
 
     @field_validator("name")
     @classmethod
