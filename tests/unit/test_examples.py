@@ -342,3 +342,80 @@ def test_chunks_stay_near_the_target_size() -> None:
     for root in ("examples_dir", "repo_of_projects", "single_project"):
         for cs in _chunks(FIXTURES / root).values():
             assert all(len(c.content) <= TARGET_CHARS for c in cs if c.line_start)
+
+
+# -- nothing dropped silently -------------------------------------------------------------
+
+
+def _tutorials() -> dict[str, str]:
+    """A docs_src-like tree: topic folders of standalone tutorial scripts, and two
+    folders that look like projects."""
+    files = {
+        f"{topic}/tutorial00{n}{suffix}.py": f"from acme import App\napp = App()  # {topic} {n}\n"
+        for topic in ("body", "cookies", "dependencies/nested")
+        for n in (1, 2)
+        for suffix in ("", "_py310")
+    }
+    files |= {
+        "chat/README.md": "# chat",
+        "chat/main.py": "print(1)",
+        "shop/pyproject.toml": "[project]\nname='shop'",
+        "shop/app.py": "print(2)",
+        "README.md": "# tutorials",
+    }
+    return files
+
+
+def _covered(examples: list[Example]) -> set[str]:
+    return {f for e in examples for f in e.files} | {p for e in examples for p, _ in e.skipped}
+
+
+def test_topic_folders_beside_projects_are_one_example_per_script() -> None:
+    files = _tutorials()
+    found = discover_examples(list(files), _dict_reader(files))
+    assert _covered(found) == set(files)  # every file indexed or skipped with a reason
+    examples = {e.path for e in found if e.role == "example"}
+    assert {"chat", "shop"} <= examples
+    scripts = [f for f in files if f.count("/") >= 1 and "tutorial" in f]
+    assert set(scripts) <= examples  # each standalone script is its own example
+    assert {e.name for e in found if e.path == "dependencies/nested/tutorial001.py"} == {
+        "dependencies/nested/tutorial001"
+    }
+
+
+def test_a_tree_of_topic_folders_without_projects_is_not_one_big_example() -> None:
+    files = {p: t for p, t in _tutorials().items() if not p.startswith(("chat/", "shop/"))}
+    found = discover_examples(list(files), _dict_reader(files))
+    assert _covered(found) == set(files)
+    assert len([e for e in found if e.role == "example"]) == 12
+    assert all(e.layout == "topic_folders" for e in found)
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_a_community_repo_of_projects_is_detected_as_examples(tmp_path: Path) -> None:
+    from ctxhub.ingest.refresh.plan import plan_units
+    from ctxhub.sources.local import snapshot_dir
+
+    files = {
+        "README.md": "# community bots",
+        "weather-bot/README.md": "# weather",
+        "weather-bot/requirements.txt": "acme\n",
+        "weather-bot/bot.py": "print('weather')",
+        "echo-bot/README.md": "# echo",
+        "echo-bot/requirements.txt": "acme\n",
+        "echo-bot/bot.py": "print('echo')",
+    }
+    plan = plan_units(snapshot_dir(_write(tmp_path / "repo", files)))
+    assert "examples" in plan.kinds
+    examples = {u.key for u in plan.units if u.kind == "examples"}
+    assert {"weather-bot", "echo-bot"} <= examples
+    # a library's repo (its pyproject at the root) is not taken for a collection
+    lib = dict(files, **{"pyproject.toml": "[project]\nname='lib'"})
+    plan = plan_units(snapshot_dir(_write(tmp_path / "lib", lib)))
+    assert "examples" not in plan.kinds

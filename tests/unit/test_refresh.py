@@ -148,3 +148,24 @@ def test_lexical_first_then_embeddings(
     assert missing > 0
     assert embed_missing(store, embedder) == missing
     assert store.count_missing_embeddings(embedder.id) == 0
+
+
+def test_a_source_with_nothing_to_index_is_a_warning_with_the_reason(tmp_path: Path) -> None:
+    from ctxhub.store.sqlite.store import SQLiteStore
+    from ctxhub.tools.hub_status import hub_status
+
+    site = tmp_path / "site"
+    site.mkdir()
+    for n in range(3):
+        (site / f"page{n}.html").write_text("<html><body><h1>Hi</h1></body></html>")
+    (site / "logo.png").write_bytes(b"\x89PNG")
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        summary = refresh(
+            store, [SourceSpec(name="site", path=str(site), kind=["docs"])], tmp_path, None
+        )
+        (source,) = summary.sources
+        assert source.status == "ok" and source.added == 0
+        assert source.warning is not None and "no supported files" in source.warning
+        assert "3 .html" in source.warning
+        (status,) = hub_status(store, 30).sources
+        assert status.warning == source.warning

@@ -45,6 +45,8 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
     for s in summary.sources:
         if s.error:
             out.print(f"[red]{s.name} failed:[/red] {s.error} (previous chunks kept)")
+        if s.warning:
+            out.print(f"[yellow]{s.name}: {s.warning}[/yellow]")
         for unit, reason in s.skipped[:MAX_SKIP_LINES]:
             out.print(f"[yellow]{s.name}: skipped {unit}[/yellow]: {reason}")
         if len(s.skipped) > MAX_SKIP_LINES:

@@ -173,6 +173,8 @@ class SourceStatus(BaseModel):
     #: loops, dangling links, links leaving the root, files over the size cap)
     skipped_files: int = 0
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (path, reason)
+    #: why a source that refreshed fine holds nothing ("no supported files: found ...")
+    warning: str | None = None
 
 
 class MemoryStatus(BaseModel):

@@ -40,6 +40,7 @@ def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
                 files=len(files),
                 skipped_files=len(skipped) + int(state.stats.get("left_out_count", 0)),
                 skipped=sorted(skipped) + left_out,
+                warning=state.stats.get("warning"),
             )
         )
     named = {s.name for s in states}

@@ -234,6 +234,8 @@ def hub_status(status: HubStatus) -> str:
         state = s.status + (" (stale)" if s.stale else "")
         if s.error:
             state += f": {s.error[:120]}"
+        elif s.warning:
+            state += f" (warning: {s.warning[:120]})"
         lines.append(
             f"- {s.name} [{','.join(s.kinds)}] {version} · {state} · {chunks} · refreshed {age}"
         )

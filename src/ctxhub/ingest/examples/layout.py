@@ -1,14 +1,17 @@
 """Where the examples of a source tree are: which files make up which example.
 
-Three layouts, tried in order:
+Four layouts, tried in order:
 
 1. an examples folder (`examples/`, `samples/`, `demos/`, ...; the shallowest one wins):
    a script directly in it is one example, a sub-folder that looks like a project
    (README, pyproject/requirements/package.json, Dockerfile, a main-ish script) is one
    example, any other sub-folder is a topic whose children are examples (recursively);
 2. a repo of example projects: at least two top-level folders (or folders one level below
-   a top-level grouping folder) that look like projects;
-3. the whole tree as one example.
+   a top-level grouping folder) that look like projects; every other folder that holds
+   scripts is a topic, as in an examples folder (one example per standalone script);
+3. topic folders of standalone scripts (a tutorial tree such as `topic/tutorial001.py`)
+   under a root that is no project itself: every script is one example;
+4. the whole tree as one example.
 
 Files that support examples without being one (a helper module the scripts import, an
 `assets/` folder, the examples README) are returned as `role="support"` entries, so their
@@ -105,7 +108,7 @@ def language_of(path: str) -> str | None:
     return LANGUAGES.get(ext_of(path))
 
 
-Layout = Literal["examples_dir", "repo_of_projects", "single_project"]
+Layout = Literal["examples_dir", "repo_of_projects", "topic_folders", "single_project"]
 
 
 @dataclass(frozen=True)
@@ -308,7 +311,7 @@ class _Collector:
         """A folder whose children are examples."""
 
         def name_of(p: str) -> str:
-            return p[len(root) + 1 :]
+            return p[len(root) + 1 :] if root else p
 
         loose: list[str] = []
         for f in self.t.files.get(d, []):
@@ -404,11 +407,48 @@ def discover_examples(relpaths: list[str], read: Reader) -> list[Example]:
         c = _Collector(t, read, "repo_of_projects", skipped)
         for p in projects:
             c.add(p, p, t.under(p), is_file=False, role="example")
-        rest = [f for f in files if not any(f.startswith(p + "/") for p in projects)]
-        readmes = [f for f in rest if "/" not in f and README_RE.match(f)]
+        _walk_other_folders(c, t, projects)
+        claimed = {f for e in c.out for f in e.files}
+        rest = [f for f in files if "/" not in f and f not in claimed]
+        readmes = [f for f in rest if README_RE.match(f)]
         if readmes:
             c.add("(root)", "", readmes, is_file=False, role="support", top_only=True)
+        return c.out
+    if not root_has_marker and len(_script_folders(t)) >= 2:
+        c = _Collector(t, read, "topic_folders", skipped)
+        _walk_other_folders(c, t, projects)
+        claimed = {f for e in c.out for f in e.files}
+        loose = [f for f in t.files.get("", []) if f not in claimed]
+        if loose:
+            c.add("(root)", "", loose, is_file=False, role="support", top_only=True)
         return c.out
     c = _Collector(t, read, "single_project", skipped)
     c.add(_root_name(t, read), "", files, is_file=False, role="example")
     return c.out
+
+
+def _script_folders(t: _Tree) -> set[str]:
+    """Folders that directly hold at least one standalone script."""
+    return {d for d, fs in t.files.items() if d and any(ext_of(f) in SCRIPT_EXTS for f in fs)}
+
+
+def _walk_other_folders(c: _Collector, t: _Tree, projects: list[str]) -> None:
+    """Every top-level folder (or folder beside the projects of a grouping folder) that
+    holds scripts and is not a project: a topic whose scripts are examples."""
+    taken = set(projects)
+    holding = _script_folders(t)
+
+    def has_scripts(d: str) -> bool:
+        return any(h == d or h.startswith(d + "/") for h in holding)
+
+    for top in t.subdirs(""):
+        if top in taken or top.lower() in SUPPORT_DIR_NAMES | JUNK_DIRS:
+            continue
+        inside = [p for p in taken if p.startswith(top + "/")]
+        if not inside:
+            if has_scripts(top):
+                c.walk_topic(top, "", _helper_modules(t, top, c.read))
+            continue
+        for sub in t.subdirs(top):  # a grouping folder: its other folders are topics
+            if sub not in taken and has_scripts(sub):
+                c.walk_topic(sub, "", _helper_modules(t, sub, c.read))

@@ -10,7 +10,9 @@ last good chunks and is counted and named as skipped.
 from __future__ import annotations
 
 import logging
+import posixpath
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -50,6 +52,8 @@ class SourceSummary(BaseModel):
     removed: int = 0
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (unit, reason)
     notes: list[str] = Field(default_factory=list)
+    #: why a source that refreshed fine holds nothing ("no supported files: found ...")
+    warning: str | None = None
     seconds: float = 0.0
 
 
@@ -196,6 +200,9 @@ def refresh_source(
             log.debug("could not mark %s partial", spec.name, exc_info=True)
         raise
 
+    if not plan.units:
+        summary.warning = nothing_indexed(snapshot.files, plan.kinds)
+        log.warning("%s: %s", spec.name, summary.warning)
     store.upsert_source(
         SourceState(
             name=spec.name,
@@ -216,11 +223,24 @@ def refresh_source(
                 # what status counts besides the units marked skipped in `files`
                 "left_out": [list(x) for x in left_out[:MAX_LEFT_OUT]],
                 "left_out_count": len(left_out),
+                "warning": summary.warning,
             },
         )
     )
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def nothing_indexed(files: Sequence[str], kinds: Sequence[str]) -> str:
+    """Why a source yields no chunks: what it holds, by extension, most common first."""
+    if not files:
+        return "no files: the source is empty (or every file was skipped)"
+    by_ext = Counter(
+        (posixpath.splitext(f)[1].lower() or posixpath.basename(f)) for f in files
+    ).most_common(4)
+    found = ", ".join(f"{n} {ext}" for ext, n in by_ext)
+    wanted = "/".join(kinds) if kinds else "docs, python or examples"
+    return f"no supported files for {wanted}: found {found}"
 
 
 def _order(specs: Sequence[SourceSpec]) -> list[SourceSpec]:

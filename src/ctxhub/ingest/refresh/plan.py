@@ -71,6 +71,15 @@ class Plan:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
+#: Layouts that say "a collection of examples" when the root is not a package.
+_PROJECT_LAYOUTS = {"repo_of_projects", "topic_folders"}
+_PACKAGE_FILES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "PKG-INFO"})
+
+
+def _is_package_root(files: list[str]) -> bool:
+    return any(f in _PACKAGE_FILES for f in files)
+
+
 def _hash_digests(digests: dict[str, bytes]) -> str:
     """A unit's content hash from {member: sha256 of its bytes}."""
     h = hashlib.sha256()
@@ -132,16 +141,18 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
     examples: list[Example] = []
     if not explicit or "examples" in explicit:
         found = discover_examples(files, read_text)
-        # Detection only trusts an examples folder holding code (a docs site's
-        # `examples/` pages are docs); `kind = examples` takes any layout.
+        # Detection trusts an examples folder holding code (a docs site's `examples/`
+        # pages are docs), and a tree of example projects or tutorial topics whose root
+        # is no package itself (a library's repo has its pyproject at the root);
+        # `kind = examples` takes any layout.
+        trusted = {"examples_dir"} | (set() if _is_package_root(files) else _PROJECT_LAYOUTS)
         examples = (
             found
             if explicit
             else [
                 e
                 for e in found
-                if e.layout == "examples_dir"
-                and not all(f.lower().endswith(DOC_EXT) for f in e.files)
+                if e.layout in trusted and not all(f.lower().endswith(DOC_EXT) for f in e.files)
             ]
         )
     chosen = explicit or detect_kinds(files, examples)
