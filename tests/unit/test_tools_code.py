@@ -76,9 +76,29 @@ def test_snippet_by_id_path_window_and_bad_input(hub: HubSession) -> None:
         code_tools.get_code_snippet(hub)
 
 
-def test_unknown_symbol_falls_back_to_a_semantic_lookup(hub: HubSession) -> None:
-    found = code_tools.get_code_snippet(hub, symbol="synthesize_speech_chunks")
+def test_an_unknown_symbol_is_not_found_with_the_nearest_names(hub: HubSession) -> None:
+    with pytest.raises(NotFoundError, match="no definition named 'SpeechServce'") as caught:
+        code_tools.get_code_snippet(hub, symbol="SpeechServce")  # a typo
+    assert "did you mean chime.services.tts.SpeechService" in str(caught.value)
+    # with a description of what it does, the semantic lookup still answers
+    found = code_tools.get_code_snippet(
+        hub, symbol="synthesize_speech_chunks", intent="run text to speech"
+    )
     assert found.resolution == "semantic" and found.kind == "api"
+
+
+def test_a_re_exported_name_and_its_case_pick_the_definition(tmp_path: Path) -> None:
+    from ctxhub.tools import resolve
+    from tests.conftest import make_chunk
+
+    with SQLiteStore(tmp_path / "s.db") as store:
+        module = make_chunk("fw", "fw/response/file.py", "fw.response.file", chunk_type="module")
+        cls = make_chunk("fw", "fw/response/file.py", "fw.response.file.File", chunk_type="class")
+        store.replace_file("fw", "fw/response/file.py", [module, cls])
+        found, how = resolve.find_symbol(store, "fw.response.File")  # as the docs import it
+        assert (found[0].symbol, how) == ("fw.response.file.File", "re-export")
+        found, _ = resolve.find_symbol(store, "response.File")
+        assert found[0].symbol == "fw.response.file.File"  # the class, not the module
 
 
 def test_trace_budget_keeps_nearest_nodes(hub: HubSession) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections import deque
 
 from ctxhub.core.budget import estimate_tokens
@@ -113,6 +114,26 @@ def _covering_chunk(hub: HubSession, source: str | None, path: str, line: int) -
     return min(chunks, key=lambda c: ((c.line_end or 0) - (c.line_start or 0), c.id))
 
 
+def _no_such_symbol(hub: HubSession, symbol: str, source: str | None) -> str:
+    """The not-found message: the indexed names closest to `symbol`."""
+    request = SearchRequest(
+        query=symbol,
+        kinds=["api"],
+        filters=SearchFilters(source=[source] if source else None),
+        limit=10,
+    )
+    names = [h.symbol for h in hub.retriever.search(request).hits if h.symbol]
+    last = symbol.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1].lower()
+    tails = {n: n.rsplit(".", 1)[-1].lower() for n in names}
+    close = difflib.get_close_matches(last, list(dict.fromkeys(tails.values())), n=5, cutoff=0.6)
+    ranked = sorted(names, key=lambda n: close.index(tails[n]) if tails[n] in close else 99)
+    hint = "; did you mean " + ", ".join(ranked[:5]) if ranked else ""
+    return (
+        f"no definition named {shown(symbol)} in the index{hint}? "
+        "(pass intent to search by what the code does)"
+    )
+
+
 def get_code_snippet(
     hub: HubSession,
     symbol: str | None = None,
@@ -145,7 +166,9 @@ def get_code_snippet(
                 hub, found[0], resolution, max_lines, alternatives, max_tokens=max_tokens
             )
         if not intent and not path:
-            intent = symbol  # fall through to a semantic lookup of the name
+            # A name that is defined nowhere is "not found", with the nearest names:
+            # never some other definition presented as the answer.
+            raise NotFoundError(_no_such_symbol(hub, symbol, source))
     if path:
         if line_start is None:
             raise InputError("path needs line_start (and optionally line_end)")

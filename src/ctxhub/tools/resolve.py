@@ -63,24 +63,40 @@ def with_suffix(
     )
 
 
+def _exact_case_first(chunks: list[Chunk], last: str) -> list[Chunk]:
+    """`File` asked: the class `...File` before the module `...file` (suffix matching is
+    case-insensitive, a name's case is not)."""
+    return sorted(chunks, key=lambda c: (c.symbol or "").rsplit(".", 1)[-1] != last)
+
+
 def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[list[Chunk], str]:
-    """Definitions for `name`: exact qualified name -> `Class.method` (a dotted suffix)
-    -> a class of that name -> a function or method of that name. ([], "") if none."""
+    """Definitions for `name`: exact qualified name -> a re-export (`pkg.File` defined as
+    `pkg.file.File`, matched case-sensitively) -> `Class.method` (a dotted suffix) -> a
+    class of that name -> a function or method of that name. ([], "") if none."""
     name = name.strip().strip("`").removesuffix("()")
     exact = _api(store, source, symbol=name)
     if exact:
         return _by_preference(exact), "exact"
+    last = name.rsplit(".", 1)[-1]
     if "." in name:
+        package = name.rsplit(".", 1)[0]
+        exported = [
+            c
+            for c in with_suffix(store, last, source, ["class", "function"])
+            if f".{package}." in f".{c.symbol}"  # defined in a module below `package`
+            and (c.symbol or "").rsplit(".", 1)[-1] == last
+        ]
+        if exported:
+            return exported, "re-export"
         found = with_suffix(store, name, source)
         if found:
-            return found, "class.method"
-    last = name.rsplit(".", 1)[-1]
+            return _exact_case_first(found, last), "class.method"
     found = with_suffix(store, last, source, ["class"])
     if found:
-        return found, "class"
+        return _exact_case_first(found, last), "class"
     found = with_suffix(store, last, source, ["method", "function"])
     if found:
-        return found, "method"
+        return _exact_case_first(found, last), "method"
     return [], ""
 
 
