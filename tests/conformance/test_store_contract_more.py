@@ -190,3 +190,13 @@ def test_a_memory_transaction_rolls_back_as_one(hub_store: HubStore) -> None:
         hub_store.delete_record("a")
         raise RuntimeError("stop")
     assert [r.id for r in hub_store.get_records(["a", "b"])] == ["a"]
+
+
+def test_relabel_version_touches_only_stale_labels(hub_store: HubStore) -> None:
+    _fill(hub_store)
+    assert hub_store.relabel_version("fw", "2.0") == 2
+    assert {c.version for c in hub_store.find_chunks(ChunkQuery(source="fw"))} == {"2.0"}
+    assert {c.version for c in hub_store.find_chunks(ChunkQuery(source="other"))} == {None}
+    generation = hub_store.generation()
+    assert hub_store.relabel_version("fw", "2.0") == 0
+    assert hub_store.generation() == generation

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.core.knowledge import SearchFilters
+from ctxhub.core.knowledge import ChunkQuery, SearchFilters
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.embedding import embed_missing
 from ctxhub.ingest.refresh.incremental import refresh
@@ -169,3 +169,44 @@ def test_a_source_with_nothing_to_index_is_a_warning_with_the_reason(tmp_path: P
         assert "3 .html" in source.warning
         (status,) = hub_status(store, 30).sources
         assert status.warning == source.warning
+
+
+def test_unchanged_files_take_the_new_version_label(tmp_path: Path) -> None:
+    """A new release whose files mostly did not change: every chunk says the new version."""
+    root = tmp_path / "pkg"
+    (root / "acme").mkdir(parents=True)
+    (root / "acme" / "__init__.py").write_text("def same():\n    return 1\n")
+    (root / "acme" / "core.py").write_text("def changed():\n    return 1\n")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "acme"\nversion = "2.25.0"\n')
+    spec = SourceSpec(name="acme", path=str(root), kind=["python"])
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        refresh(store, [spec], tmp_path, None)
+        pyproject.write_text('[project]\nname = "acme"\nversion = "2.24.0"\n')
+        (root / "acme" / "core.py").write_text("def changed():\n    return 2\n")
+        refresh(store, [spec], tmp_path, None)
+        labels = {c.version for c in store.find_chunks(ChunkQuery(source="acme"))}
+        assert labels == {"2.24.0"}
+        generation = store.generation()
+        assert store.relabel_version("acme", "2.24.0") == 0  # all current: no write
+        assert store.generation() == generation
+
+
+def test_status_says_refresh_due_when_the_installed_version_moved(tmp_path: Path) -> None:
+    import importlib.metadata
+
+    from ctxhub.store.protocol import SourceState
+    from ctxhub.tools.hub_status import hub_status
+    from ctxhub.tools.render import hub_status as render_status
+
+    installed = importlib.metadata.version("pydantic")
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        store.upsert_source(SourceState(name="old", origin="pypi:pydantic", version="0.0.1"))
+        store.upsert_source(SourceState(name="now", origin="pypi:pydantic", version=installed))
+        store.upsert_source(SourceState(name="docs", origin="/some/folder", version=None))
+        report = hub_status(store, 30)
+    by_name = {s.name: s for s in report.sources}
+    assert by_name["old"].refresh_due and by_name["old"].installed_version == installed
+    assert not by_name["now"].refresh_due and by_name["now"].installed_version == installed
+    assert by_name["docs"].installed_version is None and not by_name["docs"].refresh_due
+    assert f"refresh due: {installed} installed" in render_status(report)

@@ -49,6 +49,8 @@ def status(ctx: Context, as_json: bool) -> None:
             state = s.status if not s.error else f"{s.status}: {s.error[:60]}"
             if s.warning and not s.error:
                 state = f"{s.status} (warning: {s.warning[:60]})"
+            if s.refresh_due:
+                state += f" [yellow](refresh due: {s.installed_version} installed)[/yellow]"
         table.add_row(s.name, ",".join(s.kinds), version, state, age, chunks, str(s.skipped_files))
     out.print(table)
     out.print(memory_line(report))

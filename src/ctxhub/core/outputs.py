@@ -175,6 +175,10 @@ class SourceStatus(BaseModel):
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (path, reason)
     #: why a source that refreshed fine holds nothing ("no supported files: found ...")
     warning: str | None = None
+    #: for an installed distribution (pypi:NAME): the version installed now, and whether
+    #: it differs from the indexed one (run `ctxhub refresh`)
+    installed_version: str | None = None
+    refresh_due: bool = False
 
 
 class MemoryStatus(BaseModel):

@@ -16,6 +16,21 @@ from ctxhub.sources.base import Snapshot
 from ctxhub.sources.local import BINARY_EXT, file_problem, snapshot_dir
 
 
+def installed_version(name: str) -> str | None:
+    """The version of distribution `name` installed here, or None."""
+    try:
+        return md.version(name)
+    except md.PackageNotFoundError:
+        return None
+
+
+def distribution_of(origin: str) -> str | None:
+    """`pypi:NAME` (or `pypi:NAME (editable ...)`) -> NAME; None for other origins."""
+    if not origin.startswith("pypi:"):
+        return None
+    return origin.removeprefix("pypi:").split(" ", 1)[0] or None
+
+
 def snapshot_distribution(name: str) -> Snapshot:
     try:
         dist = md.distribution(name)

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ctxhub.core.outputs import HubStatus, MemoryStatus, SourceStatus
 from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
 from ctxhub.memory.records.pending import pending_count
 from ctxhub.session import HubSession
+from ctxhub.sources.pypi import distribution_of, installed_version
 from ctxhub.store.protocol import HubStore
+
+
+def _installed(origin: str, indexed: str | None) -> dict[str, Any]:
+    name = distribution_of(origin)
+    if name is None:
+        return {}
+    now = installed_version(name)
+    return {"installed_version": now, "refresh_due": now is not None and now != indexed}
 
 
 def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
@@ -41,6 +51,7 @@ def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
                 skipped_files=len(skipped) + int(state.stats.get("left_out_count", 0)),
                 skipped=sorted(skipped) + left_out,
                 warning=state.stats.get("warning"),
+                **_installed(state.origin, state.version),
             )
         )
     named = {s.name for s in states}

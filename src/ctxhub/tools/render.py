@@ -236,6 +236,8 @@ def hub_status(status: HubStatus) -> str:
             state += f": {s.error[:120]}"
         elif s.warning:
             state += f" (warning: {s.warning[:120]})"
+        if s.refresh_due:
+            state += f" (refresh due: {s.installed_version} installed)"
         lines.append(
             f"- {s.name} [{','.join(s.kinds)}] {version} · {state} · {chunks} · refreshed {age}"
         )

@@ -200,6 +200,9 @@ def refresh_source(
             log.debug("could not mark %s partial", spec.name, exc_info=True)
         raise
 
+    relabelled = store.relabel_version(spec.name, plan.version)
+    if relabelled:
+        log.info("%s: %d unchanged chunks now say version %s", spec.name, relabelled, plan.version)
     if not plan.units:
         summary.warning = nothing_indexed(snapshot.files, plan.kinds)
         log.warning("%s: %s", spec.name, summary.warning)

@@ -462,6 +462,23 @@ class SQLiteStore(SearchQueries, MemoryQueries):
             )
         return len(rowids)
 
+    def relabel_version(self, source: str, version: str | None) -> int:
+        """Label every chunk of `source` with `version` (unchanged files keep their
+        chunks across a release, not the old release's label); how many changed."""
+        stale = "source = ? AND version IS NOT ?"
+        if (
+            self.conn.execute(
+                f"SELECT 1 FROM chunks WHERE {stale} LIMIT 1", (source, version)
+            ).fetchone()
+            is None
+        ):
+            return 0  # nothing to relabel: no write, no new generation
+        with self.transaction():
+            cur = self.conn.execute(
+                f"UPDATE chunks SET version = ? WHERE {stale}", (version, source, version)
+            )
+        return int(cur.rowcount)
+
     def delete_source(self, source: str) -> int:
         with self.transaction():
             rowids = [
