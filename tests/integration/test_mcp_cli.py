@@ -57,7 +57,10 @@ def test_calls_and_deprecated(indexed_home: Path) -> None:
     report = cli_json(indexed_home, "deprecated", "SpeechService.set_voice")
     assert report["deprecated"] and report["since"] == "1.1"
     assert "deprecated" in run_ctxhub(indexed_home, "deprecated", "LegacyPipeline").stdout
-    assert "not deprecated" in run_ctxhub(indexed_home, "deprecated", "Pipeline").stdout
+    known = run_ctxhub(indexed_home, "deprecated", "Pipeline").stdout
+    assert "no deprecation found (checked:" in known
+    unknown = run_ctxhub(indexed_home, "deprecated", "NoSuchThingAnywhere").stdout
+    assert "unknown symbol" in unknown
 
 
 def test_search_mirrors(indexed_home: Path) -> None:

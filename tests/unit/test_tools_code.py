@@ -144,6 +144,9 @@ def test_example_budget_lists_every_file(hub: HubSession) -> None:
 
 
 def test_deprecation_of_unknown_and_empty_symbols(hub: HubSession) -> None:
-    assert not deprecation_tools.check_deprecation(hub, "Nothing.like_this").deprecated
+    unknown = deprecation_tools.check_deprecation(hub, "Nothing.like_this")
+    assert not unknown.deprecated and not unknown.found
+    known = deprecation_tools.check_deprecation(hub, "SpeechService")
+    assert not known.deprecated and known.found and known.checked
     with pytest.raises(InputError):
         deprecation_tools.check_deprecation(hub, "   ")

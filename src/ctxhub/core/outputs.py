@@ -124,6 +124,12 @@ class DeprecationReport(BaseModel):
     note: str | None = None
     location: str | None = Field(default=None, description="source:path:line of the deprecation")
     entries: list[Deprecation] = Field(default_factory=list)
+    #: False: no definition of that name is indexed (so "not deprecated" would be a guess)
+    found: bool = True
+    #: what was looked at before answering "no deprecation found"
+    checked: list[str] = Field(default_factory=list)
+    #: indexed names close to an unknown symbol
+    did_you_mean: list[str] = Field(default_factory=list)
 
 
 class SolutionSearchResponse(BaseModel):

@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+import difflib
+
 from ctxhub.core.errors import InputError
-from ctxhub.core.knowledge import Deprecation
+from ctxhub.core.knowledge import Deprecation, SearchRequest
 from ctxhub.core.outputs import DeprecationReport
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+
+#: Where ctxhub reads deprecations (ingest/python/deprecations.py, changelog.py).
+CHECKED = (
+    "DeprecationWarning calls in its code",
+    "@deprecated decorators",
+    "docstring notes (.. deprecated::, Deprecated:)",
+    "module-level aliases of renamed names",
+    "the sources' changelogs",
+)
+
+
+def _near(hub: HubSession, symbol: str) -> list[str]:
+    request = SearchRequest(query=symbol, kinds=["api"], limit=10)
+    names = [h.symbol for h in hub.retriever.search(request).hits if h.symbol]
+    last = symbol.rsplit(".", 1)[-1].lower()
+    tails = {n: n.rsplit(".", 1)[-1].lower() for n in names}
+    close = difflib.get_close_matches(last, list(dict.fromkeys(tails.values())), n=5, cutoff=0.6)
+    return sorted((n for n in names if tails[n] in close), key=lambda n: close.index(tails[n]))[:5]
 
 
 def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
@@ -23,9 +43,14 @@ def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
         return (d.origin == "changelog", (d.note or "").startswith("parameter"), not named)
 
     entries.sort(key=rank)
-    flagged = [c for c in resolve.find_symbol(hub.store, symbol)[0][:1] if c.metadata.deprecated]
+    defined = resolve.find_symbol(hub.store, symbol)[0]
+    flagged = [c for c in defined[:1] if c.metadata.deprecated]
     if not entries and not flagged:
-        return DeprecationReport(symbol=symbol, deprecated=False)
+        if not defined:
+            return DeprecationReport(
+                symbol=symbol, deprecated=False, found=False, did_you_mean=_near(hub, symbol)
+            )
+        return DeprecationReport(symbol=symbol, deprecated=False, checked=list(CHECKED))
     first = entries[0] if entries else None
     location = None
     if first is not None and first.path:

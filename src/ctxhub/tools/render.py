@@ -196,8 +196,11 @@ def example_bundle(bundle: ExampleBundle) -> str:
 
 
 def deprecation_report(report: DeprecationReport) -> str:
+    if not report.found:
+        near = f"; did you mean {', '.join(report.did_you_mean)}?" if report.did_you_mean else ""
+        return f"{report.symbol}: unknown symbol (no definition of that name is indexed{near})"
     if not report.deprecated:
-        return f"{report.symbol}: not deprecated (no deprecation recorded in the index)"
+        return f"{report.symbol}: no deprecation found (checked: {'; '.join(report.checked)})"
     head = f"{report.symbol}: DEPRECATED"
     if report.since:
         head += f" since {report.since}"
