@@ -265,3 +265,23 @@ def test_summarize_skips_titles_badges_code_and_setup() -> None:
     )
     long = summarize("word " * 200, limit=100)
     assert len(long) <= 102 and long.endswith("…")
+
+
+def test_common_capabilities_stay_filterable(tmp_path: Path) -> None:
+    """`stt` is in every example, so it is no display tag; `--tag stt` still finds them."""
+    from ctxhub.core.knowledge import SearchFilters
+    from ctxhub.ingest.examples.chunks import chunk_example
+    from ctxhub.store.sqlite.store import SQLiteStore
+
+    examples, read = _source(5)
+    tax = taxonomies_for(examples, read, framework_packages={"acme"}, framework_version=None)
+    with SQLiteStore(tmp_path / "s.db") as store:
+        for ex in examples:
+            chunks = chunk_example("src", ex, read, tax[ex.path], version=None)
+            assert all("stt" not in c.metadata.tags for c in chunks)
+            store.replace_file("src", ex.path, chunks)
+        _, total = store.list_ids(SearchFilters(tags=["stt"]), ["example"], 100)
+        _, overviews = store.list_ids(
+            SearchFilters(tags=["stt"], chunk_type=["example"]), ["example"], 100
+        )
+    assert overviews == 5 and total >= 5

@@ -59,6 +59,9 @@ class ChunkMeta(BaseModel):
     imports: list[str] = Field(default_factory=list)
     deprecated: bool = False
     tags: list[str] = Field(default_factory=list)
+    #: every capability an example's imports show, the common ones too: what a `tags`
+    #: filter matches besides `tags` (which keeps only the distinctive ones, for display)
+    capabilities: list[str] = Field(default_factory=list)
     language: str | None = None
     execution_mode: str | None = None  # local | cloud | ...
     example: str | None = None  # example name (folder or file) an example chunk belongs to

@@ -23,7 +23,8 @@ ENVELOPE_TOKENS = 150
 
 
 def hit_metadata(chunk: Chunk) -> dict[str, Any]:
-    meta = chunk.metadata.model_dump(exclude_defaults=True)
+    # `capabilities` only widens the tags filter; `tags` says what sets a hit apart
+    meta = chunk.metadata.model_dump(exclude_defaults=True, exclude={"capabilities"})
     extra = meta.pop("extra", {})
     for key, value in list(meta.items()):
         if isinstance(value, list) and len(value) > META_LIST_CAP:

@@ -130,7 +130,7 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
     for base in meta.bases:
         out.add(("bases", base))
         out.add(("bases", base.rsplit(".", 1)[-1].split("[", 1)[0]))
-    for tag in meta.tags:
+    for tag in (*meta.tags, *meta.capabilities):
         out.add(("tags", tag.lower()))
     return sorted(out)
 
