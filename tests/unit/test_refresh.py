@@ -157,7 +157,7 @@ def test_a_source_with_nothing_to_index_is_a_warning_with_the_reason(tmp_path: P
     site = tmp_path / "site"
     site.mkdir()
     for n in range(3):
-        (site / f"page{n}.html").write_text("<html><body><h1>Hi</h1></body></html>")
+        (site / f"page{n}.ipynb").write_text('{"cells": []}')
     (site / "logo.png").write_bytes(b"\x89PNG")
     with SQLiteStore(tmp_path / "ctxhub.db") as store:
         summary = refresh(
@@ -166,7 +166,7 @@ def test_a_source_with_nothing_to_index_is_a_warning_with_the_reason(tmp_path: P
         (source,) = summary.sources
         assert source.status == "ok" and source.added == 0
         assert source.warning is not None and "no supported files" in source.warning
-        assert "3 .html" in source.warning
+        assert "3 .ipynb" in source.warning
         (status,) = hub_status(store, 30).sources
         assert status.warning == source.warning
 

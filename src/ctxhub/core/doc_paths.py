@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 #: Suffixes that name the same page with or without them (`x.mdx` == `x` == `x.md`).
-PAGE_SUFFIXES = (".mdx", ".md", ".markdown")
+PAGE_SUFFIXES = (".mdx", ".md", ".markdown", ".html", ".htm")
 
 #: llms.txt-convention aggregates (llms.txt, llms-full.txt, llms-ctx.txt, ...): whole-site
 #: dumps, never a page of their own.
@@ -43,5 +43,8 @@ def is_aggregate_doc(relpath: str) -> bool:
 
 
 def doc_url(base_url: str, relpath: str) -> str:
-    """The page URL under a site base: base + normalised path (no suffix)."""
-    return f"{base_url.rstrip('/')}/{normalize_doc_path(relpath)}"
+    """The page URL under a site base: base + normalised path (no markdown suffix; a
+    built HTML page keeps its `.html`, which is how the site serves it)."""
+    path = normalize_doc_path(relpath)
+    html = relpath.lower().rsplit(".", 1)[-1] if relpath.lower().endswith((".html", ".htm")) else ""
+    return f"{base_url.rstrip('/')}/{path}" + (f".{html}" if html else "")

@@ -46,7 +46,14 @@ log = logging.getLogger(__name__)
 
 WORKED_EXAMPLE_TAG = "worked-example"
 #: Suffix -> format; anything else is read as plain markdown-ish text.
-DOC_SUFFIXES = {".mdx": "mdx", ".md": "markdown", ".markdown": "markdown", ".rst": "rst"}
+DOC_SUFFIXES = {
+    ".mdx": "mdx",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".rst": "rst",
+    ".html": "html",
+    ".htm": "html",
+}
 _SLUG = re.compile(r"[^\w]+")
 
 
@@ -58,7 +65,7 @@ class DocResult:
 
 
 def doc_format(relpath: str) -> str:
-    """mdx | markdown | rst | text, from the file suffix."""
+    """mdx | markdown | rst | html | text, from the file suffix."""
     return DOC_SUFFIXES.get(PurePosixPath(relpath).suffix.lower(), "text")
 
 
@@ -193,6 +200,18 @@ def _first_h1(doc: CleanedText, syntax: str) -> str | None:
     return None
 
 
+def _from_html(path: str, html: str) -> tuple[str | None, str]:
+    """A built HTML page as (title, markdown); generated and template pages are skipped."""
+    from ctxhub.ingest.docs.html import GENERATED, NotADocsPage, html_to_markdown
+
+    if PurePosixPath(path).stem.lower() in GENERATED:
+        raise SkipFile("a generated index page, not docs")
+    try:
+        return html_to_markdown(html)
+    except NotADocsPage as exc:
+        raise SkipFile(str(exc)) from None
+
+
 def parse_doc_file(
     source: str,
     relpath: str,
@@ -211,12 +230,15 @@ def parse_doc_file(
             raise SkipFile("binary content (NUL bytes)")
         fmt = doc_format(path)
         syntax = "rst" if fmt == "rst" else "markdown"
-        if fmt in ("mdx", "markdown"):
+        html_title = None
+        if fmt == "html":
+            html_title, body = _from_html(path, body)
+        if fmt in ("mdx", "markdown", "html"):
             doc = clean_mdx(body)
         else:
             doc = rst_lines(body) if fmt == "rst" else plain_lines(body)
         result.warnings.extend(doc.warnings)
-        title = doc.title or _first_h1(doc, syntax) or PurePosixPath(path).stem
+        title = doc.title or html_title or _first_h1(doc, syntax) or PurePosixPath(path).stem
         if doc.frontmatter and not any(line.strip() for line in doc.lines):
             doc = _frontmatter_page(doc, title)
         page = _Page(
@@ -232,6 +254,8 @@ def parse_doc_file(
         result.chunks = _chunks(page, doc, max_tokens)
         if not result.chunks:
             result.warnings.append("no text content")
+    except SkipFile as e:  # a page that is no docs page: its reason, as it says it
+        result.error = e.reason
     except Exception as e:  # one bad page must not stop an ingest run; the caller counts
         result.error = f"{relpath}: {type(e).__name__}: {e}"
     return result

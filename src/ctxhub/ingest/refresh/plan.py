@@ -27,7 +27,7 @@ from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot
 
 UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 
-DOC_EXT = (".md", ".mdx", ".markdown", ".rst")
+DOC_EXT = (".md", ".mdx", ".markdown", ".rst", ".html", ".htm")
 #: Top-level folders that hold a repository's own tests, not its API or examples.
 TEST_DIRS = frozenset({"tests", "test", "testing"})
 #: Repository housekeeping, not product documentation.

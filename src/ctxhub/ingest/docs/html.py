@@ -1,0 +1,78 @@
+"""Built HTML docs (Sphinx, MkDocs, Docusaurus output) -> a markdown page.
+
+The page's main content is found the way these generators mark it (`<main>`,
+`role="main"`, `<article>`, Sphinx's `div.body`, MkDocs' `div.md-content`, Docusaurus'
+`.theme-doc-markdown`); navigation, headers, footers, sidebars, scripts and "permalink"
+anchors are dropped; beautifulsoup4 + markdownify turn the rest into markdown, keeping
+headings (the breadcrumbs) and code blocks (with their language when the page says it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: Where generators put a page's own content, most specific first.
+MAIN_SELECTORS = (
+    "div.md-content",  # MkDocs Material
+    ".theme-doc-markdown",  # Docusaurus
+    "div.body[role=main]",  # Sphinx (alabaster, classic)
+    "div[role=main]",  # Sphinx (Read the Docs theme) and others
+    "main",
+    "article",
+    "div.document",
+    "body",
+)
+#: Never content, wherever they sit.
+DROP = (
+    "script, style, noscript, nav, header, footer, aside, form, button, "
+    ".sphinxsidebar, .related, .headerlink, .md-sidebar, .md-header, .md-footer, "
+    ".theme-doc-toc-desktop, .pagination-nav, .breadcrumbs, [role=navigation], "
+    "[role=search]"
+)
+#: Generated pages that hold no prose (Sphinx).
+GENERATED = frozenset({"genindex", "search", "py-modindex", "modindex", "404"})
+_TEMPLATE = re.compile(r"\{%|\{\{")
+_LANGUAGE = re.compile(r"(?:highlight|language|lang)-([\w+#-]+)")
+
+
+class NotADocsPage(ValueError):
+    """A template or a page without text: skipped with this reason."""
+
+
+def _language(node: Any) -> str:
+    for el in (node, *node.parents):
+        for cls in el.get("class", []) if hasattr(el, "get") else []:
+            m = _LANGUAGE.fullmatch(cls)
+            if m and m.group(1) not in ("default", "none", "text"):
+                return m.group(1)
+    return ""
+
+
+def html_to_markdown(html: str) -> tuple[str | None, str]:
+    """(title, markdown) of a built docs page; NotADocsPage for templates."""
+    if _TEMPLATE.search(html[:4096]) and "<html" not in html[:4096].lower():
+        raise NotADocsPage("an HTML template, not a built docs page")
+    from bs4 import BeautifulSoup
+    from markdownify import MarkdownConverter
+
+    soup = BeautifulSoup(html, "html.parser")
+    title_tag = soup.find("h1") or soup.find("title")
+    title = title_tag.get_text(" ", strip=True) if title_tag else None
+    main = next((found for sel in MAIN_SELECTORS if (found := soup.select_one(sel))), None)
+    if main is None:
+        raise NotADocsPage("no page content")
+    for junk in main.select(DROP):
+        junk.decompose()
+    markdown = MarkdownConverter(
+        heading_style="ATX",
+        bullets="-",
+        code_language_callback=_language,
+        strip=["img"],
+    ).convert_soup(main)
+    markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip()
+    if title:
+        title = title.replace("¶", "").strip()
+    if not markdown:
+        raise NotADocsPage("no text content")
+    return title, markdown + "\n"

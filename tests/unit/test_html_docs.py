@@ -1,0 +1,54 @@
+"""A local folder of built HTML docs indexes as doc pages (real Sphinx output in
+tests/fixtures/html_docs): main content, headings as breadcrumbs, code kept."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ctxhub.core.knowledge import ChunkQuery, SearchFilters
+from ctxhub.ingest.docs.html import html_to_markdown
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite.store import SQLiteStore
+
+SPHINX = Path(__file__).parents[1] / "fixtures" / "html_docs" / "sphinx"
+
+
+def test_main_content_with_headings_and_code_and_no_navigation() -> None:
+    title, markdown = html_to_markdown((SPHINX / "guide" / "startup.html").read_text())
+    assert title == "Running code at startup"
+    assert "## Lifespan hooks" in markdown  # headings become the breadcrumbs
+    assert "```python\nfrom acme import App" in markdown  # code kept, with its language
+    assert "Navigation" not in markdown and "Quick search" not in markdown  # sidebar gone
+    assert "Powered by" not in markdown and "¶" not in markdown  # footer, permalinks gone
+
+
+def test_a_folder_of_built_docs_indexes_every_page_and_skips_generated_ones(
+    tmp_path: Path,
+) -> None:
+    site = tmp_path / "html"
+    shutil.copytree(SPHINX, site)
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        summary = refresh(store, [SourceSpec(name="acme-docs", path=str(site))], tmp_path, None)
+        (source,) = summary.sources
+        assert source.status == "ok" and source.warning is None
+        assert "docs" in source.kinds
+        pages = {path for _, path in store.doc_pages("acme-docs")}
+        assert pages == {"index.html", "guide/startup.html", "guide/errors.html"}
+        skipped = dict(source.skipped)
+        assert skipped["genindex.html"] == "a generated index page, not docs"
+        startup = store.find_chunks(ChunkQuery(source="acme-docs", path="guide/startup.html"))
+        assert {c.section for c in startup} >= {"Running code at startup > Lifespan hooks"}
+        found = store.bm25(["on_startup"], SearchFilters(), ["doc"], 5)
+        assert found and found[0][0] in {c.id for c in startup}
+
+
+def test_html_pages_are_found_by_path_without_suffix_and_keep_it_in_urls() -> None:
+    from ctxhub.core.doc_paths import doc_url, normalize_doc_path
+
+    assert normalize_doc_path("guide/startup.html") == "guide/startup"
+    assert (
+        doc_url("https://acme.dev/", "guide/startup.html") == "https://acme.dev/guide/startup.html"
+    )
+    assert doc_url("https://acme.dev", "guide/startup.md") == "https://acme.dev/guide/startup"
