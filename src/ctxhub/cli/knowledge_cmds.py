@@ -3,9 +3,6 @@ kind, printing that tool's text (or its JSON with --json)."""
 
 from __future__ import annotations
 
-import json
-import sys
-
 import click
 
 from ctxhub.cli.context import Context, pass_ctx
@@ -27,8 +24,9 @@ from ctxhub.core import limits
 def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_json: bool) -> None:
     """Open any chunk id: a doc page (get_doc), an example (get_example), or code
     (get_code_snippet). A doc page path works too."""
+    from ctxhub.cli.tool_cmds import print_answer
     from ctxhub.session import HubSession
-    from ctxhub.tools.run import answer, failure, parse_args
+    from ctxhub.tools.run import parse_args
     from ctxhub.tools.specs.read import GET_CODE_SNIPPET, GET_DOC, GET_EXAMPLE
 
     budget = {"max_tokens": max_tokens}
@@ -43,18 +41,7 @@ def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_j
             spec, values = GET_EXAMPLE, {"example_id": chunk_id, **budget}
         else:
             spec, values = GET_CODE_SNIPPET, {"chunk_id": chunk_id, **budget}
-        try:
-            result = answer(spec, hub, parse_args(spec, values))
-        except Exception as exc:
-            message = failure(spec, exc)
-            if message is None:
-                raise
-            click.echo(f"error: {message}", err=True)
-            sys.exit(int(getattr(exc, "exit_code", 1)))
-    if as_json:
-        sys.stdout.write(json.dumps(result.data, indent=2) + "\n")
-    else:
-        click.echo(result.text)
+        print_answer(spec, hub, parse_args(spec, values), as_json)
 
 
 COMMANDS = [show]

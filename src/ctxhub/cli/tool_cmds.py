@@ -9,14 +9,18 @@ import json
 import sys
 import types
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 import click
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from ctxhub.cli.context import Context
 from ctxhub.core.errors import InputError
 from ctxhub.tools.spec import CliSpec, ToolSpec
+
+if TYPE_CHECKING:
+    from ctxhub.session import HubSession
 from ctxhub.tools.specs import TOOLS
 
 #: Tools that read memory: the CLI stores what hooks captured first (the server does it
@@ -164,7 +168,7 @@ def _arguments(spec: ToolSpec, cli: CliSpec, values: dict[str, Any]) -> dict[str
 
 def _run(spec: ToolSpec, cli: CliSpec, values: dict[str, Any]) -> None:
     from ctxhub.session import HubSession
-    from ctxhub.tools.run import answer, failure, parse_args
+    from ctxhub.tools.run import failure, parse_args
 
     as_json = values.pop("as_json", False)
     ctx = click.get_current_context().find_object(Context)
@@ -174,13 +178,21 @@ def _run(spec: ToolSpec, cli: CliSpec, values: dict[str, Any]) -> None:
         args = parse_args(spec, given)
     except InputError as exc:
         raise click.UsageError(failure(spec, exc) or str(exc)) from None
-    try:
-        with HubSession(ctx.settings) as hub:
-            if spec.name in _READS_MEMORY:
-                from ctxhub.tools.memory_tools import store_pending
+    with HubSession(ctx.settings) as hub:
+        if spec.name in _READS_MEMORY:
+            from ctxhub.tools.memory_tools import store_pending
 
-                store_pending(hub)
-            result = answer(spec, hub, args)
+            store_pending(hub)
+        print_answer(spec, hub, args, as_json)
+
+
+def print_answer(spec: ToolSpec, hub: HubSession, args: BaseModel, as_json: bool) -> None:
+    """Run the tool and print its text (or, with --json, its structured content); an
+    expected failure is one line on stderr and exit 1 (2 for bad arguments)."""
+    from ctxhub.tools.run import answer, failure
+
+    try:
+        result = answer(spec, hub, args)
     except Exception as exc:
         message = failure(spec, exc)
         if message is None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import deque
 
 from ctxhub.core.budget import estimate_tokens
@@ -13,6 +12,7 @@ from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion
 from ctxhub.search.budget import hit_metadata
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.nearest import nearest_names
 
 MAX_TRACE_NODES = 200
 MAX_COMPANIONS = 50
@@ -116,18 +116,8 @@ def _covering_chunk(hub: HubSession, source: str | None, path: str, line: int) -
 
 def _no_such_symbol(hub: HubSession, symbol: str, source: str | None) -> str:
     """The not-found message: the indexed names closest to `symbol`."""
-    request = SearchRequest(
-        query=symbol,
-        kinds=["api"],
-        filters=SearchFilters(source=[source] if source else None),
-        limit=10,
-    )
-    names = [h.symbol for h in hub.retriever.search(request).hits if h.symbol]
-    last = symbol.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1].lower()
-    tails = {n: n.rsplit(".", 1)[-1].lower() for n in names}
-    close = difflib.get_close_matches(last, list(dict.fromkeys(tails.values())), n=5, cutoff=0.6)
-    ranked = sorted(names, key=lambda n: close.index(tails[n]) if tails[n] in close else 99)
-    hint = "; did you mean " + ", ".join(ranked[:5]) if ranked else ""
+    near = nearest_names(hub, symbol, source)
+    hint = "; did you mean " + ", ".join(near) if near else ""
     return (
         f"no definition named {shown(symbol)} in the index{hint}? "
         "(pass intent to search by what the code does)"

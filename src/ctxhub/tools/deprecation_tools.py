@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
-
 from ctxhub.core.errors import InputError
-from ctxhub.core.knowledge import Deprecation, SearchRequest
+from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.nearest import nearest_names
 
 #: Where ctxhub reads deprecations (ingest/python/deprecations.py, changelog.py).
 CHECKED = (
@@ -18,15 +17,6 @@ CHECKED = (
     "module-level aliases of renamed names",
     "the sources' changelogs",
 )
-
-
-def _near(hub: HubSession, symbol: str) -> list[str]:
-    request = SearchRequest(query=symbol, kinds=["api"], limit=10)
-    names = [h.symbol for h in hub.retriever.search(request).hits if h.symbol]
-    last = symbol.rsplit(".", 1)[-1].lower()
-    tails = {n: n.rsplit(".", 1)[-1].lower() for n in names}
-    close = difflib.get_close_matches(last, list(dict.fromkeys(tails.values())), n=5, cutoff=0.6)
-    return sorted((n for n in names if tails[n] in close), key=lambda n: close.index(tails[n]))[:5]
 
 
 def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
@@ -48,7 +38,10 @@ def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
     if not entries and not flagged:
         if not defined:
             return DeprecationReport(
-                symbol=symbol, deprecated=False, found=False, did_you_mean=_near(hub, symbol)
+                symbol=symbol,
+                deprecated=False,
+                found=False,
+                did_you_mean=nearest_names(hub, symbol),
             )
         return DeprecationReport(symbol=symbol, deprecated=False, checked=list(CHECKED))
     first = entries[0] if entries else None

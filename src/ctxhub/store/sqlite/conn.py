@@ -22,8 +22,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from ctxhub.core.errors import (
     StoreCorruptError,
@@ -34,6 +34,8 @@ from ctxhub.core.errors import (
 )
 
 SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 8, 11, 13, 14, 26
+
+T = TypeVar("T")
 
 #: Messages of the same errors, for Pythons without `sqlite_errorcode` (3.10).
 _CORRUPT_TEXT = ("database disk image is malformed", "file is not a database")
@@ -155,71 +157,43 @@ def translate(exc: sqlite3.Error, location: str, why_read_only: str = "") -> Sto
 
 class StoreCursor(sqlite3.Cursor):
     """A cursor whose statements and fetches raise StoreErrors for a damaged, read-only
-    or full store file."""
+    or full store file (and StoreQueryErrors for the rest; see the module)."""
 
-    def _fail(self, exc: sqlite3.Error) -> StoreError | None:
-        conn = self.connection
-        location = getattr(conn, "location", "") or "(unknown)"
-        return translate(exc, location, getattr(conn, "why_read_only", ""))
-
-    def execute(self, sql: str, parameters: Any = (), /) -> StoreCursor:
+    def _guard(self, call: Callable[[], T]) -> T:
         try:
-            super().execute(sql, parameters)
+            return call()
         except sqlite3.DatabaseError as exc:
-            err = self._fail(exc)
+            conn = self.connection
+            location = getattr(conn, "location", "") or "(unknown)"
+            err = translate(exc, location, getattr(conn, "why_read_only", ""))
             if err is None:
                 raise
             raise err from exc
+
+    def execute(self, sql: str, parameters: Any = (), /) -> StoreCursor:
+        self._guard(lambda: super(StoreCursor, self).execute(sql, parameters))
         return self
 
     def executemany(self, sql: str, seq_of_parameters: Iterable[Any], /) -> StoreCursor:
-        try:
-            super().executemany(sql, seq_of_parameters)
-        except sqlite3.DatabaseError as exc:
-            err = self._fail(exc)
-            if err is None:
-                raise
-            raise err from exc
+        self._guard(lambda: super(StoreCursor, self).executemany(sql, seq_of_parameters))
         return self
 
     def fetchone(self) -> Any:
-        try:
-            return super().fetchone()
-        except sqlite3.DatabaseError as exc:
-            err = self._fail(exc)
-            if err is None:
-                raise
-            raise err from exc
+        return self._guard(super().fetchone)
 
     def fetchmany(self, size: int | None = 1) -> list[Any]:
-        try:
-            return super().fetchmany(self.arraysize if size is None else size)
-        except sqlite3.DatabaseError as exc:
-            err = self._fail(exc)
-            if err is None:
-                raise
-            raise err from exc
+        return self._guard(
+            lambda: super(StoreCursor, self).fetchmany(self.arraysize if size is None else size)
+        )
 
     def fetchall(self) -> list[Any]:
-        try:
-            return super().fetchall()
-        except sqlite3.DatabaseError as exc:
-            err = self._fail(exc)
-            if err is None:
-                raise
-            raise err from exc
+        return self._guard(super().fetchall)
 
     def __iter__(self) -> StoreCursor:
         return self
 
     def __next__(self) -> Any:
-        try:
-            return super().__next__()
-        except sqlite3.DatabaseError as exc:
-            err = self._fail(exc)
-            if err is None:
-                raise
-            raise err from exc
+        return self._guard(super().__next__)
 
 
 class StoreConnection(sqlite3.Connection):
