@@ -75,7 +75,7 @@ def test_installed_distribution_lists_its_files_and_version() -> None:
     import importlib.metadata as md
 
     spec = spec_from_argument("pypi:tomli_w")
-    assert spec.package == "tomli_w" and spec.kind == ["python"]
+    assert spec.package == "tomli-w" and spec.kind == ["python"]  # the canonical name
     snap = materialize(spec, Path("/nonexistent"))
     assert snap.version == md.version("tomli_w")
     assert any(f.endswith("tomli_w/_writer.py") for f in snap.files)

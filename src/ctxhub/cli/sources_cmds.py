@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from importlib import resources
 
@@ -58,6 +59,13 @@ def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> Non
     "chunk they make); default: detect them from the files.",
 )
 @click.option("--name", help="Source name (default: derived from SOURCE).")
+@click.option(
+    "--python",
+    "python",
+    type=click.Path(exists=True, dir_okay=False),
+    help="pypi:NAME: read it from this interpreter's environment (default: $VIRTUAL_ENV, "
+    "else ./.venv, else ctxhub's own).",
+)
 @click.option("--base-url", help="Docs site root, to give doc chunks a URL.")
 @click.option("--no-refresh", is_flag=True, help="Only write the manifest; index later.")
 @click.option("--json", "as_json", is_flag=True)
@@ -67,6 +75,7 @@ def add(
     source: str,
     kinds: tuple[str, ...],
     name: str | None,
+    python: str | None,
     base_url: str | None,
     no_refresh: bool,
     as_json: bool,
@@ -79,7 +88,8 @@ def add(
     ctxhub add https://docs.x.ai/llms-full.txt
     ctxhub add ./docs --kind docs
     """
-    spec = spec_from_argument(source, name=name, kind=list(kinds) or None)  # type: ignore[arg-type]
+    env = os.path.abspath(python) if python else None  # not resolved: a venv's python is a link
+    spec = spec_from_argument(source, name=name, kind=list(kinds) or None, python=env)  # type: ignore[arg-type]
     if base_url:
         spec = spec.model_copy(update={"base_url": base_url})
     manifest = writable_manifest(ctx.settings.home)

@@ -30,7 +30,7 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
     if spec.path:
         snap = snapshot_dir(spec.path, spec.include, spec.exclude)
     elif spec.package:
-        snap = pypi.snapshot_distribution(spec.package)
+        snap = pypi.snapshot_distribution(spec.package, spec.python)
         if spec.include or spec.exclude:
             # filter the distribution's own file list (walking site-packages would read
             # every other installed package's tree)
@@ -55,13 +55,24 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
 
 
 def spec_from_argument(
-    argument: str, *, name: str | None = None, kind: list[ContentKind] | None = None
+    argument: str,
+    *,
+    name: str | None = None,
+    kind: list[ContentKind] | None = None,
+    python: str | None = None,
 ) -> SourceSpec:
-    """`ctxhub add ARG`: pypi:NAME, a git URL, an http(s) URL, or a local path."""
+    """`ctxhub add ARG`: pypi:NAME, a git URL, an http(s) URL, or a local path.
+
+    pypi:NAME is read from `python`'s environment, else from the project's (an activated
+    virtualenv, `./.venv`), else from ctxhub's own: installed with pipx or `uv tool`,
+    ctxhub still indexes the versions the project runs."""
     kinds = list(kind or [])
     if argument.startswith("pypi:"):
-        package = argument[len("pypi:") :]
-        return SourceSpec(name=name or package, kind=kinds or ["python"], package=package)
+        package = pypi.canonical_name(argument[len("pypi:") :])
+        env = python or pypi.project_python()
+        return SourceSpec(
+            name=name or package, kind=kinds or ["python"], package=package, python=env
+        )
     if _GIT.search(argument):
         stem = argument.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
         return SourceSpec(name=name or stem, kind=kinds, git=argument)

@@ -50,6 +50,8 @@ class SourceSpec(BaseModel):
     git: str | None = None
     ref: str | None = None  # git branch or tag
     package: str | None = None  # an installed distribution (pypi:NAME)
+    #: the interpreter whose environment has `package` installed (None: ctxhub's own)
+    python: str | None = None
     url: str | None = None
     include: list[str] = Field(default_factory=list)  # globs; empty: everything
     exclude: list[str] = Field(default_factory=list)  # globs added to the defaults
@@ -88,7 +90,7 @@ class SourceSpec(BaseModel):
     @property
     def origin(self) -> str:
         if self.package:
-            return f"pypi:{self.package}"
+            return f"pypi:{self.package}" + (f" @ {self.python}" if self.python else "")
         return str(self.path or self.git or self.url)
 
 

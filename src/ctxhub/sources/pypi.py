@@ -8,48 +8,133 @@ from __future__ import annotations
 
 import importlib.metadata as md
 import json
+import os
+import re
+import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from ctxhub.core.errors import SourceError
 from ctxhub.sources.base import Snapshot
 from ctxhub.sources.local import BINARY_EXT, file_problem, snapshot_dir
 
+#: Run in the project's interpreter (stdlib only): what pip installed for one distribution.
+_DESCRIBE = """
+import importlib.metadata as md, json, sys
+d = md.distribution(sys.argv[1])
+print(json.dumps({"version": d.version, "root": str(d.locate_file("")),
+                  "files": [f.as_posix() for f in d.files or []],
+                  "direct_url": d.read_text("direct_url.json")}))
+"""
 
-def installed_version(name: str) -> str | None:
-    """The version of distribution `name` installed here, or None."""
+
+@dataclass
+class Distribution:
+    """What one environment has installed for a distribution."""
+
+    version: str
+    root: Path
+    files: list[str]
+    direct_url: str | None
+
+
+def canonical_name(name: str) -> str:
+    """PEP 503: `LiteStar`, `lite_star` and `lite.star` are one distribution."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def project_python(cwd: Path | None = None) -> str | None:
+    """The interpreter of the project being worked on, when it is not ctxhub's own: an
+    activated virtualenv ($VIRTUAL_ENV), else `./.venv` (uv's and most tools' default)."""
+    cwd = cwd or Path.cwd()
+    candidates = []
+    if os.environ.get("VIRTUAL_ENV"):
+        candidates.append(Path(os.environ["VIRTUAL_ENV"]))
+    candidates.append(cwd / ".venv")
+    for venv in candidates:
+        for rel in ("bin/python", "Scripts/python.exe"):
+            python = venv / rel
+            if python.is_file():
+                if _same_interpreter(python):
+                    return None
+                return str(python)
+    return None
+
+
+def _same_interpreter(python: Path) -> bool:
     try:
-        return md.version(name)
-    except md.PackageNotFoundError:
+        return Path(sys.prefix).resolve() == python.parent.parent.resolve()
+    except OSError:
+        return False
+
+
+def describe(name: str, python: str | None = None) -> Distribution:
+    """The installed distribution `name`, in this interpreter or in `python`'s."""
+    if python is None:
+        try:
+            dist = md.distribution(name)
+        except md.PackageNotFoundError as exc:
+            raise SourceError(
+                f"distribution {name!r} is not installed in this environment "
+                f"({sys.executable}); pip install it first, or add it with --python PATH"
+            ) from exc
+        files = [f.as_posix() for f in dist.files or []]
+        root = Path(str(dist.locate_file(""))).resolve()
+        return Distribution(dist.version, root, files, dist.read_text("direct_url.json"))
+    try:
+        done = subprocess.run(
+            [python, "-c", _DESCRIBE, name], capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SourceError(f"cannot run the project's interpreter {python}: {exc}") from exc
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["failed"])[-1]
+        raise SourceError(
+            f"distribution {name!r} is not installed in {python}"
+            + ("" if "PackageNotFoundError" in last else f" ({last})")
+        )
+    info = json.loads(done.stdout)
+    root = Path(info["root"]).resolve()
+    return Distribution(str(info["version"]), root, list(info["files"]), info["direct_url"])
+
+
+def installed_version(name: str, python: str | None = None) -> str | None:
+    """The version of distribution `name` installed (here, or in `python`), or None."""
+    try:
+        return describe(name, python).version
+    except SourceError:
         return None
 
 
-def distribution_of(origin: str) -> str | None:
-    """`pypi:NAME` (or `pypi:NAME (editable ...)`) -> NAME; None for other origins."""
+def distribution_of(origin: str) -> tuple[str, str | None] | None:
+    """`pypi:NAME`, `pypi:NAME @ /venv/bin/python` or `pypi:NAME (editable ...)` ->
+    (NAME, the interpreter or None); None for other origins."""
     if not origin.startswith("pypi:"):
         return None
-    return origin.removeprefix("pypi:").split(" ", 1)[0] or None
+    rest = origin.removeprefix("pypi:")
+    name = rest.split(" ", 1)[0]
+    python = rest.split(" @ ", 1)[1].split(" (", 1)[0] if " @ " in rest else None
+    return (name, python) if name else None
 
 
-def snapshot_distribution(name: str) -> Snapshot:
-    try:
-        dist = md.distribution(name)
-    except md.PackageNotFoundError as exc:
-        raise SourceError(
-            f"distribution {name!r} is not installed in this environment "
-            f"({sys.executable}); pip install it first"
-        ) from exc
+def origin_of(name: str, python: str | None) -> str:
+    return f"pypi:{name}" + (f" @ {python}" if python else "")
+
+
+def snapshot_distribution(name: str, python: str | None = None) -> Snapshot:
+    dist = describe(name, python)
     version = dist.version
-    editable = _editable_root(dist)
+    origin = origin_of(name, python)
+    editable = _editable_root(dist.direct_url)
     if editable is not None:
         snap = snapshot_dir(editable)
-        snap.version, snap.origin = version, f"pypi:{name} (editable {editable})"
+        snap.version, snap.origin = version, f"{origin} (editable {editable})"
         return snap
-    root = Path(str(dist.locate_file(""))).resolve()
+    root = dist.root
     files: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for entry in dist.files or []:
-        rel = entry.as_posix()
+    for rel in dist.files:
         parts = rel.split("/")
         if rel.startswith("..") or any(p.endswith((".dist-info", ".egg-info")) for p in parts):
             continue
@@ -68,15 +153,14 @@ def snapshot_distribution(name: str) -> Snapshot:
     return Snapshot(
         root=root,
         files=sorted(files),
-        origin=f"pypi:{name}",
+        origin=origin,
         version=version,
         skipped=sorted(skipped),
     )
 
 
-def _editable_root(dist: md.Distribution) -> Path | None:
+def _editable_root(raw: str | None) -> Path | None:
     """The project folder of an editable install (PEP 660 direct_url.json), if any."""
-    raw = dist.read_text("direct_url.json")
     if not raw:
         return None
     try:

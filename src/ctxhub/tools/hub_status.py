@@ -14,10 +14,10 @@ from ctxhub.store.protocol import HubStore
 
 
 def _installed(origin: str, indexed: str | None) -> dict[str, Any]:
-    name = distribution_of(origin)
-    if name is None:
+    found = distribution_of(origin)
+    if found is None:
         return {}
-    now = installed_version(name)
+    now = installed_version(*found)
     return {"installed_version": now, "refresh_due": now is not None and now != indexed}
 
 

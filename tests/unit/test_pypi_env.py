@@ -1,0 +1,53 @@
+"""pypi:NAME is read from the project's environment, not only ctxhub's own: a real
+virtualenv (made here, without pip) with a distribution's metadata written into it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxhub.sources import materialize, pypi, spec_from_argument
+
+
+def _venv_with(tmp_path: Path, version: str = "1.4.0") -> Path:
+    venv = tmp_path / "proj" / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = next(venv.glob("lib/python*/site-packages"))
+    (site / "acme_lib").mkdir()
+    (site / "acme_lib" / "__init__.py").write_text("def hello():\n    return 'hi'\n")
+    info = site / f"acme_lib-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: Acme-Lib\nVersion: {version}\n")
+    (info / "RECORD").write_text(
+        f"acme_lib/__init__.py,,\nacme_lib-{version}.dist-info/METADATA,,\n"
+        f"acme_lib-{version}.dist-info/RECORD,,\n"
+    )
+    return venv / "bin" / "python"
+
+
+def test_a_distribution_in_another_environment(tmp_path: Path) -> None:
+    python = _venv_with(tmp_path)
+    spec = spec_from_argument("pypi:Acme_Lib", python=str(python))
+    assert spec.name == "acme-lib" and spec.package == "acme-lib"  # one canonical source
+    snap = materialize(spec, tmp_path)
+    assert snap.version == "1.4.0" and snap.files == ["acme_lib/__init__.py"]
+    assert snap.origin == f"pypi:acme-lib @ {python}"
+    assert pypi.installed_version("acme-lib", str(python)) == "1.4.0"
+    assert pypi.distribution_of(snap.origin) == ("acme-lib", str(python))
+    with pytest.raises(Exception, match="not installed in"):
+        pypi.describe("no-such-dist", str(python))
+
+
+def test_the_project_environment_is_found_from_virtual_env_or_dot_venv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = _venv_with(tmp_path)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    assert pypi.project_python(tmp_path / "proj") == str(python)  # ./.venv
+    monkeypatch.setenv("VIRTUAL_ENV", str(python.parent.parent))
+    assert pypi.project_python(tmp_path) == str(python)  # an activated virtualenv
+    monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)  # ctxhub's own: nothing to switch to
+    assert pypi.project_python(tmp_path) is None
