@@ -52,3 +52,17 @@ def test_html_pages_are_found_by_path_without_suffix_and_keep_it_in_urls() -> No
         doc_url("https://acme.dev/", "guide/startup.html") == "https://acme.dev/guide/startup.html"
     )
     assert doc_url("https://acme.dev", "guide/startup.md") == "https://acme.dev/guide/startup"
+
+
+def test_an_app_shell_is_not_taken_for_a_docs_page() -> None:
+    import pytest
+
+    from ctxhub.ingest.docs.html import NotADocsPage
+
+    shell = (
+        "<!doctype html><html><head><title>Voice UI</title></head><body>"
+        "<div id='app'><h3>Conversation</h3><button>Connect</button></div>"
+        "<script type='module' src='/src/main.js'></script></body></html>"
+    )
+    with pytest.raises(NotADocsPage, match="an app page"):
+        html_to_markdown(shell)

@@ -160,3 +160,27 @@ def test_unrelated_query_is_low_confidence_with_follow_ups(retriever: Retriever)
     response = retriever.search(SearchRequest(query="kubernetes helm chart ingress"))
     assert response.low_confidence
     assert response.next_queries
+
+
+def test_what_is_not_current_is_demoted_with_its_reason() -> None:
+    from ctxhub.core.knowledge import Chunk, ChunkMeta
+    from ctxhub.search.analyzer import analyze
+    from ctxhub.search.rank import Candidate, Currency, rerank
+
+    def cand(cid: str, **meta: object) -> Candidate:
+        chunk = Chunk(
+            id=cid, source="s", kind="api", path="a.py", content="x", embed_text="x",
+            metadata=ChunkMeta.model_validate(meta),
+        )  # fmt: skip
+        return Candidate(chunk=chunk, fused=1.0, signals={})
+
+    ranked = [
+        cand("old", deprecated=True),
+        cand("pinned", extra={"compatible": False}),
+        cand("current"),
+    ]
+    rerank(analyze("speak"), ranked, [Currency()])
+    scores = {c.chunk.id: (round(c.score, 3), c.boosts) for c in ranked}
+    assert scores["old"] == (0.85, {"currency": 0.85})
+    assert scores["pinned"] == (0.8, {"currency": 0.8})
+    assert scores["current"] == (1.0, {})

@@ -132,6 +132,28 @@ class FeedbackRatio:
         return out
 
 
+class Currency:
+    """Demote what is not current: a deprecated API (its replacement should win) and an
+    example pinned to a framework version the index does not satisfy. Each is one
+    explained factor in the hit's `boosts`; neither hides the hit."""
+
+    name = "currency"
+
+    def __init__(self, deprecated: float = 0.85, incompatible: float = 0.8) -> None:
+        self.deprecated = deprecated
+        self.incompatible = incompatible
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        out = []
+        for cand in candidates:
+            meta = cand.chunk.metadata
+            factor = self.deprecated if meta.deprecated else 1.0
+            if meta.extra.get("compatible") is False:
+                factor *= self.incompatible
+            out.append(factor)
+        return out
+
+
 def rerank(
     analysis: QueryAnalysis, candidates: list[Candidate], scorers: Sequence[Scorer]
 ) -> list[Candidate]:

@@ -29,6 +29,7 @@ from ctxhub.search.budget import to_hits
 from ctxhub.search.fusion import max_fused, rrf
 from ctxhub.search.rank import (
     Candidate,
+    Currency,
     FeedbackRatio,
     KindPreference,
     LiteralMatch,
@@ -191,6 +192,7 @@ class Retriever:
             "symbol": SymbolBoost(),
             "literal": LiteralMatch(),
             "feedback": FeedbackRatio(self.store.knowledge_feedback),
+            "currency": Currency(),
         }
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)

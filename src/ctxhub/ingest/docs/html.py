@@ -21,8 +21,9 @@ MAIN_SELECTORS = (
     "main",
     "article",
     "div.document",
-    "body",
 )
+#: Less prose than this in the main content: an app shell or a redirect, not a page.
+MIN_TEXT_CHARS = 80
 #: Never content, wherever they sit.
 DROP = (
     "script, style, noscript, nav, header, footer, aside, form, button, "
@@ -60,8 +61,8 @@ def html_to_markdown(html: str) -> tuple[str | None, str]:
     title_tag = soup.find("h1") or soup.find("title")
     title = title_tag.get_text(" ", strip=True) if title_tag else None
     main = next((found for sel in MAIN_SELECTORS if (found := soup.select_one(sel))), None)
-    if main is None:
-        raise NotADocsPage("no page content")
+    if main is None:  # a generator marks its content; an app's index.html does not
+        raise NotADocsPage("no main content marked (an app page, not built docs)")
     for junk in main.select(DROP):
         junk.decompose()
     markdown = MarkdownConverter(
@@ -73,6 +74,6 @@ def html_to_markdown(html: str) -> tuple[str | None, str]:
     markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip()
     if title:
         title = title.replace("¶", "").strip()
-    if not markdown:
+    if len(main.get_text(" ", strip=True)) < MIN_TEXT_CHARS:
         raise NotADocsPage("no text content")
     return title, markdown + "\n"

@@ -265,7 +265,9 @@ def chunk_example(
     chunks: list[Chunk] = []
     issues: dict[str, str] = dict(taxonomy.issues)
     issues.update({p: r for p, r in example.skipped})
-    base_extra = {"example_path": example.path or ".", "role": example.role}
+    base_extra: dict[str, object] = {"example_path": example.path or ".", "role": example.role}
+    if taxonomy.compatible is False:  # every file of an example pinned to another version
+        base_extra["compatible"] = False
     for path in example.files:
         text, issue = _file_text(read, path)
         if text is None:
