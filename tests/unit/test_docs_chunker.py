@@ -263,3 +263,40 @@ def test_doc_paths() -> None:
     assert is_aggregate_doc("llms-full.txt") and is_aggregate_doc("docs/llms.txt")
     assert is_aggregate_doc("llms-ctx.txt")
     assert not is_aggregate_doc("guides/llms.mdx") and not is_aggregate_doc("llms-guide.mdx")
+
+
+def test_rst_markup_reads_as_text_and_keeps_its_lines() -> None:
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+
+    page = "\n".join(
+        [
+            ".. _meta-options:",
+            "",
+            "Custom `class Meta <marshmallow.Schema.Meta>`_ options",
+            "=====================================================",
+            "",
+            ".. versionadded:: 3.0",
+            "",
+            "Set :attr:`~marshmallow.Schema.Meta.unknown` to :data:`EXCLUDE`.",
+            "",
+            ".. toctree::",
+            "   :maxdepth: 2",
+            "",
+            ".. function:: load(data)",
+            "",
+            "   :param data: the input",
+            "",
+            ".. code-block:: python",
+            "",
+            "   class Meta:",
+            "       unknown = :data:`kept`",
+        ]
+    )
+    (chunk,) = chunk_doc_file("m", "docs/meta.rst", page)
+    assert chunk.title == "Custom class Meta options"
+    assert "Added in version 3.0" in chunk.content
+    assert "Set unknown to EXCLUDE." in chunk.content
+    assert ":maxdepth:" not in chunk.content and "toctree" not in chunk.content
+    assert ":param data: the input" in chunk.content  # a field list is content
+    assert "unknown = :data:`kept`" in chunk.content  # code is never rewritten
+    assert (chunk.line_start, chunk.line_end) == (3, 20)  # lines of the original file

@@ -87,8 +87,9 @@ _RST_DIRECTIVE = re.compile(r"\.\.\s+(?:code-block|code|sourcecode)::\s*(\S*)")
 
 
 def rst_lines(text: str, first_line: int = 1) -> CleanedText:
-    """reStructuredText as it is, with literal blocks (`::` paragraphs, code directives)
-    marked as code so the splitter keeps them whole and never reads headings in them."""
+    """reStructuredText with its markup made readable line by line (rst_text.py), and
+    literal blocks (`::` paragraphs, code directives) marked as code so the splitter
+    keeps them whole and never reads headings in them."""
     doc = plain_lines(text, first_line)
     lines, block, languages = doc.lines, list(doc.block), {}
     bid, i = -1, 0
@@ -113,4 +114,7 @@ def rst_lines(text: str, first_line: int = 1) -> CleanedText:
             for k in range(start, j):
                 block[k] = bid
         i = j
+    from ctxhub.ingest.docs.rst_text import readable_lines
+
+    lines = readable_lines(lines, [b >= 0 for b in block])
     return CleanedText(lines, doc.spans, block, [False] * len(lines), languages)

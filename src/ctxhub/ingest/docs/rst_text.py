@@ -1,0 +1,112 @@
+"""reST markup made readable, one line at a time (so every line keeps its place in the
+original file): roles and interpreted text become their text, hyperlink references
+their title, directives a labelled line, link targets and substitution definitions go.
+
+`:class:`Meta <marshmallow.Schema.Meta>`` -> `Meta`; `:meth:`~pkg.Schema.load`` ->
+`load`; ``Custom `class Meta <x.Meta>`_ options`` -> `Custom class Meta options`;
+`.. versionadded:: 3.0` -> `Added in version 3.0`; `.. seealso:: :ref:`guide``
+-> `See also: guide`. Code blocks never reach this module.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: `:role:`text <target>``, `:domain:role:`target``, with `~` for "last part only".
+_ROLE = re.compile(r":(?:[\w.+-]+:)+`(~?)([^`]*?)`")
+#: `text <target>`_ / `text <target>`__ and plain interpreted text `text`.
+_REFERENCE = re.compile(r"(?<![`\w])`([^`<]+?)\s*<[^>]*>`_{1,2}")
+_INTERPRETED = re.compile(r"(?<![`\w])`([^`]+)`(?:_{1,2})?(?!`)")
+_TARGET = re.compile(r"^\s*\.\.\s+(?:_[^:]+:|\|[^|]+\|\s+\w+::).*$")
+_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$")
+_OPTION = re.compile(r"^\s+:[\w-]+:(\s.*)?$")
+#: How a directive reads in prose; the rest are "Name: argument".
+_LABELS = {
+    "note": "Note:",
+    "warning": "Warning:",
+    "tip": "Tip:",
+    "important": "Important:",
+    "caution": "Caution:",
+    "danger": "Danger:",
+    "attention": "Attention:",
+    "hint": "Hint:",
+    "seealso": "See also:",
+    "versionadded": "Added in version",
+    "versionchanged": "Changed in version",
+    "deprecated": "Deprecated since version",
+    "versionremoved": "Removed in version",
+    "admonition": "",
+    "rubric": "",
+}
+#: Directives whose argument is a name the page documents (`.. data:: NAME`).
+_DESCRIBES = re.compile(
+    r"^(?:py:)?(?:auto)?(?:class|function|method|attribute|data|module|exception|decorator|property)$"
+)
+#: Directives that are navigation or machinery, not content.
+_DROPPED = frozenset(
+    {
+        "toctree",
+        "contents",
+        "index",
+        "include",
+        "raw",
+        "only",
+        "currentmodule",
+        "module",
+        "automodule",
+        "highlight",
+        "role",
+        "default-role",
+        "meta",
+    }
+)
+
+
+def _role_text(match: re.Match[str]) -> str:
+    tilde, body = match.group(1), match.group(2).strip()
+    explicit = re.fullmatch(r"(.*?)\s*<([^>]*)>", body, re.S)
+    if explicit and explicit.group(1):
+        return explicit.group(1)
+    target = explicit.group(2) if explicit else body
+    target = target.lstrip("!~")
+    return target.rsplit(".", 1)[-1] if tilde else target
+
+
+def readable_inline(text: str) -> str:
+    text = _ROLE.sub(_role_text, text)
+    text = _REFERENCE.sub(r"\1", text)
+    return _INTERPRETED.sub(r"\1", text)
+
+
+def readable_lines(lines: list[str], code: list[bool]) -> list[str]:
+    """Every line of a reST file, the code lines untouched; a directive's option lines
+    (`:maxdepth: 2` right under it) are dropped, field lists elsewhere are kept."""
+    out: list[str] = []
+    options = False
+    for line, is_code in zip(lines, code, strict=True):
+        if is_code:
+            out.append(line)
+            options = False
+            continue
+        if options and _OPTION.match(line):
+            out.append("")
+            continue
+        options = bool(_DIRECTIVE.match(line))
+        out.append(readable_line(line))
+    return out
+
+
+def readable_line(line: str) -> str:
+    """One non-code line of a reST file, readable (see the module docstring)."""
+    if _TARGET.match(line):
+        return ""
+    m = _DIRECTIVE.match(line)
+    if m:
+        indent, name, argument = m.group(1), m.group(2).lower(), readable_inline(m.group(3))
+        if name in _DROPPED:
+            return ""
+        if _DESCRIBES.match(name):
+            return f"{indent}{argument}"
+        label = _LABELS.get(name, name.replace("-", " ").capitalize() + ":")
+        return f"{indent}{label} {argument}".rstrip() if label else f"{indent}{argument}"
+    return readable_inline(line)
