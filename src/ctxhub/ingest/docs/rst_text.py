@@ -2,8 +2,11 @@
 original file): roles and interpreted text become their text, hyperlink references
 their title, directives a labelled line, link targets and substitution definitions go.
 
-`:class:`Meta <marshmallow.Schema.Meta>`` -> `Meta`; `:meth:`~pkg.Schema.load`` ->
-`load`; ``Custom `class Meta <x.Meta>`_ options`` -> `Custom class Meta options`;
+In a heading, `:class:`Meta <marshmallow.Schema.Meta>`` -> `Meta` and
+`:meth:`~pkg.Schema.load`` -> `load` (what Sphinx shows); in the body the target is kept
+beside the title, `Meta (marshmallow.Schema.Meta)`, `pkg.Schema.load`: the qualified name
+is what a search for the API matches. ``Custom `class Meta <x.Meta>`_ options`` ->
+`Custom class Meta options`;
 `.. versionadded:: 3.0` -> `Added in version 3.0`; `.. seealso:: :ref:`guide``
 -> `See also: guide`. Code blocks never reach this module.
 """
@@ -20,6 +23,8 @@ _INTERPRETED = re.compile(r"(?<![`\w])`([^`]+)`(?:_{1,2})?(?!`)")
 _TARGET = re.compile(r"^\s*\.\.\s+(?:_[^:]+:|\|[^|]+\|\s+\w+::).*$")
 _DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$")
 _OPTION = re.compile(r"^\s+:[\w-]+:(\s.*)?$")
+#: A heading's underline: one punctuation character repeated.
+_ADORNMENT = re.compile(r"([=\-`:'\"~^_*+#<>.])\1{2,}")
 #: How a directive reads in prose; the rest are "Name: argument".
 _LABELS = {
     "note": "Note:",
@@ -62,18 +67,19 @@ _DROPPED = frozenset(
 )
 
 
-def _role_text(match: re.Match[str]) -> str:
+def _role_text(match: re.Match[str], short: bool) -> str:
     tilde, body = match.group(1), match.group(2).strip()
     explicit = re.fullmatch(r"(.*?)\s*<([^>]*)>", body, re.S)
+    target = (explicit.group(2) if explicit else body).lstrip("!~")
     if explicit and explicit.group(1):
-        return explicit.group(1)
-    target = explicit.group(2) if explicit else body
-    target = target.lstrip("!~")
-    return target.rsplit(".", 1)[-1] if tilde else target
+        title = explicit.group(1)
+        return title if short or title == target else f"{title} ({target})"
+    return target.rsplit(".", 1)[-1] if tilde and short else target
 
 
-def readable_inline(text: str) -> str:
-    text = _ROLE.sub(_role_text, text)
+def readable_inline(text: str, short: bool = False) -> str:
+    """`short`: as Sphinx shows it (headings); else with each role's target kept."""
+    text = _ROLE.sub(lambda m: _role_text(m, short), text)
     text = _REFERENCE.sub(r"\1", text)
     return _INTERPRETED.sub(r"\1", text)
 
@@ -83,7 +89,7 @@ def readable_lines(lines: list[str], code: list[bool]) -> list[str]:
     (`:maxdepth: 2` right under it) are dropped, field lists elsewhere are kept."""
     out: list[str] = []
     options = False
-    for line, is_code in zip(lines, code, strict=True):
+    for i, (line, is_code) in enumerate(zip(lines, code, strict=True)):
         if is_code:
             out.append(line)
             options = False
@@ -92,11 +98,13 @@ def readable_lines(lines: list[str], code: list[bool]) -> list[str]:
             out.append("")
             continue
         options = bool(_DIRECTIVE.match(line))
-        out.append(readable_line(line))
+        below = lines[i + 1] if i + 1 < len(lines) else ""
+        heading = bool(_ADORNMENT.fullmatch(below.rstrip())) and bool(line.strip())
+        out.append(readable_line(line, short=heading))
     return out
 
 
-def readable_line(line: str) -> str:
+def readable_line(line: str, short: bool = False) -> str:
     """One non-code line of a reST file, readable (see the module docstring)."""
     if _TARGET.match(line):
         return ""
@@ -109,4 +117,4 @@ def readable_line(line: str) -> str:
             return f"{indent}{argument}"
         label = _LABELS.get(name, name.replace("-", " ").capitalize() + ":")
         return f"{indent}{label} {argument}".rstrip() if label else f"{indent}{argument}"
-    return readable_inline(line)
+    return readable_inline(line, short)
