@@ -298,3 +298,41 @@ def test_towncrier_fragments() -> None:
     (removed,) = read("124.removed.md")
     assert removed.symbol == "helpers.old_log" and removed.note == "Removed `helpers.old_log`."
     assert read("125.added.md") == []
+
+
+def test_a_project_deprecation_helper_called_with_keywords() -> None:
+    """litestar-style `warn_deprecation(version=..., deprecated_name=..., alternative=...)`:
+    no literal message, the keywords say it all."""
+    source = b'''
+from fakepkg.utils.deprecation import warn_deprecation
+
+
+class StaticFilesConfig:
+    def __post_init__(self):
+        warn_deprecation(
+            version="2.6.0",
+            deprecated_name="StaticFilesConfig",
+            kind="class",
+            alternative="create_static_files_router",
+        )
+
+
+def serve(path, legacy=False):
+    if legacy:
+        warn_deprecation(version="2.1", deprecated_name="legacy", kind="parameter")
+    return path
+'''
+    ex = extract_python_file(
+        "fx", "src/fakepkg/static.py", source, version=None, internal_packages={"fakepkg"}
+    )
+    found = records(ex)
+    (cls,) = found["fakepkg.static.StaticFilesConfig"]
+    assert (cls.since, cls.replacement, cls.origin) == (
+        "2.6.0",
+        "create_static_files_router",
+        "warn",
+    )
+    deprecated = {c.symbol for c in ex.chunks if c.metadata.deprecated}
+    assert "fakepkg.static.StaticFilesConfig" in deprecated
+    (param,) = found["fakepkg.static.serve"]  # a parameter: recorded, serve stays current
+    assert param.since == "2.1" and "fakepkg.static.serve" not in deprecated

@@ -12,6 +12,7 @@ from ctxhub.tools.nearest import nearest_names
 #: Where ctxhub reads deprecations (ingest/python/deprecations.py, changelog.py).
 CHECKED = (
     "DeprecationWarning calls in its code",
+    "project helpers such as warn_deprecation(deprecated_name=..., version=...)",
     "@deprecated decorators",
     "docstring notes (.. deprecated::, Deprecated:)",
     "module-level aliases of renamed names",

@@ -227,8 +227,47 @@ def deprecation_message(call: ast.Call) -> str | None:
         return None
     lowered = name.lower()
     if "deprecat" in lowered and "warn" in lowered:  # helpers like warn_deprecated(...)
-        return message_text(first) or ""
+        return message_text(first) or helper_message(call)
     return None
+
+
+#: What a deprecation helper's keyword arguments usually mean, by their names.
+_HELPER_SUBJECT = re.compile(r"(?:^|_)(name|symbol|what|feature|deprecated)$")
+_HELPER_SINCE = re.compile(r"^(?:version|since|deprecated_in|deprecated_since)$")
+_HELPER_INSTEAD = re.compile(r"^(?:alternative|replacement|instead|use|new_name|new)$")
+_HELPER_NOTE = re.compile(r"^(?:info|message|msg|reason|details|extra|text)$")
+_HELPER_REMOVAL = re.compile(r"^(?:removal_in|removed_in|remove_in|pending)$")
+
+
+def helper_message(call: ast.Call) -> str:
+    """A project helper's warning (`warn_deprecation(version="2.0",
+    deprecated_name="StaticFilesConfig", kind="class", alternative="...")`) as the
+    sentence the helper would build: "StaticFilesConfig is deprecated since 2.0; use ...
+    instead. ..."; "" when its arguments say nothing literal."""
+    fields: dict[str, str] = {}
+    for kw in call.keywords:
+        value = message_text(kw.value) if kw.arg else None
+        if not value or kw.arg is None:
+            continue
+        for key, pattern in (
+            ("subject", _HELPER_SUBJECT),
+            ("since", _HELPER_SINCE),
+            ("instead", _HELPER_INSTEAD),
+            ("note", _HELPER_NOTE),
+            ("removal", _HELPER_REMOVAL),
+        ):
+            if pattern.search(kw.arg.lower()):
+                fields.setdefault(key, value)
+    if "subject" not in fields:
+        return ""
+    text = f"`{fields['subject']}` is deprecated"
+    if "since" in fields:
+        text += f" since {fields['since']}"
+    if "removal" in fields:
+        text += f" and will be removed in {fields['removal']}"
+    if "instead" in fields:
+        text += f"; use `{fields['instead']}` instead"
+    return text + (f". {fields['note']}" if "note" in fields else ".")
 
 
 def warn_sites(
