@@ -303,7 +303,7 @@ def test_towncrier_fragments() -> None:
 def test_a_project_deprecation_helper_called_with_keywords() -> None:
     """litestar-style `warn_deprecation(version=..., deprecated_name=..., alternative=...)`:
     no literal message, the keywords say it all."""
-    source = b'''
+    source = b"""
 from fakepkg.utils.deprecation import warn_deprecation
 
 
@@ -321,7 +321,7 @@ def serve(path, legacy=False):
     if legacy:
         warn_deprecation(version="2.1", deprecated_name="legacy", kind="parameter")
     return path
-'''
+"""
     ex = extract_python_file(
         "fx", "src/fakepkg/static.py", source, version=None, internal_packages={"fakepkg"}
     )
