@@ -210,3 +210,35 @@ def test_status_says_refresh_due_when_the_installed_version_moved(tmp_path: Path
     assert not by_name["now"].refresh_due and by_name["now"].installed_version == installed
     assert by_name["docs"].installed_version is None and not by_name["docs"].refresh_due
     assert f"refresh due: {installed} installed" in render_status(report)
+
+
+def test_installed_distributions_that_moved_are_refreshed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.metadata
+
+    from ctxhub.app.refresh import distributions_due, refresh_distributions_due
+    from ctxhub.config import Settings
+    from ctxhub.session import set_embedder
+    from ctxhub.sources.manifest import writable_manifest
+    from ctxhub.store.protocol import SourceState
+
+    monkeypatch.chdir(tmp_path)  # no project manifest here
+    settings = Settings(home=tmp_path / "home")
+    manifest = writable_manifest(settings.home, cwd=tmp_path)
+    manifest.add(SourceSpec(name="tomli-w", kind=["python"], package="tomli-w"))
+    manifest.add(SourceSpec(name="docs", path=str(tmp_path), kind=["docs"]))
+    manifest.save()
+    with SQLiteStore(settings.home / "ctxhub.db") as store:
+        store.upsert_source(SourceState(name="tomli-w", origin="pypi:tomli-w", version="0.0.1"))
+    assert [s.name for s in distributions_due(settings)] == ["tomli-w"]
+    set_embedder(HashingEmbedder(dim=64))
+    try:
+        summary = refresh_distributions_due(settings)
+    finally:
+        set_embedder(None)
+    assert summary is not None and summary.sources[0].version == importlib.metadata.version(
+        "tomli_w"
+    )
+    assert distributions_due(settings) == []  # current now: nothing to do at the next start
+    assert refresh_distributions_due(settings) is None

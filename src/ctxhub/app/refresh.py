@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ctxhub.config import Settings
+from ctxhub.core.progress import NO_PROGRESS, Progress
 from ctxhub.embed.base import Embedder
 from ctxhub.ingest.refresh.incremental import RefreshSummary, refresh
 from ctxhub.session import default_embedder
 from ctxhub.sources.base import SourceSpec
+from ctxhub.sources.manifest import effective_sources
+from ctxhub.sources.pypi import installed_version
 from ctxhub.store.factory import open_store
 from ctxhub.store.protocol import HubStore
 
@@ -31,7 +33,7 @@ def refresh_index(
     force: bool = False,
     embed: bool = True,
     reembed: bool = False,
-    progress: Any = None,
+    progress: Progress = NO_PROGRESS,
     say: Callable[[str], None] = lambda _: None,
 ) -> RefreshSummary:
     """Re-index `specs` into the settings' store (only changed files unless `force`).
@@ -64,3 +66,31 @@ def refresh_index(
             if dropped:
                 say(f"dropped {dropped} cached embeddings of the old model")
     return summary
+
+
+def distributions_due(settings: Settings) -> list[SourceSpec]:
+    """The manifest's `pypi:` sources whose installed version is not the indexed one."""
+    wanted = [spec for spec in effective_sources(settings.home) if spec.package]
+    if not wanted:
+        return []
+    with open_store(settings.store_location) as store:
+        indexed = {state.name: state.version for state in store.sources()}
+    return [
+        spec
+        for spec in wanted
+        if spec.name in indexed
+        and (now := installed_version(spec.package or "", spec.python)) is not None
+        and now != indexed[spec.name]
+    ]
+
+
+def refresh_distributions_due(
+    settings: Settings, say: Callable[[str], None] = lambda _: None
+) -> RefreshSummary | None:
+    """Re-index the installed distributions that moved since they were indexed (what
+    `serve` does in the background at start); None when none did."""
+    due = distributions_due(settings)
+    if not due:
+        return None
+    say(f"refreshing {', '.join(s.name for s in due)}: the installed version changed")
+    return refresh_index(settings, due)

@@ -141,6 +141,12 @@ def warm_up(settings: Settings, pool: HubPool | None = None) -> threading.Thread
             log.warning("warm-up failed: %s", exc)
             return
         log.info("model and index warm in %.2f s", time.perf_counter() - started)
+        try:  # an upgraded or downgraded dependency: index what the agent now runs
+            from ctxhub.app.refresh import refresh_distributions_due  # ingestion: only now
+
+            refresh_distributions_due(settings, say=log.warning)
+        except Exception as exc:  # the last good index stays searchable
+            log.warning("refreshing changed distributions failed: %s", exc)
         drain_forever(settings, pool)
 
     thread = threading.Thread(target=work, name="ctxhub-warm-up", daemon=True)
