@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ctxhub.core.errors import SourceError
-from ctxhub.sources import git, pypi, url
+from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
 
@@ -46,8 +46,16 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
         snap.origin, snap.commit = spec.git, commit
     elif spec.url:
         dest_dir = sources_dir / spec.name
-        url.fetch(spec.url, dest_dir)
-        snap = snapshot_dir(dest_dir)
+        if crawl.is_site(spec.url):
+            crawled = crawl.crawl(spec.url, dest_dir)
+            snap = snapshot_dir(dest_dir, exclude=[crawl.STATE])
+            snap.skipped.extend(crawled.skipped)
+            snap.notes.append(
+                f"crawled {spec.url}: {crawled.pages} pages read, {crawled.unchanged} unchanged"
+            )
+        else:
+            url.fetch(spec.url, dest_dir)
+            snap = snapshot_dir(dest_dir)
         snap.origin = spec.url
     else:  # the model validator makes this unreachable
         raise SourceError(f"source {spec.name!r} has no origin")
@@ -78,7 +86,8 @@ def spec_from_argument(
         return SourceSpec(name=name or stem, kind=kinds, git=argument)
     if argument.startswith(("http://", "https://")):
         host = re.sub(r"[^A-Za-z0-9.-]", "-", argument.split("/")[2])
-        return SourceSpec(name=name or host, kind=kinds or ["docs"], url=argument)
+        base = crawl.site_root(argument) if crawl.is_site(argument) else None
+        return SourceSpec(name=name or host, kind=kinds or ["docs"], url=argument, base_url=base)
     path = Path(argument).expanduser()
     if not path.exists():
         raise SourceError(f"{argument!r} is not pypi:NAME, a URL, or an existing path")

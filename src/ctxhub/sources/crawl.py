@@ -1,0 +1,229 @@
+"""A docs site over HTTP: crawl the pages under a start URL into a folder of HTML files,
+which then index like any folder of built docs.
+
+Polite and bounded: same scheme, host and path prefix as the start URL; robots.txt is
+honoured; `sitemap.xml` (under the prefix, else at the site root) seeds the queue; at
+most `max_pages` pages, `max_depth` links from the start, `max_page_bytes` a page, one
+request at a time with a pause between them. A refresh asks with the validators the
+server gave (ETag, Last-Modified): an unchanged page answers 304 and is not re-read;
+pages no longer reachable are removed. If the start page cannot be read the crawl fails
+before anything is changed, so the last good pages stay indexed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+import time
+import urllib.robotparser
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import httpx
+
+from ctxhub import __version__
+from ctxhub.core.errors import SourceError
+
+AGENT = f"ctxhub/{__version__}"
+STATE = ".crawl.json"
+_LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
+
+
+@dataclass
+class CrawlLimits:
+    max_pages: int = 500
+    max_depth: int = 6
+    max_page_bytes: int = 5_000_000
+    timeout_s: float = 30.0
+    pause_s: float = 0.1
+
+
+@dataclass
+class CrawlResult:
+    pages: int = 0
+    unchanged: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (url, reason)
+
+
+def is_site(url: str) -> bool:
+    """True for a docs site to crawl; False for one file (llms-full.txt, a .md page)."""
+    name = posixpath.basename(urlsplit(url).path)
+    return "." not in name or name.lower().endswith((".html", ".htm"))
+
+
+def site_root(start: str) -> str:
+    """The URL every crawled page's path is relative to (its chunks' URLs start here)."""
+    return _prefix(_clean(start))
+
+
+def _prefix(start: str) -> str:
+    parts = urlsplit(start)
+    path = parts.path if parts.path.endswith("/") else posixpath.dirname(parts.path) + "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def _clean(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", "", ""))
+
+
+def relpath_for(url: str, prefix: str) -> str:
+    """Where a page is kept below the crawl folder: `guide/` -> `guide/index.html`."""
+    rel = url[len(prefix) :]
+    if not rel or rel.endswith("/"):
+        rel += "index.html"
+    elif not rel.lower().endswith((".html", ".htm")):
+        rel += ".html"
+    parts = [p for p in rel.split("/") if p not in ("", ".", "..")]
+    return "/".join(parts) or "index.html"
+
+
+class _Crawler:
+    def __init__(self, start: str, dest: Path, limits: CrawlLimits) -> None:
+        self.start, self.dest, self.limits = _clean(start), dest, limits
+        self.prefix = _prefix(self.start)
+        self.client = httpx.Client(
+            timeout=limits.timeout_s, follow_redirects=True, headers={"User-Agent": AGENT}
+        )
+        self.robots = urllib.robotparser.RobotFileParser()
+        self.robots.parse([])
+        self.state: dict[str, dict[str, str]] = {}
+        state_file = dest / STATE
+        if state_file.is_file():
+            try:
+                self.state = json.loads(state_file.read_text("utf-8"))
+            except (OSError, ValueError):
+                self.state = {}
+
+    def inside(self, url: str) -> bool:
+        return url.startswith(self.prefix) and self.robots.can_fetch(AGENT, url)
+
+    def _get_text(self, url: str) -> str | None:
+        try:
+            resp = self.client.get(url)
+        except httpx.HTTPError:
+            return None
+        return resp.text if resp.status_code == 200 else None
+
+    def read_robots(self) -> None:
+        parts = urlsplit(self.start)
+        text = self._get_text(urlunsplit((parts.scheme, parts.netloc, "/robots.txt", "", "")))
+        if text is not None:
+            self.robots.parse(text.splitlines())
+
+    def sitemap_urls(self) -> list[str]:
+        parts = urlsplit(self.start)
+        root = urlunsplit((parts.scheme, parts.netloc, "/sitemap.xml", "", ""))
+        for candidate in dict.fromkeys([self.prefix + "sitemap.xml", root]):
+            text = self._get_text(candidate)
+            if text:
+                return [_clean(u) for u in _LOC.findall(text)]
+        return []
+
+    def fetch(self, url: str) -> tuple[str, bytes | None, str]:
+        """(status, body or None, final url): "new", "unchanged" or a skip reason."""
+        known = self.state.get(url, {})
+        headers = {}
+        if known.get("etag"):
+            headers["If-None-Match"] = known["etag"]
+        if known.get("last_modified"):
+            headers["If-Modified-Since"] = known["last_modified"]
+        try:
+            with self.client.stream("GET", url, headers=headers) as resp:
+                if resp.status_code == 304 and (self.dest / known.get("file", "-")).is_file():
+                    return "unchanged", None, url
+                if resp.status_code != 200:
+                    return f"HTTP {resp.status_code}", None, url
+                kind = resp.headers.get("content-type", "")
+                if "html" not in kind:
+                    return f"not HTML ({kind.split(';')[0] or 'no type'})", None, url
+                body = bytearray()
+                for block in resp.iter_bytes():
+                    body += block
+                    if len(body) > self.limits.max_page_bytes:
+                        return f"over {self.limits.max_page_bytes} bytes", None, url
+                self.state[url] = {
+                    "etag": resp.headers.get("etag", ""),
+                    "last_modified": resp.headers.get("last-modified", ""),
+                }
+                return "new", bytes(body), _clean(str(resp.url))
+        except httpx.HTTPError as exc:
+            return f"failed: {exc}", None, url
+
+    def links(self, base: str, html: bytes) -> list[str]:
+        from bs4 import BeautifulSoup
+
+        soup = BeautifulSoup(html, "html.parser")
+        out = []
+        for a in soup.find_all("a", href=True):
+            href = str(a["href"])
+            if href.startswith(("mailto:", "javascript:", "#")):
+                continue
+            out.append(_clean(urljoin(base, href)))
+        return out
+
+
+def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlResult:
+    """Mirror the docs pages under `start` into `dest` (see the module docstring)."""
+    limits = limits or CrawlLimits()
+    dest.mkdir(parents=True, exist_ok=True)
+    c = _Crawler(start, dest, limits)
+    result = CrawlResult()
+    try:
+        c.read_robots()
+        if not c.inside(c.start):
+            raise SourceError(f"robots.txt of {start} does not allow ctxhub to read it")
+        queue: deque[tuple[str, int]] = deque([(c.start, 0)])
+        queue.extend((u, 1) for u in c.sitemap_urls() if c.inside(u))
+        seen: set[str] = {u for u, _ in queue}
+        kept: dict[str, str] = {}  # url -> relpath
+        while queue and len(kept) < limits.max_pages:
+            url, depth = queue.popleft()
+            status, body, final = c.fetch(url)
+            if status not in ("new", "unchanged"):
+                if url == c.start:
+                    raise SourceError(f"GET {start}: {status}")
+                result.skipped.append((url, status))
+                continue
+            rel = relpath_for(final, c.prefix) if final.startswith(c.prefix) else None
+            if rel is None:
+                result.skipped.append((url, f"redirected outside {c.prefix}"))
+                continue
+            kept[url] = rel
+            path = dest / rel
+            if body is None:
+                result.unchanged += 1
+                body = path.read_bytes()
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_name(f".{path.name}.part")
+                tmp.write_bytes(body)
+                os.replace(tmp, path)
+                result.pages += 1
+            if depth < limits.max_depth:
+                for link in c.links(final, body):
+                    if link not in seen and c.inside(link):
+                        seen.add(link)
+                        queue.append((link, depth + 1))
+            time.sleep(limits.pause_s)
+        if queue:
+            result.skipped.append((queue[0][0], f"over the {limits.max_pages}-page limit"))
+    finally:
+        c.client.close()
+    _forget_the_rest(dest, kept, c.state)
+    return result
+
+
+def _forget_the_rest(dest: Path, kept: dict[str, str], state: dict[str, dict[str, str]]) -> None:
+    """Remove pages this crawl did not reach; keep validators for the ones it did."""
+    files = set(kept.values())
+    for path in dest.rglob("*.htm*"):
+        rel = path.relative_to(dest).as_posix()
+        if rel not in files:
+            path.unlink()
+    fresh = {url: {**state.get(url, {}), "file": rel} for url, rel in kept.items()}
+    (dest / STATE).write_text(json.dumps(fresh, indent=1), encoding="utf-8")

@@ -1,0 +1,117 @@
+"""A docs site over HTTP, from a real local server serving real Sphinx output: crawled
+within its prefix, robots.txt honoured, sitemap read, unchanged pages not re-read, and
+indexed like a folder of built docs."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from ctxhub.core.errors import SourceError
+from ctxhub.core.knowledge import SearchFilters
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.sources import spec_from_argument
+from ctxhub.sources.crawl import CrawlLimits, crawl, relpath_for
+from ctxhub.store.sqlite.store import SQLiteStore
+
+SPHINX = Path(__file__).parents[1] / "fixtures" / "html_docs" / "sphinx"
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    requests: ClassVar[list[str]] = []
+
+    def log_message(self, *args: object) -> None:  # quiet
+        pass
+
+    def do_GET(self) -> None:
+        type(self).requests.append(self.path)
+        super().do_GET()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[str]:
+    root = tmp_path / "www"
+    shutil.copytree(SPHINX, root / "docs")
+    (root / "robots.txt").write_text("User-agent: *\nDisallow: /docs/search.html\n")
+    (root / "docs" / "orphan.html").write_text(
+        "<html><body><div class='body' role='main'><h1>Only in the sitemap</h1>"
+        "<p>This page is linked from nowhere, but the sitemap lists it, so a crawl that "
+        "reads the sitemap still finds and indexes it.</p></div></body></html>"
+    )
+    (root / "docs" / "sitemap.xml").write_text(
+        "<urlset><url><loc>http://HOST/docs/orphan.html</loc></url></urlset>"
+    )
+    (root / "elsewhere.html").write_text("<html><body><main>outside the prefix</main></body>")
+    handler = functools.partial(_Handler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    host = f"127.0.0.1:{server.server_port}"
+    sitemap = root / "docs" / "sitemap.xml"
+    sitemap.write_text(sitemap.read_text().replace("HOST", host))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    _Handler.requests = []
+    yield f"http://{host}/docs/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+FAST = CrawlLimits(pause_s=0.0)
+
+
+def test_crawls_the_prefix_honours_robots_and_reads_the_sitemap(site: str, tmp_path: Path) -> None:
+    dest = tmp_path / "mirror"
+    result = crawl(site, dest, FAST)
+    pages = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.html"))
+    # pages the site links with <a href> (genindex is only a <link rel=index>), and the
+    # sitemap's orphan
+    assert pages == ["guide/errors.html", "guide/startup.html", "index.html", "orphan.html"]
+    assert "search.html" not in pages  # robots.txt says no
+    assert not any("elsewhere" in r for r in _Handler.requests)  # outside the prefix
+    assert result.pages == 4
+    assert any("_sources/" in url for url, _ in result.skipped)  # a linked .rst.txt: counted
+    _Handler.requests = []
+    again = crawl(site, dest, FAST)  # validators: the server answers 304
+    assert again.pages == 0 and again.unchanged == 4
+    (Path(dest) / "stale.html").write_text("<html></html>")  # no longer on the site
+    crawl(site, dest, FAST)
+    assert not (dest / "stale.html").exists()
+
+
+def test_a_page_limit_is_reported_not_silent(site: str, tmp_path: Path) -> None:
+    result = crawl(site, tmp_path / "m", CrawlLimits(max_pages=2, pause_s=0.0))
+    assert result.pages == 2
+    assert any("page limit" in reason for _, reason in result.skipped)
+
+
+def test_an_unreachable_start_fails_and_keeps_the_last_pages(site: str, tmp_path: Path) -> None:
+    dest = tmp_path / "mirror"
+    crawl(site, dest, FAST)
+    with pytest.raises(SourceError, match="HTTP 404"):
+        crawl(site.replace("index.html", "gone.html"), dest, FAST)
+    assert (dest / "guide" / "startup.html").is_file()
+
+
+def test_a_crawled_site_indexes_as_doc_pages_with_their_urls(site: str, tmp_path: Path) -> None:
+    spec = spec_from_argument(site, name="acme")
+    assert spec.base_url == site.removesuffix("index.html")
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        (source,) = refresh(store, [spec], tmp_path / "sources", None).sources
+        assert source.status == "ok" and source.added > 0
+        pages = {p for _, p in store.doc_pages("acme")}
+        assert {"guide/startup.html", "orphan.html"} <= pages
+        hits = store.bm25(["on_startup"], SearchFilters(), ["doc"], 3)
+        (chunk,) = store.get_chunks([hits[0][0]])
+        assert chunk.url == spec.base_url + "guide/startup.html"
+
+
+def test_paths_for_pages() -> None:
+    assert relpath_for("http://h/d/guide/", "http://h/d/") == "guide/index.html"
+    assert relpath_for("http://h/d/a/b", "http://h/d/") == "a/b.html"
+    assert relpath_for("http://h/d/", "http://h/d/") == "index.html"
