@@ -242,3 +242,19 @@ def test_installed_distributions_that_moved_are_refreshed(
     )
     assert distributions_due(settings) == []  # current now: nothing to do at the next start
     assert refresh_distributions_due(settings) is None
+
+
+def test_a_dump_under_another_name_is_read_as_pages(tmp_path: Path) -> None:
+    site = tmp_path / "dl"
+    site.mkdir()
+    pages = [
+        f"# Page {n}\nSource: https://docs.acme.dev/guide/page{n}\n\nHow page {n} works.\n"
+        for n in range(3)
+    ]
+    (site / "docs.txt").write_text("\n".join(pages))
+    (site / "notes.txt").write_text("just some notes\n")
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        spec = SourceSpec(name="acme", path=str(site), kind=["docs"])
+        (source,) = refresh(store, [spec], tmp_path, None).sources
+        assert source.added >= 3 and source.warning is None
+        assert {p for _, p in store.doc_pages("acme")} >= {f"guide/page{n}" for n in range(3)}

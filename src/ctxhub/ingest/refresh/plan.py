@@ -76,6 +76,21 @@ _PROJECT_LAYOUTS = {"repo_of_projects", "topic_folders"}
 _PACKAGE_FILES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "PKG-INFO"})
 
 
+_DUMP_SOURCE = re.compile(rb"^Source:[ \t]*https?://", re.M)
+
+
+def _reads_as_dump(snapshot: Snapshot, rel: str) -> bool:
+    """A text file of several pages, each introduced by a `Source: URL` line, is an
+    llms-full dump whatever its name (a docs site's `docs.txt`, `full.txt`, ...)."""
+    if is_aggregate_doc(rel):
+        return False  # llms.txt (a link index) and llms-*.txt twins of llms-full.txt
+    try:
+        head = snapshot.read(rel)[:65536]
+    except (OSError, SourceError):
+        return False
+    return len(_DUMP_SOURCE.findall(head)) >= 2
+
+
 def _is_package_root(files: list[str]) -> bool:
     return any(f in _PACKAGE_FILES for f in files)
 
@@ -187,7 +202,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         doc_files = [f for f in rest if f not in claimed]
         for rel in doc_files:
             name = posixpath.basename(rel).lower()
-            if name == "llms-full.txt":
+            if name == "llms-full.txt" or (name.endswith(".txt") and _reads_as_dump(snapshot, rel)):
                 units.append(Unit(key=rel, kind="dump", members=[rel]))
             elif is_aggregate_doc(rel):
                 continue
