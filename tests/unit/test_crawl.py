@@ -84,6 +84,11 @@ def test_crawls_the_prefix_honours_robots_and_reads_the_sitemap(site: str, tmp_p
     assert not (dest / "stale.html").exists()
 
 
+def test_a_folder_url_without_its_slash(site: str, tmp_path: Path) -> None:
+    result = crawl(site.removesuffix("/index.html"), tmp_path / "m", FAST)
+    assert result.pages == 4  # /docs is crawled as /docs/
+
+
 def test_a_page_limit_is_reported_not_silent(site: str, tmp_path: Path) -> None:
     result = crawl(site, tmp_path / "m", CrawlLimits(max_pages=2, pause_s=0.0))
     assert result.pages == 2
@@ -109,6 +114,15 @@ def test_a_crawled_site_indexes_as_doc_pages_with_their_urls(site: str, tmp_path
         hits = store.bm25(["on_startup"], SearchFilters(), ["doc"], 3)
         (chunk,) = store.get_chunks([hits[0][0]])
         assert chunk.url == spec.base_url + "guide/startup.html"
+
+
+def test_the_prefix_is_the_start_folder() -> None:
+    from ctxhub.sources.crawl import site_root
+
+    assert site_root("https://x.dev/docs") == "https://x.dev/docs/"
+    assert site_root("https://x.dev/docs/") == "https://x.dev/docs/"
+    assert site_root("https://x.dev/docs/index.html?x=1#y") == "https://x.dev/docs/"
+    assert site_root("https://x.dev") == "https://x.dev/"
 
 
 def test_paths_for_pages() -> None:

@@ -61,8 +61,12 @@ def site_root(start: str) -> str:
 
 
 def _prefix(start: str) -> str:
+    """`/docs/`, `/docs` and `/docs/index.html` all crawl below `/docs/`."""
     parts = urlsplit(start)
-    path = parts.path if parts.path.endswith("/") else posixpath.dirname(parts.path) + "/"
+    path = parts.path or "/"
+    if not path.endswith("/"):
+        last = posixpath.basename(path)
+        path = posixpath.dirname(path) + "/" if "." in last else path + "/"
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
@@ -86,6 +90,8 @@ class _Crawler:
     def __init__(self, start: str, dest: Path, limits: CrawlLimits) -> None:
         self.start, self.dest, self.limits = _clean(start), dest, limits
         self.prefix = _prefix(self.start)
+        if self.prefix == self.start + "/":
+            self.start = self.prefix  # `/docs` is the folder `/docs/`
         self.client = httpx.Client(
             timeout=limits.timeout_s, follow_redirects=True, headers={"User-Agent": AGENT}
         )
@@ -193,6 +199,8 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
             if rel is None:
                 result.skipped.append((url, f"redirected outside {c.prefix}"))
                 continue
+            if rel in kept.values():
+                continue  # one page under two URLs (`docs/` and `docs/index.html`)
             kept[url] = rel
             path = dest / rel
             if body is None:
