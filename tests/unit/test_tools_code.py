@@ -150,3 +150,32 @@ def test_deprecation_of_unknown_and_empty_symbols(hub: HubSession) -> None:
     assert not known.deprecated and known.found and known.checked
     with pytest.raises(InputError):
         deprecation_tools.check_deprecation(hub, "   ")
+
+
+def test_removed_is_not_deprecated(tmp_path: Path) -> None:
+    from ctxhub.core.knowledge import Deprecation
+    from ctxhub.tools.render import deprecation_report
+
+    def entry(note: str, since: str) -> Deprecation:
+        return Deprecation(
+            source="fw", symbol="old_api", note=note, since=since, origin="changelog"
+        )
+
+    set_embedder(HashingEmbedder(dim=64))
+    try:
+        with HubSession(Settings(home=tmp_path)) as hub:
+            hub.store.replace_file(
+                "fw",
+                "CHANGELOG.md",
+                [],
+                deprecations=[
+                    entry("`old_api` is deprecated and will be removed in 2.0", "1.5"),
+                    entry("Breaking: Removed the `old_api()` function.", "2.0"),
+                ],
+            )
+            report = deprecation_tools.check_deprecation(hub, "old_api")
+    finally:
+        set_embedder(None)
+    assert report.deprecated and report.removed
+    assert (report.since, report.removed_in) == ("1.5", "2.0")
+    assert deprecation_report(report).startswith("old_api: REMOVED in 2.0 (deprecated since 1.5)")

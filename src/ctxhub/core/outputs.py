@@ -124,6 +124,9 @@ class DeprecationReport(BaseModel):
     note: str | None = None
     location: str | None = Field(default=None, description="source:path:line of the deprecation")
     entries: list[Deprecation] = Field(default_factory=list)
+    #: a changelog says it was removed (in `removed_in`), not only deprecated
+    removed: bool = False
+    removed_in: str | None = None
     #: False: no definition of that name is indexed (so "not deprecated" would be a guess)
     found: bool = True
     #: what was looked at before answering "no deprecation found"

@@ -53,15 +53,25 @@ def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
         c = flagged[0]
         location = f"{c.source}:{c.path}:{c.line_start}"
     replacement = next((d.replacement for d in entries if d.replacement), None)
+    removals = [d for d in entries if _is_removal(d)]
+    notices = [d for d in entries if not _is_removal(d)]
     return DeprecationReport(
         symbol=symbol,
         deprecated=True,
         replacement=_final_replacement(hub, replacement),
-        since=next((d.since for d in entries if d.since), None),
+        since=next((d.since for d in notices if d.since), None),
+        removed_in=next((d.since for d in removals if d.since), None) if removals else None,
+        removed=bool(removals),
         note=first.note if first else None,
         location=location,
         entries=entries[:20],
     )
+
+
+def _is_removal(d: Deprecation) -> bool:
+    """A changelog's "Removed" entry: the name is gone in that version, not deprecated."""
+    head = (d.note or "").lower()[:40]
+    return d.origin == "changelog" and "remov" in head and "deprecat" not in head
 
 
 def _final_replacement(hub: HubSession, replacement: str | None, hops: int = 5) -> str | None:

@@ -204,6 +204,12 @@ def deprecation_report(report: DeprecationReport) -> str:
     head = f"{report.symbol}: DEPRECATED"
     if report.since:
         head += f" since {report.since}"
+    if report.removed:
+        head = f"{report.symbol}: REMOVED" + (
+            f" in {report.removed_in}" if report.removed_in else ""
+        )
+        if report.since:
+            head += f" (deprecated since {report.since})"
     if report.replacement:
         head += f"; use {report.replacement} instead"
     lines = [head]
