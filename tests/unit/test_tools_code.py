@@ -179,3 +179,36 @@ def test_removed_is_not_deprecated(tmp_path: Path) -> None:
     assert report.deprecated and report.removed
     assert (report.since, report.removed_in) == ("1.5", "2.0")
     assert deprecation_report(report).startswith("old_api: REMOVED in 2.0 (deprecated since 1.5)")
+
+
+def test_a_module_level_alias_leads_to_its_definition(tmp_path: Path) -> None:
+    from ctxhub.ingest.python.chunks import extract_python_file
+
+    source = b"""
+class WebsocketListenerRouteHandler:
+    def __init__(self, path):
+        self.path = path
+        self.ready = False
+        self.closed = False
+
+
+websocket_listener = WebsocketListenerRouteHandler
+TIMEOUT = 30
+"""
+    extracted = extract_python_file(
+        "fw", "fw/listener.py", source, version="1.0", internal_packages={"fw"}
+    )
+    aliases = [c for c in extracted.chunks if c.metadata.chunk_type == "alias"]
+    assert [(c.symbol, c.metadata.extra["alias_of"]) for c in aliases] == [
+        ("fw.listener.websocket_listener", "fw.listener.WebsocketListenerRouteHandler")
+    ]  # a constant is no alias
+    set_embedder(HashingEmbedder(dim=64))
+    try:
+        with HubSession(Settings(home=tmp_path)) as hub:
+            hub.store.replace_file("fw", "fw/listener.py", extracted.chunks)
+            for name in ("websocket_listener", "fw.listener.websocket_listener"):
+                found = code_tools.get_code_snippet(hub, symbol=name)
+                assert found.symbol == "fw.listener.WebsocketListenerRouteHandler", name
+                assert found.resolution == "alias"
+    finally:
+        set_embedder(None)

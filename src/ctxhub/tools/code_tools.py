@@ -149,7 +149,9 @@ def get_code_snippet(
             raise NotFoundError(f"no chunk with id {shown(chunk_id)}; ids come from search hits")
         return _snippet(hub, by_id[0], "id", max_lines, [], max_tokens=max_tokens)
     if symbol:
-        found, resolution = resolve.find_symbol(hub.store, symbol, source)
+        found, resolution = resolve.through_alias(
+            hub.store, *resolve.find_symbol(hub.store, symbol, source)
+        )
         if found:
             alternatives = [c.symbol for c in found[1:11] if c.symbol]
             return _snippet(

@@ -72,7 +72,8 @@ def _exact_case_first(chunks: list[Chunk], last: str) -> list[Chunk]:
 def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[list[Chunk], str]:
     """Definitions for `name`: exact qualified name -> a re-export (`pkg.File` defined as
     `pkg.file.File`, matched case-sensitively) -> `Class.method` (a dotted suffix) -> a
-    class of that name -> a function or method of that name. ([], "") if none."""
+    class of that name -> a function or method of that name -> a module-level alias of
+    that name. ([], "") if none; `through_alias` follows an alias to its definition."""
     name = name.strip().strip("`").removesuffix("()")
     exact = _api(store, source, symbol=name)
     if exact:
@@ -97,7 +98,19 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     found = with_suffix(store, last, source, ["method", "function"])
     if found:
         return _exact_case_first(found, last), "method"
+    found = with_suffix(store, last, source, ["alias"])
+    if found:
+        return found, "alias"
     return [], ""
+
+
+def through_alias(store: Store, found: list[Chunk], how: str) -> tuple[list[Chunk], str]:
+    """An alias chunk (`name = Definition`) stands for the definition it names."""
+    if not found or found[0].metadata.chunk_type != "alias":
+        return found, how
+    target = str(found[0].metadata.extra.get("alias_of", ""))
+    definition = _api(store, found[0].source, symbol=target) or _api(store, symbol=target)
+    return (definition + found, "alias") if definition else (found, how)
 
 
 def class_chunk(

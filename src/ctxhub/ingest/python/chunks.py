@@ -20,6 +20,7 @@ from ctxhub.ingest.python.callgraph import (
     ScopeContext,
     analyze_body,
     build_import_table,
+    dotted_chain,
     module_level_names,
     scope_statements,
 )
@@ -197,6 +198,51 @@ def extract_python_file(
                 or body_line_count(d.node, lines) >= MIN_BODY_LINES
             ):
                 out.chunks.append(_function_chunk(f, d, d.node, fn_facts))
+    defined = {d.name: f"{module}.{d.qualname}" for d in members.get(None, [])}
+    out.chunks.extend(_alias_chunks(f, tree, defined))
+    return out
+
+
+def _alias_chunks(f: _File, tree: ast.Module, defined: dict[str, str]) -> list[Chunk]:
+    """`websocket_listener = WebsocketListenerRouteHandler` at module level: the short
+    name is a public way to reach a definition, so it gets a chunk of its own that
+    points at it (`alias_of`), and a lookup of the alias finds the definition."""
+    out: list[Chunk] = []
+    for stmt in tree.body:
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Name | ast.Attribute)
+        ):
+            continue
+        name, chain = stmt.targets[0].id, dotted_chain(stmt.value)
+        if chain is None or name.startswith("__") or name in defined:
+            continue
+        target = defined.get(chain[0]) if len(chain) == 1 else None
+        if target is None and chain[0] in f.ctx.imports.bindings:
+            target = f.ctx.imports.qualify(".".join(chain))
+        if target is None or not f.ctx.is_internal(target):
+            continue  # an alias of a constant or of another library's name: not an API
+        line = f.lines[stmt.lineno - 1].strip() if stmt.lineno <= len(f.lines) else name
+        symbol = f"{f.module}.{name}"
+        out.append(
+            f.chunk(
+                symbol,
+                0,
+                title=name,
+                section=f.module,
+                span=(stmt.lineno, stmt.end_lineno or stmt.lineno),
+                content=line,
+                embed=build_embed_text([symbol, f"alias of {target}"], line),
+                meta=ChunkMeta(
+                    chunk_type="alias",
+                    module=f.module,
+                    language="python",
+                    extra={"alias_of": target},
+                ),
+            )
+        )
     return out
 
 
