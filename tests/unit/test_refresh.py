@@ -258,3 +258,32 @@ def test_a_dump_under_another_name_is_read_as_pages(tmp_path: Path) -> None:
         (source,) = refresh(store, [spec], tmp_path, None).sources
         assert source.added >= 3 and source.warning is None
         assert {p for _, p in store.doc_pages("acme")} >= {f"guide/page{n}" for n in range(3)}
+
+
+def test_included_code_is_in_the_page(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    (root / "docs_src" / "first").mkdir(parents=True)
+    (root / "docs_src" / "first" / "tutorial001.py").write_text(
+        "from acme import App\n\napp = App()\n\n@app.get('/')\ndef root():\n    return 'hi'\n"
+    )
+    (root / "docs" / "en" / "docs").mkdir(parents=True)
+    (root / "docs" / "en" / "docs" / "first.md").write_text(
+        "# First steps\n\nCreate the app:\n\n{* ../../docs_src/first/tutorial001.py hl[3] *}\n\n"
+        'Then in a fence:\n\n```python\n--8<-- "docs_src/first/tutorial001.py"\n```\n\n'
+        "And a missing one:\n\n{* ../../docs_src/nope.py *}\n"
+    )
+    (root / "docs" / "guide.rst").write_text(
+        "Guide\n=====\n\n"
+        ".. literalinclude:: ../docs_src/first/tutorial001.py\n   :language: python\n"
+    )
+    spec = SourceSpec(name="acme", path=str(root), kind=["docs"])
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        refresh(store, [spec], tmp_path, None)
+        (first,) = store.find_chunks(ChunkQuery(path="docs/en/docs/first.md"))
+        assert first.content.count("app = App()") == 2  # both includes, resolved upwards
+        assert "```python\nfrom acme import App" in first.content
+        assert "{* ../../docs_src/nope.py *}" in first.content  # left as written
+        assert first.metadata.extra["includes"] == ["docs_src/first/tutorial001.py"] * 2
+        assert (first.line_start, first.line_end) == (1, 15)  # the page's own lines
+        (guide,) = store.find_chunks(ChunkQuery(path="docs/guide.rst"))
+        assert "def root():" in guide.content and "literalinclude" not in guide.content

@@ -19,6 +19,7 @@ from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, ChunkMeta, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
 from ctxhub.ingest.docs.cleaned import CleanedText, plain_lines, rst_lines
+from ctxhub.ingest.docs.includes import Reader, expand_includes
 from ctxhub.ingest.docs.llms_full import DocPage, dump_pages_without_file, split_llms_full
 from ctxhub.ingest.docs.markdown_split import Section, find_headings, merge_tiny, split_sections
 from ctxhub.ingest.docs.mdx import clean_mdx
@@ -220,8 +221,10 @@ def parse_doc_file(
     version: str | None = None,
     base_url: str | None = None,
     max_tokens: int = MAX_TOKENS,
+    include: Reader | None = None,
 ) -> DocResult:
-    """Chunks of one docs file plus what went wrong on the way; never raises."""
+    """Chunks of one docs file plus what went wrong on the way; never raises. `include`
+    reads the files the page includes (see includes.py); without it they stay directives."""
     result = DocResult()
     try:
         path = _clean_path(relpath)
@@ -237,6 +240,9 @@ def parse_doc_file(
             doc = clean_mdx(body)
         else:
             doc = rst_lines(body) if fmt == "rst" else plain_lines(body)
+        included: list[str] = []
+        if include is not None:
+            doc, included = expand_includes(doc, path, include)
         result.warnings.extend(doc.warnings)
         title = doc.title or html_title or _first_h1(doc, syntax) or PurePosixPath(path).stem
         if doc.frontmatter and not any(line.strip() for line in doc.lines):
@@ -249,7 +255,7 @@ def parse_doc_file(
             url=doc_url(base_url, path) if base_url else None,
             version=version,
             syntax=syntax,
-            extra=_extra(fmt, doc.frontmatter),
+            extra={**_extra(fmt, doc.frontmatter), **({"includes": included} if included else {})},
         )
         result.chunks = _chunks(page, doc, max_tokens)
         if not result.chunks:
@@ -300,11 +306,18 @@ def chunk_doc_file(
     version: str | None = None,
     base_url: str | None = None,
     max_tokens: int = MAX_TOKENS,
+    include: Reader | None = None,
 ) -> list[Chunk]:
     """Chunks of one docs file. Warnings are logged; an unparsable page raises
     `SkipFile` (use `parse_doc_file` to get both as data)."""
     result = parse_doc_file(
-        source, relpath, text, version=version, base_url=base_url, max_tokens=max_tokens
+        source,
+        relpath,
+        text,
+        version=version,
+        base_url=base_url,
+        max_tokens=max_tokens,
+        include=include,
     )
     return _raise_or_return(result, relpath)
 

@@ -109,6 +109,8 @@ def readable_line(line: str, short: bool = False) -> str:
     if _TARGET.match(line):
         return ""
     m = _DIRECTIVE.match(line)
+    if m and m.group(2).lower() == "literalinclude":
+        return line  # includes.py puts the file's code here
     if m:
         indent, name, argument = m.group(1), m.group(2).lower(), readable_inline(m.group(3))
         if name in _DROPPED:

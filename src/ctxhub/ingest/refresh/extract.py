@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ctxhub.core.doc_paths import normalize_doc_path
-from ctxhub.core.errors import SkipFile
+from ctxhub.core.errors import SkipFile, SourceError
 from ctxhub.core.knowledge import Chunk, Deprecation
 from ctxhub.ingest.docs import chunks as docs
 from ctxhub.ingest.docs.llms_full import split_llms_full
@@ -38,6 +38,16 @@ class Extracted:
     texts: dict[str, str] | None = None  # code files' text, kept for snippets by line
 
 
+def _included(snapshot: Snapshot, path: str) -> str | None:
+    """A file a docs page includes, if this source lists it (nothing else is read)."""
+    if path not in snapshot.files:
+        return None
+    try:
+        return snapshot.read(path).decode("utf-8", "replace")
+    except (OSError, SourceError):
+        return None
+
+
 def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extracted:
     """Chunks of one unit. Raises SkipFile when the unit cannot be used at all."""
     if unit.kind == "python":
@@ -61,7 +71,12 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
         rel = unit.members[0]
         return Extracted(
             docs.chunk_doc_file(
-                ctx.source, rel, snapshot.read(rel), version=ctx.version, base_url=ctx.base_url
+                ctx.source,
+                rel,
+                snapshot.read(rel),
+                version=ctx.version,
+                base_url=ctx.base_url,
+                include=lambda path: _included(snapshot, path),
             )
         )
     if unit.kind == "dump":
