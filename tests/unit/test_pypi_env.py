@@ -51,3 +51,21 @@ def test_the_project_environment_is_found_from_virtual_env_or_dot_venv(
     assert pypi.project_python(tmp_path) == str(python)  # an activated virtualenv
     monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)  # ctxhub's own: nothing to switch to
     assert pypi.project_python(tmp_path) is None
+
+
+def test_a_release_that_is_not_installed_comes_from_pypi(tmp_path: Path) -> None:
+    """pypi:tomli_w==1.0.0 while another version is installed: its sdist, from PyPI."""
+    import importlib.metadata
+
+    assert importlib.metadata.version("tomli_w") != "1.0.0"
+    spec = spec_from_argument("pypi:tomli_w==1.0.0")
+    assert (spec.package, spec.release) == ("tomli-w", "1.0.0")
+    snap = materialize(spec, tmp_path)
+    assert snap.version == "1.0.0" and snap.origin == "pypi:tomli-w==1.0.0 (sdist from PyPI)"
+    assert any(f.endswith("tomli_w/_writer.py") for f in snap.files)
+    assert "PKG-INFO" in snap.files  # the sdist, not the wheel
+    again = materialize(spec, tmp_path)  # cached: no second download
+    assert again.files == snap.files
+    assert pypi.distribution_of(snap.origin) is None  # a pin is never "refresh due"
+    installed = spec_from_argument(f"pypi:tomli_w=={importlib.metadata.version('tomli_w')}")
+    assert materialize(installed, tmp_path).origin.startswith("pypi:tomli-w")  # the installed one

@@ -9,6 +9,7 @@ from ctxhub.core.errors import SourceError
 from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
+from ctxhub.sources.pypi_release import fetch_release
 
 __all__ = [
     "CONTENT_KINDS",
@@ -29,6 +30,16 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
     """Fetch what must be fetched and list the files to index."""
     if spec.path:
         snap = snapshot_dir(spec.path, spec.include, spec.exclude)
+    elif (
+        spec.package
+        and spec.release
+        and (pypi.installed_version(spec.package, spec.python) != spec.release)
+    ):
+        root, digest = fetch_release(spec.package, spec.release, sources_dir / spec.name)
+        snap = snapshot_dir(root, spec.include, spec.exclude)
+        snap.version = spec.release
+        snap.origin = f"pypi:{spec.package}=={spec.release} (sdist from PyPI)"
+        snap.notes.append(f"{root.name}: sdist sha256 {digest}")
     elif spec.package:
         snap = pypi.snapshot_distribution(spec.package, spec.python)
         if spec.include or spec.exclude:
@@ -76,10 +87,15 @@ def spec_from_argument(
     ctxhub still indexes the versions the project runs."""
     kinds = list(kind or [])
     if argument.startswith("pypi:"):
-        package = pypi.canonical_name(argument[len("pypi:") :])
+        requested, _, release = argument[len("pypi:") :].partition("==")
+        package = pypi.canonical_name(requested)
         env = python or pypi.project_python()
         return SourceSpec(
-            name=name or package, kind=kinds or ["python"], package=package, python=env
+            name=name or package,
+            kind=kinds or ["python"],
+            package=package,
+            python=env,
+            release=release.strip() or None,
         )
     if _GIT.search(argument):
         stem = argument.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")

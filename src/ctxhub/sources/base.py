@@ -50,6 +50,8 @@ class SourceSpec(BaseModel):
     git: str | None = None
     ref: str | None = None  # git branch or tag
     package: str | None = None  # an installed distribution (pypi:NAME)
+    #: pypi:NAME==X: that release (the installed one if it is X, else its sdist from PyPI)
+    release: str | None = None
     #: the interpreter whose environment has `package` installed (None: ctxhub's own)
     python: str | None = None
     url: str | None = None
@@ -90,7 +92,8 @@ class SourceSpec(BaseModel):
     @property
     def origin(self) -> str:
         if self.package:
-            return f"pypi:{self.package}" + (f" @ {self.python}" if self.python else "")
+            pin = f"=={self.release}" if self.release else ""
+            return f"pypi:{self.package}{pin}" + (f" @ {self.python}" if self.python else "")
         return str(self.path or self.git or self.url)
 
 

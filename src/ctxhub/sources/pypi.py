@@ -114,6 +114,8 @@ def distribution_of(origin: str) -> tuple[str, str | None] | None:
         return None
     rest = origin.removeprefix("pypi:")
     name = rest.split(" ", 1)[0]
+    if "==" in name:
+        return None  # a pinned release is what was asked for: never "refresh due"
     python = rest.split(" @ ", 1)[1].split(" (", 1)[0] if " @ " in rest else None
     return (name, python) if name else None
 

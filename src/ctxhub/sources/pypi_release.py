@@ -1,0 +1,71 @@
+"""`pypi:NAME==X` when X is not the installed version: that release's source
+distribution from PyPI (sdist preferred for its docs and examples), downloaded once by
+pip (which checks the index's sha256), unpacked safely and cached under the sources
+folder."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+from ctxhub.core.errors import SourceError
+
+
+def fetch_release(name: str, version: str, dest: Path) -> tuple[Path, str]:
+    """(unpacked root, sha256 of the archive) of NAME==VERSION's sdist under `dest`."""
+    root = dest / f"{name}-{version}"
+    stamp = root / ".sha256"
+    if stamp.is_file():
+        return root, stamp.read_text().strip()
+    download = dest / ".download"
+    shutil.rmtree(download, ignore_errors=True)
+    download.mkdir(parents=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+         "--no-binary", ":all:", "--dest", str(download), f"{name}=={version}"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    archives = [p for p in download.iterdir() if p.suffix in (".gz", ".zip", ".bz2")]
+    if done.returncode != 0 or len(archives) != 1:
+        last = (done.stderr.strip().splitlines() or ["no archive"])[-1]
+        raise SourceError(f"cannot fetch {name}=={version} from PyPI: {last}")
+    archive = archives[0]
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    unpacked = dest / ".unpack"
+    shutil.rmtree(unpacked, ignore_errors=True)
+    _unpack(archive, unpacked)
+    tops = list(unpacked.iterdir())
+    top = tops[0] if len(tops) == 1 and tops[0].is_dir() else unpacked
+    shutil.rmtree(root, ignore_errors=True)
+    top.rename(root)
+    shutil.rmtree(unpacked, ignore_errors=True)
+    shutil.rmtree(download, ignore_errors=True)
+    stamp.write_text(digest + "\n")
+    return root, digest
+
+
+def _unpack(archive: Path, dest: Path) -> None:
+    """Unpack refusing links and paths that leave `dest`."""
+    dest.mkdir(parents=True)
+    if archive.suffix == ".zip":
+        with zipfile.ZipFile(archive) as zf:
+            for member in zf.namelist():
+                if member.startswith("/") or ".." in Path(member).parts:
+                    raise SourceError(f"{archive.name}: unsafe path {member!r}")
+            zf.extractall(dest)
+        return
+    with tarfile.open(archive) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(dest, filter="data")  # links and escaping paths refused
+            return
+        for member in tar.getmembers():  # Pythons before 3.10.12: the same checks
+            if member.issym() or member.islnk() or member.name.startswith("/"):
+                raise SourceError(f"{archive.name}: unsafe member {member.name!r}")
+            if ".." in Path(member.name).parts:
+                raise SourceError(f"{archive.name}: unsafe path {member.name!r}")
+        tar.extractall(dest)
