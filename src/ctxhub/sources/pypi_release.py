@@ -63,9 +63,9 @@ def _unpack(archive: Path, dest: Path) -> None:
         if hasattr(tarfile, "data_filter"):
             tar.extractall(dest, filter="data")  # links and escaping paths refused
             return
-        for member in tar.getmembers():  # Pythons before 3.10.12: the same checks
-            if member.issym() or member.islnk() or member.name.startswith("/"):
-                raise SourceError(f"{archive.name}: unsafe member {member.name!r}")
-            if ".." in Path(member.name).parts:
-                raise SourceError(f"{archive.name}: unsafe path {member.name!r}")
+        for info in tar.getmembers():  # Pythons before 3.10.12: the same checks
+            if info.issym() or info.islnk() or info.name.startswith("/"):
+                raise SourceError(f"{archive.name}: unsafe member {info.name!r}")
+            if ".." in Path(info.name).parts:
+                raise SourceError(f"{archive.name}: unsafe path {info.name!r}")
         tar.extractall(dest)
