@@ -3,16 +3,11 @@ tools, one logged solution found again, and memory saying when it knows nothing.
 
 from __future__ import annotations
 
-import hashlib
-import shutil
-import subprocess
-import sys
-import tarfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ctxhub.core.errors import SourceError
 from ctxhub.session import HubSession
+from ctxhub.sources.pypi_release import fetch_release
 from ctxhub.tools.run import answer, parse_args
 from ctxhub.tools.specs import BY_NAME
 
@@ -25,59 +20,9 @@ QUERIES = (
 )
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def fetch_sdist(dest: Path, say: Callable[[str], None] = lambda _: None) -> Path:
-    """Download (once) and unpack the demo sdist; returns the unpacked root."""
-    archive = dest / f"{PACKAGE.replace('-', '_')}-{VERSION}.tar.gz"
-    root = dest / f"{PACKAGE}-{VERSION}"
-    if root.is_dir() and archive.is_file() and _sha256(archive) == SHA256:
-        return root
-    dest.mkdir(parents=True, exist_ok=True)
-    if not archive.is_file():
-        say(f"downloading {PACKAGE}=={VERSION} (sdist) from PyPI")
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--quiet",
-                "--no-deps",
-                "--no-binary",
-                ":all:",
-                "--dest",
-                str(dest),
-                f"{PACKAGE}=={VERSION}",
-            ],
-            check=False,
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode != 0 or not archive.is_file():
-            raise SourceError(
-                f"pip download {PACKAGE}=={VERSION} failed: {done.stderr.strip()[-400:]}"
-            )
-    if _sha256(archive) != SHA256:
-        archive.unlink()
-        raise SourceError(f"{archive.name}: sha256 mismatch, deleted; run the demo again")
-    tmp = dest / ".unpack"
-    with tarfile.open(archive) as tar:
-        if hasattr(tarfile, "data_filter"):  # refuses links and paths outside `tmp`
-            tar.extractall(tmp, filter="data")
-        else:  # pragma: no cover - Pythons before 3.10.12
-            tar.extractall(tmp)
-    [top] = list(tmp.iterdir())
-    if root.exists():
-        shutil.rmtree(root)
-    top.rename(root)
-    tmp.rmdir()
+    """Download (once) and unpack the demo sdist, its archive pinned; the unpacked root."""
+    root, _ = fetch_release(PACKAGE, VERSION, dest, sha256=SHA256, say=say)
     return root
 
 

@@ -1,7 +1,7 @@
-"""`pypi:NAME==X` when X is not the installed version: that release's source
-distribution from PyPI (sdist preferred for its docs and examples), downloaded once by
-pip (which checks the index's sha256), unpacked safely and cached under the sources
-folder."""
+"""A release's source distribution from PyPI (sdist: it has the docs and examples),
+downloaded once by pip (which checks the index's sha256; a caller may pin the archive's
+too), unpacked without links or escaping paths, and cached. `pypi:NAME==X` uses it when
+X is not installed; so does the demo."""
 
 from __future__ import annotations
 
@@ -11,20 +11,40 @@ import subprocess
 import sys
 import tarfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from ctxhub.core.errors import SourceError
 
 
-def fetch_release(name: str, version: str, dest: Path) -> tuple[Path, str]:
-    """(unpacked root, sha256 of the archive) of NAME==VERSION's sdist under `dest`."""
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def fetch_release(
+    name: str,
+    version: str,
+    dest: Path,
+    *,
+    sha256: str | None = None,
+    say: Callable[[str], None] = lambda _: None,
+) -> tuple[Path, str]:
+    """(unpacked root, sha256 of the archive) of NAME==VERSION's sdist under `dest`.
+    `sha256` pins the archive: another one is deleted before it is unpacked."""
     root = dest / f"{name}-{version}"
     stamp = root / ".sha256"
     if stamp.is_file():
-        return root, stamp.read_text().strip()
+        digest = stamp.read_text().strip()
+        if sha256 is None or digest == sha256:
+            return root, digest
     download = dest / ".download"
     shutil.rmtree(download, ignore_errors=True)
     download.mkdir(parents=True)
+    say(f"downloading {name}=={version} (sdist) from PyPI")
     done = subprocess.run(
         [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
          "--no-binary", ":all:", "--dest", str(download), f"{name}=={version}"],
@@ -32,10 +52,14 @@ def fetch_release(name: str, version: str, dest: Path) -> tuple[Path, str]:
     )  # fmt: skip
     archives = [p for p in download.iterdir() if p.suffix in (".gz", ".zip", ".bz2")]
     if done.returncode != 0 or len(archives) != 1:
+        shutil.rmtree(download, ignore_errors=True)
         last = (done.stderr.strip().splitlines() or ["no archive"])[-1]
         raise SourceError(f"cannot fetch {name}=={version} from PyPI: {last}")
     archive = archives[0]
-    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    digest = sha256_of(archive)
+    if sha256 is not None and digest != sha256:
+        shutil.rmtree(download, ignore_errors=True)
+        raise SourceError(f"{archive.name}: sha256 mismatch, deleted; try again")
     unpacked = dest / ".unpack"
     shutil.rmtree(unpacked, ignore_errors=True)
     _unpack(archive, unpacked)
