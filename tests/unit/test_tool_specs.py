@@ -135,3 +135,14 @@ def test_cli_json_is_the_mcp_structured_content(home: Path) -> None:
     assert via_cli["hits"][0]["id"] == rid
     text = CliRunner().invoke(cli, ["browse", "--limit", "5"]).output
     assert text.strip() == via_mcp.content[0].text.strip()
+
+
+def test_exactly_the_memory_reading_tools_store_captured_records_first() -> None:
+    readers = {spec.name for spec in TOOLS if spec.reads_memory}
+    assert readers == {
+        "search_solutions",
+        "search_by_approach",
+        "browse_solutions",
+        "ecosystem_digest",
+    }
+    assert not any(spec.reads_memory and spec.writes for spec in TOOLS)

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from ctxhub.session import HubSession
 from ctxhub.sources.pypi_release import fetch_release
-from ctxhub.tools.run import answer, parse_args
-from ctxhub.tools.specs import BY_NAME
+from ctxhub.tools.run import call
 
 PACKAGE, VERSION = "pipecat-ai-flows", "1.4.0"
 SHA256 = "3cdcecf66606bc8ed7e1cfeb3eec2e13e7a40af894a9c8c7717d8f713955f608"
@@ -42,16 +41,11 @@ DEMO_RECALL = (
 )
 
 
-def _tool(hub: HubSession, name: str, **arguments: object) -> str:
-    spec = BY_NAME[name]
-    return answer(spec, hub, parse_args(spec, arguments)).text
-
-
 def demo_steps(hub: HubSession) -> Iterator[tuple[str, str]]:
     """(title, the tool's text) for each step, as an agent would call them."""
     for tool, query in QUERIES:
-        yield f"{tool}: {query}", _tool(hub, tool, query=query, limit=3)
+        yield f"{tool}: {query}", call(hub, tool, query=query, limit=3).text
     # memory: what an agent logs after a fix, found again from the raw error
-    yield "log_solution", _tool(hub, "log_solution", **DEMO_RECORD)
+    yield "log_solution", call(hub, "log_solution", **DEMO_RECORD).text
     for query in DEMO_RECALL:
-        yield f"search_solutions: {query}", _tool(hub, "search_solutions", query=query, limit=1)
+        yield f"search_solutions: {query}", call(hub, "search_solutions", query=query, limit=1).text

@@ -23,12 +23,6 @@ if TYPE_CHECKING:
     from ctxhub.session import HubSession
 from ctxhub.tools.specs import TOOLS
 
-#: Tools that read memory: the CLI stores what hooks captured first (the server does it
-#: in the background).
-_READS_MEMORY = frozenset(
-    {"search_solutions", "search_by_approach", "browse_solutions", "ecosystem_digest"}
-)
-
 
 def _option_name(field: str) -> str:
     return "--" + field.replace("_", "-")
@@ -179,7 +173,7 @@ def _run(spec: ToolSpec, cli: CliSpec, values: dict[str, Any]) -> None:
     except InputError as exc:
         raise click.UsageError(failure(spec, exc) or str(exc)) from None
     with HubSession(ctx.settings) as hub:
-        if spec.name in _READS_MEMORY:
+        if spec.reads_memory:
             from ctxhub.tools.memory_tools import store_pending
 
             store_pending(hub)

@@ -23,8 +23,7 @@ from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
-from ctxhub.tools.run import answer, parse_args
-from ctxhub.tools.specs import BY_NAME
+from ctxhub.tools.run import call
 
 CATEGORY_TOOL = {
     "symbol": "get_code_snippet + search_api",
@@ -117,10 +116,8 @@ def _dedupe(hits: Sequence[RankedHit]) -> list[RankedHit]:
 
 
 def _call(hub: HubSession, tool: str, **arguments: object) -> BaseModel:
-    """A tool exactly as an MCP client calls it: the spec's validation, the function,
-    the response budget (tools/run.py)."""
-    spec = BY_NAME[tool]
-    return answer(spec, hub, parse_args(spec, arguments)).output
+    """A tool exactly as an MCP client calls it (tools/run.py)."""
+    return call(hub, tool, **arguments).output
 
 
 def _hits(hub: HubSession, tool: str, **arguments: object) -> SearchResponse:

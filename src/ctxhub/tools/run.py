@@ -61,6 +61,15 @@ def answer(spec: ToolSpec, hub: HubSession, args: BaseModel) -> Answer:
     return Answer(output, data, text)
 
 
+def call(hub: HubSession, tool: str, **arguments: Any) -> Answer:
+    """The tool named `tool`, exactly as an MCP client calls it (for the eval harness and
+    the demo); InputError for arguments the tool refuses."""
+    from ctxhub.tools.specs import BY_NAME
+
+    spec = BY_NAME[tool]
+    return answer(spec, hub, parse_args(spec, arguments))
+
+
 def failure(spec: ToolSpec, exc: BaseException) -> str | None:
     """The one line a caller reads when the call failed as ctxhub meant it to (bad
     arguments, not found, a store or model that cannot answer); None for a bug."""

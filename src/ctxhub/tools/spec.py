@@ -56,6 +56,9 @@ class ToolSpec:
     writes: bool = False
     #: A search: while the response is over budget, ask for fewer hits.
     fits_hits: bool = False
+    #: It reads memory: what hooks captured is stored first (by the server in the
+    #: background, by the CLI before the call).
+    reads_memory: bool = False
     cli: CliSpec | None = None
 
     @property

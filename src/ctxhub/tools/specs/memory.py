@@ -174,6 +174,7 @@ known, the response says so: solve it, then log_solution.""",
     output=SolutionSearchResponse,
     function=f"{FUNCTIONS}:search_solutions",
     render=f"{RENDER}:solution_response",
+    reads_memory=True,
     cli=CliSpec(
         "recall",
         positional=("query",),
@@ -190,6 +191,7 @@ version", "retry with exponential backoff"), searching the solution texts.""",
     output=SolutionSearchResponse,
     function=f"{FUNCTIONS}:search_by_approach",
     render=f"{RENDER}:solution_response",
+    reads_memory=True,
     cli=CliSpec("approach", positional=("approach",)),
 )
 
@@ -220,6 +222,7 @@ BROWSE_SOLUTIONS = ToolSpec(
     output=BrowseResponse,
     function=f"{FUNCTIONS}:browse_solutions",
     render=f"{RENDER}:browse_response",
+    reads_memory=True,
     cli=CliSpec("browse"),
 )
 
@@ -231,6 +234,7 @@ project's agent instructions file (AGENTS.md, CLAUDE.md).""",
     output=DigestResponse,
     function=f"{FUNCTIONS}:ecosystem_digest",
     render=f"{RENDER}:digest",
+    reads_memory=True,
     cli=CliSpec("digest", aliases={"languages": ("--language",), "frameworks": ("--framework",)}),
 )
 
