@@ -25,10 +25,9 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
 
-from ctxhub import __version__
 from ctxhub.core.errors import SourceError
+from ctxhub.sources.url import USER_AGENT as AGENT
 
-AGENT = f"ctxhub/{__version__}"
 STATE = ".crawl.json"
 _LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
 
@@ -187,6 +186,7 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
         queue.extend((u, 1) for u in c.sitemap_urls() if c.inside(u))
         seen: set[str] = {u for u, _ in queue}
         kept: dict[str, str] = {}  # url -> relpath
+        files: set[str] = set()  # the relpaths in `kept`
         while queue and len(kept) < limits.max_pages:
             url, depth = queue.popleft()
             status, body, final = c.fetch(url)
@@ -199,9 +199,10 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
             if rel is None:
                 result.skipped.append((url, f"redirected outside {c.prefix}"))
                 continue
-            if rel in kept.values():
+            if rel in files:
                 continue  # one page under two URLs (`docs/` and `docs/index.html`)
             kept[url] = rel
+            files.add(rel)
             path = dest / rel
             if body is None:
                 result.unchanged += 1

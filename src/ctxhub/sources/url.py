@@ -12,6 +12,8 @@ import httpx
 from ctxhub import __version__
 from ctxhub.core.errors import SourceError
 
+#: How ctxhub names itself to every server it reads from.
+USER_AGENT = f"ctxhub/{__version__}"
 TIMEOUT_S = 30.0
 MAX_BYTES = 50_000_000
 
@@ -30,7 +32,7 @@ def fetch(url: str, dest_dir: Path) -> Path:
     fd, tmp = tempfile.mkstemp(dir=dest_dir, prefix=".download.")
     try:
         size = 0
-        headers = {"User-Agent": f"ctxhub/{__version__}"}
+        headers = {"User-Agent": USER_AGENT}
         with (
             os.fdopen(fd, "wb") as out,
             httpx.stream(
