@@ -26,6 +26,7 @@ from ctxhub.search.analyzer import (
     informative_terms,
 )
 from ctxhub.search.budget import to_hits
+from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.fusion import max_fused, rrf
 from ctxhub.search.rank import (
     Candidate,
@@ -193,6 +194,7 @@ class Retriever:
             "literal": LiteralMatch(),
             "feedback": FeedbackRatio(self.store.knowledge_feedback),
             "currency": Currency(),
+            "cohesion": CallCohesion(),
         }
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)
