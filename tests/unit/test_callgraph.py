@@ -64,20 +64,24 @@ def test_nested_defs_and_lambdas_are_scopes_of_their_own(core: dict[str, ChunkMe
     process = core["fakepkg.sub.core.EchoProcessor.process"]
     # finish() is called by the nested on_done, drop() by a lambda: not by process.
     # The comprehension's self.label() runs in process, so it counts.
-    assert process.calls == ["push", "TextFrame", "label", "_retry"]
+    assert process.calls == ["process", "push", "TextFrame", "label", "_retry"]
     on_done = core["fakepkg.sub.core.EchoProcessor.process.on_done"]
     assert on_done.calls == ["finish", "ErrorFrame"]
     assert "fakepkg.frames.ErrorFrame" in on_done.imports
     assert "fakepkg.frames.ErrorFrame" not in process.imports
 
 
-def test_super_call_of_the_own_name_is_an_extension_not_a_call(
-    core: dict[str, ChunkMeta],
-) -> None:
+def test_super_calls_count_and_say_so(core: dict[str, ChunkMeta]) -> None:
     process = core["fakepkg.sub.core.EchoProcessor.process"]
-    assert "process" not in process.calls and process.extra["extends_super"] is True
-    assert "super().process" in process.extra["calls_qualified"]
-    assert "super().push" in process.extra["calls_qualified"]  # another name: a call
+    # super().process() from process: an override extending the base's, and a call of it
+    assert "process" in process.calls and process.extra["extends_super"] is True
+    assert process.extra["calls_via"] == {
+        "super().process": "super()",
+        "super().push": "super()",
+        "self.push": "self",  # the same name on self: a receiver of its own
+        "self.label": "self",
+    }
+    assert "TextFrame" not in process.extra["calls_via"]  # no receiver, no entry
 
 
 def test_decorators_and_defaults_are_not_the_body(core: dict[str, ChunkMeta]) -> None:
@@ -137,6 +141,7 @@ def test_receivers_whose_type_is_unknown_are_not_guessed() -> None:
         """
     )
     assert got.calls == ["create", "build", "start"]
+    assert got.calls_via == {"super(Local, self).start": "super()"}
 
 
 def test_builtins_only_count_when_shadowed() -> None:
@@ -217,3 +222,93 @@ def test_async_generator_and_await_forms() -> None:
     )
     assert got.yields == ["ErrorFrame"]
     assert got.calls == ["source", "ErrorFrame", "flush"]
+
+
+def methods(source: str) -> dict[str, ChunkMeta]:
+    """Chunk metadata of a snippet indexed as `pkg/mod.py`, by qualified name."""
+    data = textwrap.dedent(source).encode()
+    ex = extract_python_file("fx", "pkg/mod.py", data, version=None, internal_packages={"pkg"})
+    return {c.symbol or "": c.metadata for c in ex.chunks}
+
+
+ATTRIBUTES = """
+    from typing import Optional
+
+    import pkg.net as net
+    from pkg.client import Client
+    from pkg.store import Store
+
+
+    class Local:
+        def ping(self):
+            return 1
+
+
+    class User:
+        cache: "Store"
+        queue: Optional[net.Queue] = None
+
+        def __init__(self, client: Client, other, store: Store | None = None):
+            self.client = client
+            self.made = Local()
+            self.other = other
+            self.typed: net.Socket = net.connect()
+            self._conn = None
+
+        def open(self):
+            self._conn = net.Connection()
+
+        def run(self):
+            self.client.send(1)
+            self.made.ping()
+            self.other.send(2)
+            self.typed.write()
+            self.cache.get("k")
+            self.queue.put(3)
+            self._conn.close()
+            self.unknown.call()
+"""
+
+
+def test_typed_attribute_calls_resolve_through_the_imports() -> None:
+    run = methods(ATTRIBUTES)["pkg.mod.User.run"]
+    assert run.calls == ["send", "ping", "write", "get", "put", "close"]
+    assert run.extra["calls_qualified"] == [
+        "pkg.client.Client.send",  # self.client = client, the parameter `client: Client`
+        "pkg.mod.Local.ping",  # self.made = Local(), a class of the module
+        "pkg.net.Socket.write",  # self.typed: net.Socket = ..., an import-as
+        "pkg.store.Store.get",  # class-level `cache: "Store"`
+        "pkg.net.Queue.put",  # class-level Optional[...]
+        "pkg.net.Connection.close",  # assigned in another method; the None says nothing
+    ]
+    assert run.extra["calls_via"]["pkg.client.Client.send"] == "self.client"
+    assert run.extra["calls_via"]["pkg.net.Connection.close"] == "self._conn"
+    # self.other (no annotation) and self.unknown (never assigned) stay out
+    assert not any("other" in q or "unknown" in q for q in run.extra["calls_qualified"])
+
+
+def test_an_attribute_of_two_classes_or_an_unknown_value_is_not_guessed() -> None:
+    got = methods(
+        """
+        from pkg.a import Alpha, Beta, make
+
+        class Mixed:
+            def __init__(self, flag):
+                self.one = Alpha() if flag else None
+                self.two = Alpha()
+                self.three = make()
+                self.four, self.five = Alpha(), Beta()
+
+            def reset(self):
+                self.two = Beta()
+
+            def run(self):
+                self.one.go()
+                self.two.go()
+                self.three.go()
+                self.four.go()
+                return 1
+        """
+    )
+    run = got["pkg.mod.Mixed.run"]
+    assert run.calls == [] and "calls_via" not in run.extra

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ctxhub.core.calls import CallsVia
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, MAX_TOKENS, MIN_TOKENS
 
 ChunkKind = Literal["doc", "api", "example"]
@@ -129,6 +130,8 @@ class SearchFilters(BaseModel):
     class_prefix: str | None = None
     chunk_type: list[str] | None = None
     calls: str | None = None
+    #: Which calls `calls` counts: any, or only those on one receiver (core/calls.py)
+    calls_via: CallsVia = "any"
     yields: str | None = None
     base_class: str | None = None
     is_dataclass: bool | None = None

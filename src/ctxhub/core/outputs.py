@@ -36,6 +36,11 @@ class Companion(BaseModel):
     id: str = Field(description="Chunk id: pass to get_code_snippet(chunk_id=...)")
     path: str
     line_start: int | None = None
+    through: str | None = Field(
+        default=None,
+        description="The call's receiver when it is not the function's own: 'super()' "
+        "(the base's method), or 'self.<attr>' (an attribute whose class the class states)",
+    )
 
 
 class CodeSnippet(BaseModel):
@@ -75,6 +80,11 @@ class CallNode(BaseModel):
     depth: int = Field(description="1 = called directly by (or calling) the root")
     via: str = Field(description="The caller (callees) or callee (callers) it was reached from")
     name: str = Field(description="The called name as the code writes it")
+    through: str | None = Field(
+        default=None,
+        description="The call's receiver when it is not the function's own: 'super()' "
+        "(the base's method), or 'self.<attr>' (an attribute whose class the class states)",
+    )
 
 
 class CallTrace(BaseModel):

@@ -7,7 +7,7 @@ from pydantic import BaseModel
 from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery
-from ctxhub.evaluation.runner import CATEGORY_KINDS, run_tool
+from ctxhub.evaluation.runner import CATEGORY_KINDS, run_tool, structural_filters
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
 
@@ -19,9 +19,7 @@ class GoldRanks(BaseModel):
 
 def explain(hub: HubSession, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
     kinds = CATEGORY_KINDS.get(q.category)
-    filters = SearchFilters.model_validate(
-        {k: v for k, v in q.filters.items() if k in ("yields", "calls")}
-    )
+    filters = SearchFilters.model_validate(structural_filters(q))
     lists: dict[str, list[RankedHit]] = {}
     for path in ("bm25", "dense", "symbol", "phrase"):
         request = SearchRequest(query=q.query, kinds=kinds, filters=filters, limit=depth)

@@ -126,6 +126,15 @@ def _hits(hub: HubSession, tool: str, **arguments: object) -> SearchResponse:
     return found
 
 
+def structural_filters(q: EvalQuery) -> dict[str, str]:
+    """The search_api filters of a yields/calls query."""
+    filters = {k: v for k, v in q.filters.items() if k in ("yields", "calls")}
+    if "calls" in filters:
+        # the gold calls sets are bodies containing `self.<name>(` (README): no super()
+        filters["calls_via"] = "self"
+    return filters
+
+
 def run_tool(hub: HubSession, q: EvalQuery) -> tuple[list[RankedHit], list[RankedHit] | None]:
     """(ranked hits, full filtered set or None) for one query, through the MCP tools."""
     if q.category == "symbol":
@@ -148,7 +157,7 @@ def run_tool(hub: HubSession, q: EvalQuery) -> tuple[list[RankedHit], list[Ranke
         hits += [_ranked(h) for h in _hits(hub, "search_api", query=q.query, limit=DEPTH).hits]
         return _dedupe(hits), None
     if q.category in ("yields", "calls"):
-        filters = {k: v for k, v in q.filters.items() if k in ("yields", "calls")}
+        filters = structural_filters(q)
         first = _hits(hub, "search_api", query=q.query, limit=DEPTH, **filters)
         full = [_ranked(h) for h in first.hits]
         cursor = first.next_cursor

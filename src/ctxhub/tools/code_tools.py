@@ -68,13 +68,14 @@ def _snippet(
         found, _ = resolve.callees(hub.store, chunk)
         companions = [
             Companion(
-                name=name,
-                symbol=target.symbol or "",
-                id=target.id,
-                path=target.path,
-                line_start=target.line_start,
+                name=edge.name,
+                symbol=edge.target.symbol or "",
+                id=edge.target.id,
+                path=edge.target.path,
+                line_start=edge.target.line_start,
+                through=edge.through,
             )
-            for name, target in found[:MAX_COMPANIONS]
+            for edge in found[:MAX_COMPANIONS]
         ]
     snippet = CodeSnippet(
         id=chunk.id,
@@ -240,7 +241,8 @@ def trace_calls(
                 unresolved = missing
         else:
             edges = resolve.callers(hub.store, current)
-        for name, target in edges:
+        for edge in edges:
+            target = edge.target
             if target.id in seen:
                 continue
             if len(nodes) >= MAX_TRACE_NODES:
@@ -255,7 +257,8 @@ def trace_calls(
                     line_start=target.line_start,
                     depth=level,
                     via=current.symbol or current.path,
-                    name=name,
+                    name=edge.name,
+                    through=edge.through,
                 )
             )
             if level < depth:

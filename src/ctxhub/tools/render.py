@@ -40,6 +40,11 @@ def _fence(code: str, language: str = "") -> str:
     return f"{ticks}{language}\n{code}\n{ticks}"
 
 
+def _through(receiver: str | None, sep: str = " ") -> str:
+    """How a call names its receiver, when that is worth saying: `via super()`."""
+    return f"{sep}via {receiver}" if receiver else ""
+
+
 def _hit_facts(hit: Hit) -> list[str]:
     meta = hit.metadata
     facts: list[str] = []
@@ -50,6 +55,8 @@ def _hit_facts(hit: Hit) -> list[str]:
         for key in ("bases", "yields", "calls"):
             if meta.get(key):
                 parts.append(f"{key}: {_names(meta[key])}")
+        if meta.get("match_via"):
+            parts.append("calls match via " + ", ".join(meta["match_via"]))
         if meta.get("deprecated"):
             parts.append("DEPRECATED")
         if parts:
@@ -121,7 +128,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
     if snippet.companions:
         lines.append("calls (open with get_code_snippet(chunk_id=...)):")
         lines.extend(
-            f"- {c.name} -> {c.symbol} · id {c.id} · {c.path}{_lines(c.line_start, None)}"
+            f"- {c.name}{_through(c.through)} -> {c.symbol} · id {c.id} · "
+            f"{c.path}{_lines(c.line_start, None)}"
             for c in snippet.companions
         )
     if snippet.alternatives:
@@ -160,7 +168,7 @@ def call_trace(trace: CallTrace) -> str:
         indent = "  " * (node.depth - 1)
         lines.append(
             f"{indent}- {node.symbol} · id {node.id} · {node.path}{_lines(node.line_start, None)}"
-            f" (as {node.name})"
+            f" (as {node.name}{_through(node.through, ', ')})"
         )
     if trace.unresolved:
         lines.append("not indexed: " + _names(trace.unresolved, 20))

@@ -1,15 +1,19 @@
 """Names -> indexed definitions: the symbol cascade and call-target resolution.
 
 The call graph stores what the code says (`self.push_frame`, `super().start`,
-`FrameProcessor.__init__`, `create_task`); resolving it to definitions uses the index
-itself: the caller's class and its bases (by name, through the class chunks' `bases`),
-classes named in the call, then functions of the caller's module, then unique names.
+`FrameProcessor.__init__`, `create_task`), and each call's receiver (core/calls.py);
+resolving it to definitions uses the index itself: the caller's class and its bases (by
+name, through the class chunks' `bases`), classes named in the call, then functions of
+the caller's module, then unique names. A call through a typed attribute was resolved at
+ingest (`pkg.mod.Client.send`) and reaches that class's method, or nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from ctxhub.core.calls import as_written, call_sites, marker, via_kind
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.store.protocol import Store
 
@@ -152,18 +156,34 @@ def method_in_hierarchy(
     return None
 
 
-def resolve_call(store: Store, caller: Chunk, name: str, qualified: str | None) -> Chunk | None:
-    """The indexed definition a call in `caller` most likely reaches, or None."""
+def _qualified_class(store: Store, dotted: str, source: str | None) -> Chunk | None:
+    """The class chunk named exactly `dotted` (a class resolved at ingest), or None."""
+    found = _api(store, source, symbol=dotted, chunk_types=("class",)) or _api(
+        store, symbol=dotted, chunk_types=("class",)
+    )
+    return found[0] if found else None
+
+
+def resolve_call(
+    store: Store, caller: Chunk, name: str, qualified: str | None, via: str | None = None
+) -> Chunk | None:
+    """The indexed definition a call in `caller` most likely reaches, or None. `via` is the
+    call's receiver (core/calls.py); without it, the written text tells."""
     meta = caller.metadata
     text = qualified or name
+    kind = via_kind(via)
+    if kind == "attribute":
+        # resolved at ingest to `pkg.mod.Class.name`: that class, exactly, or nothing
+        cls = _qualified_class(store, text.rsplit(".", 1)[0], caller.source)
+        return method_in_hierarchy(store, cls, name) if cls is not None else None
     owner = (
         class_chunk(store, meta.module, meta.class_name, caller.source)
         if (meta.class_name)
         else None
     )
-    if text.startswith(("self.", "cls.")) and owner is not None:
+    if (kind == "self" or text.startswith(("self.", "cls."))) and owner is not None:
         return method_in_hierarchy(store, owner, name)
-    if text.startswith("super()") and owner is not None:
+    if (kind == "super" or text.startswith("super(")) and owner is not None:
         return method_in_hierarchy(store, owner, name, skip_self=True)
     parts = text.split(".")
     if len(parts) >= 2 and parts[-2][:1].isupper():
@@ -185,42 +205,53 @@ def resolve_call(store: Store, caller: Chunk, name: str, qualified: str | None) 
     return None
 
 
-def callees(store: Store, caller: Chunk) -> tuple[list[tuple[str, Chunk]], list[str]]:
-    """(called name, definition) pairs for a function's calls, and the unresolved names."""
-    qualified: list[str] = list(caller.metadata.extra.get("calls_qualified", []))
-    by_name: dict[str, str] = {}
-    for q in qualified:
-        by_name.setdefault(q.rsplit(".", 1)[-1], q)
-    found: list[tuple[str, Chunk]] = []
+@dataclass(frozen=True)
+class CallEdge:
+    """One call between indexed definitions: the call as the code writes it, and its
+    receiver when a listing should say so (`super()`, `self.client`; else None)."""
+
+    name: str
+    target: Chunk
+    through: str | None = None
+
+
+def _sites(chunk: Chunk) -> list[tuple[str, str, str | None]]:
+    """The chunk's calls (core/calls.call_sites), and any `calls` name no site spells."""
+    sites = call_sites(chunk.metadata.extra)
+    spelled = {name for name, _, _ in sites}
+    return sites + [(n, n, None) for n in chunk.metadata.calls if n not in spelled]
+
+
+def callees(store: Store, caller: Chunk) -> tuple[list[CallEdge], list[str]]:
+    """The definitions a function's calls reach, and the calls that reach none indexed."""
+    found: list[CallEdge] = []
     unresolved: list[str] = []
-    for name in caller.metadata.calls:
-        target = resolve_call(store, caller, name, by_name.get(name))
+    for name, qualified, via in _sites(caller):
+        written = as_written(qualified, via)
+        target = resolve_call(store, caller, name, qualified, via)
         if target is None or target.id == caller.id:
-            unresolved.append(by_name.get(name, name))
-        else:
-            found.append((by_name.get(name, name), target))
+            unresolved.append(written)
+        elif all(e.target.id != target.id for e in found):
+            found.append(CallEdge(written, target, marker(via)))
     return found, unresolved
 
 
-def callers(store: Store, callee: Chunk, limit: int = 200) -> list[tuple[str, Chunk]]:
-    """Functions whose calls name `callee` and resolve to it."""
+def callers(store: Store, callee: Chunk, limit: int = 200) -> list[CallEdge]:
+    """Functions whose calls name `callee` and resolve to it (through super() and typed
+    attributes too: the edge says so)."""
     name = (callee.symbol or "").rsplit(".", 1)[-1]
     if not name:
         return []
     candidates = _api(store, calls=name, limit=limit * 4)
-    out: list[tuple[str, Chunk]] = []
+    out: list[CallEdge] = []
     for cand in candidates:
-        qualified = next(
-            (
-                q
-                for q in cand.metadata.extra.get("calls_qualified", [])
-                if q.rsplit(".", 1)[-1] == name
-            ),
-            name,
-        )
-        target = resolve_call(store, cand, name, qualified)
-        if target is not None and target.id == callee.id:
-            out.append((qualified, cand))
+        for called, qualified, via in _sites(cand):
+            if called != name:
+                continue
+            target = resolve_call(store, cand, name, qualified, via)
+            if target is not None and target.id == callee.id:
+                out.append(CallEdge(as_written(qualified, via), cand, marker(via)))
+                break
         if len(out) >= limit:
             break
     return out

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from ctxhub.core.calls import CallsVia, call_sites, marker, via_kind
 from ctxhub.core.cursor import cursor_key, make_cursor, parse_cursor
 from ctxhub.core.errors import InputError
-from ctxhub.core.knowledge import HitKind, SearchFilters, SearchRequest, SearchResponse
+from ctxhub.core.knowledge import (
+    Chunk,
+    Hit,
+    HitKind,
+    SearchFilters,
+    SearchRequest,
+    SearchResponse,
+)
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
 from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
@@ -94,6 +102,7 @@ def search_api(
     base_class: str | None = None,
     yields: str | None = None,
     calls: str | None = None,
+    calls_via: CallsVia = "any",
     is_dataclass: bool | None = None,
     source: str | list[str] | None = None,
     limit: int = DEFAULT_HITS,
@@ -110,8 +119,11 @@ def search_api(
         base_class=base_class or None,
         yields=yields or None,
         calls=calls or None,
+        calls_via=calls_via,
         is_dataclass=is_dataclass,
     )
+    if filters.calls_via != "any" and not filters.calls:
+        raise InputError(f"calls_via={calls_via!r} narrows the calls filter: give calls too")
     if not filters.is_structural():
         if not query.strip():
             raise InputError(
@@ -152,6 +164,8 @@ def _list_filtered(
         if i in by_id
     ]
     hits, truncated = to_hits(candidates, norm if scored else 1.0, max_tokens)
+    if filters.calls:
+        _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
     return SearchResponse(
         query=query,
@@ -162,6 +176,26 @@ def _list_filtered(
         next_cursor=make_cursor(str(end), key) if end < len(order) else None,
         truncated=truncated,
     )
+
+
+def _mark_call_matches(
+    hits: list[Hit], chunks: dict[str, Chunk], name: str, calls_via: CallsVia
+) -> None:
+    """Say on each hit when the filtered call goes through super() or an attribute (its
+    `match_via`), so a listing of callers never passes an override off as a self-call."""
+    for hit in hits:
+        chunk = chunks.get(hit.id)
+        if chunk is None:
+            continue
+        shown = {
+            m
+            for called, _, via in call_sites(chunk.metadata.extra)
+            if called == name
+            and (m := marker(via)) is not None
+            and calls_via in ("any", via_kind(via))
+        }
+        if shown:
+            hit.metadata["match_via"] = sorted(shown)
 
 
 __all__ = ["search", "search_api", "search_docs", "search_examples"]

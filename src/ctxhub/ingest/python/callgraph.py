@@ -5,19 +5,28 @@ evaluated elsewhere, and nested functions, lambdas and classes are scopes of the
 (their facts belong to them). Comprehensions run inline, so they count.
 
 Calls are kept when their target is knowable from the text: `self.x()` / `cls.x()`,
-`super().x()`, a plain `x()` (not a builtin), `mod.x()` through an imported module, and
-`Cls.x()` through a class-like (capitalised) name bound in the module. Calls on other
-receivers (`self.client.send()`, `logger.info()`) name objects whose type is unknown
-here, so they are left out rather than guessed.
+`super().x()`, a plain `x()` (not a builtin), `mod.x()` through an imported module,
+`Cls.x()` through a class-like (capitalised) name bound in the module, and
+`self.attr.x()` when the class states the attribute's type (`attributes.py`: assigned a
+constructor call, annotated, or assigned an annotated `__init__` parameter). The last is
+recorded resolved, `pkg.mod.Client.x`. Calls on other receivers (`self.other.send()`,
+`logger.info()`) name objects whose type is unknown here, so they are left out rather
+than guessed.
+
+`super().x()` is a call of `x`, the method's own name included: an override that
+extends `push_frame` is a caller of the base's `push_frame`. Each call with a receiver
+says which one in `calls_via` (`core/calls.py`: "self", "super()", "self.<attr>"), so
+listings can mark them and a `calls` filter can ask for one receiver only.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from ctxhub.core.calls import VIA_SELF, VIA_SUPER
 from ctxhub.ingest.python.modules import resolve_relative
 
 #: Nodes that open a scope of their own; their insides are not the outer body.
@@ -65,7 +74,7 @@ def _is_super_call(node: ast.expr) -> bool:
     )
 
 
-def _class_like(name: str) -> bool:
+def class_like(name: str) -> bool:
     stripped = name.lstrip("_")
     return bool(stripped) and stripped[0].isupper()
 
@@ -220,6 +229,8 @@ class BodyFacts:
     yields: list[str] = field(default_factory=list)
     imports: list[str] = field(default_factory=list)
     extends_super: bool = False  # calls super().<its own name>()
+    #: calls_qualified entry -> its receiver, for calls that have one (core/calls.py)
+    calls_via: dict[str, str] = field(default_factory=dict)
 
 
 def _unique(items: Iterable[tuple[tuple[int, int], str]]) -> list[str]:
@@ -239,12 +250,13 @@ def analyze_body(
     ctx: ScopeContext,
     self_names: Iterable[str] = (),
     own_name: str | None = None,
+    attr_types: Mapping[str, str] | None = None,
 ) -> BodyFacts:
     """Calls, yields and framework-internal imports of one function's own body.
 
-    `super().<own_name>()` (an override extending the method it overrides) is kept in
-    `calls_qualified` and flagged `extends_super` but left out of `calls`: otherwise
-    every override of `process_frame` would be listed as a caller of `process_frame`.
+    `attr_types` maps the class's attributes to their qualified classes, where known
+    (`attributes.attribute_types`). `super().<own_name>()` (an override extending the
+    method it overrides) is a call like any other, and also flags `extends_super`.
     """
     nodes = list(own_nodes(body))
     receivers = {*_SELF_NAMES, *self_names}
@@ -262,11 +274,13 @@ def analyze_body(
         elif isinstance(node, NESTED_SCOPES) and not isinstance(node, ast.Lambda):
             local_defs.add(node.name)
     known = ctx.module_names | table.bindings.keys() | local_defs
+    call_target = _CallTarget(receivers, table, known, attr_types or {})
 
     calls: list[tuple[tuple[int, int], str]] = []
     qualified: list[tuple[tuple[int, int], str]] = []
     yields: list[tuple[tuple[int, int], str]] = []
     used: list[tuple[tuple[int, int], str]] = list(local_imports)
+    via: dict[str, str] = {}
     extends_super = False
     chain_roots: set[int] = set()  # Name/Attribute nodes inside a longer chain
     for node in nodes:
@@ -274,15 +288,15 @@ def analyze_body(
             chain_roots.add(id(node.value))
     for node in nodes:
         if isinstance(node, ast.Call):
-            name = _call_name(node.func, receivers, table, known)
-            if name is None:
+            found = call_target.of(node.func)
+            if found is None:
                 continue
-            qualified.append((_pos(node), ast.unparse(node.func)))
-            func = node.func
-            if name == own_name and isinstance(func, ast.Attribute) and _is_super_call(func.value):
-                extends_super = True
-            else:
-                calls.append((_pos(node), name))
+            name, written, receiver = found
+            calls.append((_pos(node), name))
+            qualified.append((_pos(node), written))
+            if receiver is not None:
+                via.setdefault(written, receiver)
+                extends_super = extends_super or (receiver == VIA_SUPER and name == own_name)
         elif isinstance(node, ast.Yield) and isinstance(node.value, ast.Call):
             built = _constructed_name(node.value.func, receivers)
             if built is not None:
@@ -293,34 +307,49 @@ def analyze_body(
                 resolved = table.resolve(chain)
                 if resolved is not None and ctx.is_internal(resolved, chain[0]):
                     used.append((_pos(node), resolved))
-    return BodyFacts(
+    facts = BodyFacts(
         _unique(calls), _unique(qualified), _unique(yields), _unique(used), extends_super
     )
+    facts.calls_via = {q: via[q] for q in facts.calls_qualified if q in via}
+    return facts
 
 
-def _call_name(
-    func: ast.expr, receivers: set[str], table: ImportTable, known: frozenset[str] | set[str]
-) -> str | None:
-    """The called name when the call target is knowable (see module docstring)."""
-    if isinstance(func, ast.Name):
-        if func.id == "super" or (func.id in _BUILTINS and func.id not in known):
+@dataclass(frozen=True)
+class _CallTarget:
+    """What a call names, when its target is knowable (see the module docstring)."""
+
+    receivers: set[str]
+    table: ImportTable
+    known: frozenset[str] | set[str]
+    attr_types: Mapping[str, str]
+
+    def of(self, func: ast.expr) -> tuple[str, str, str | None] | None:
+        """(called name, call as recorded, receiver or None), or None when unknowable."""
+        if isinstance(func, ast.Name):
+            if func.id == "super" or (func.id in _BUILTINS and func.id not in self.known):
+                return None
+            return func.id, func.id, None
+        if not isinstance(func, ast.Attribute):
             return None
-        return func.id
-    if not isinstance(func, ast.Attribute):
+        written = ast.unparse(func)
+        if _is_super_call(func.value):
+            return func.attr, written, VIA_SUPER
+        chain = dotted_chain(func)
+        if chain is None:
+            return None
+        root = chain[0]
+        if root in self.receivers:
+            if len(chain) == 2:
+                return func.attr, written, VIA_SELF
+            cls = self.attr_types.get(chain[1]) if len(chain) == 3 else None
+            if cls is None:
+                return None  # an attribute of unknown type: not guessed
+            return func.attr, f"{cls}.{func.attr}", f"{root}.{chain[1]}"
+        if root in self.table.modules:
+            return func.attr, written, None
+        if root in self.known and all(class_like(p) for p in chain[:-1]):
+            return func.attr, written, None
         return None
-    if _is_super_call(func.value):
-        return func.attr
-    chain = dotted_chain(func)
-    if chain is None:
-        return None
-    root = chain[0]
-    if root in receivers:
-        return func.attr if len(chain) == 2 else None
-    if root in table.modules:
-        return func.attr
-    if root in known and all(_class_like(p) for p in chain[:-1]):
-        return func.attr
-    return None
 
 
 def _constructed_name(func: ast.expr, receivers: set[str]) -> str | None:

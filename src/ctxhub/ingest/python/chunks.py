@@ -15,6 +15,7 @@ from typing import Any
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, chunk_id
 from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.python.attributes import attribute_types
 from ctxhub.ingest.python.callgraph import (
     BodyFacts,
     ScopeContext,
@@ -160,6 +161,12 @@ def extract_python_file(
         source, relpath, version, module, lines, ctx, relpath.endswith(".pyi"), found.symbols, notes
     )
 
+    # What each class's attributes hold, where it says so: `self.client.send()` resolves.
+    attrs = {
+        d.qualname: attribute_types(d.node, ctx, module)
+        for d in defs
+        if isinstance(d.node, ast.ClassDef)
+    }
     facts: dict[int, BodyFacts] = {}
     for d in defs:
         if not isinstance(d.node, ast.ClassDef):
@@ -169,6 +176,7 @@ def extract_python_file(
                 ctx,
                 [receiver] if receiver else [],
                 own_name=d.name if d.in_class else None,
+                attr_types=attrs.get(d.parent_class or "") if d.in_class else None,
             )
     # Members of a class are defined directly in its body (key: its qualname); a module's
     # are its top-level defs (key: None). Defs nested in functions belong to neither.
@@ -352,6 +360,8 @@ def _function_chunk(f: _File, d: Definition, node: FuncNode, facts: BodyFacts) -
     symbol = f"{f.module}.{d.qualname}"
     sig = function_signature(node)
     extra: dict[str, Any] = {"calls_qualified": facts.calls_qualified}
+    if facts.calls_via:
+        extra["calls_via"] = facts.calls_via
     if facts.extends_super:
         extra["extends_super"] = True
     if d.in_class and is_property(node):

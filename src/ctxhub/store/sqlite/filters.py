@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ctxhub.core.calls import CALL_TERMS
 from ctxhub.core.knowledge import ChunkQuery, SearchFilters
 
 Params = list[object]
@@ -57,7 +58,7 @@ def where_clause(filters: SearchFilters, kinds: list[str] | None = None) -> tupl
     if filters.chunk_type:
         parts.append(_in("c.chunk_type", filters.chunk_type, params))
     if filters.calls:
-        parts.append(_term("calls", filters.calls, params))
+        parts.append(_term(CALL_TERMS[filters.calls_via], filters.calls, params))
     if filters.yields:
         parts.append(_term("yields", filters.yields, params))
     if filters.base_class:

@@ -7,6 +7,7 @@ import json
 import sqlite3
 from typing import Any
 
+from ctxhub.core.calls import CALL_TERMS, call_sites, via_kind
 from ctxhub.core.identifiers import identifier_parts, split_identifier
 from ctxhub.core.knowledge import Chunk, ChunkMeta, content_hash
 
@@ -42,7 +43,7 @@ CHUNK_COLUMNS = (
 )
 
 #: Side-table fields for list-valued metadata, filtered by exact value.
-TERM_FIELDS = ("calls", "yields", "bases", "tags")
+TERM_FIELDS = (*CALL_TERMS.values(), "yields", "bases", "tags")
 
 # Cap identifier parts taken from a body: enough to match, bounded for huge chunks.
 _MAX_BODY_IDENTS = 400
@@ -125,6 +126,10 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for name in meta.calls:
         out.add(("calls", name))
+    for name, _, via in call_sites(meta.extra):
+        kind = via_kind(via)
+        if kind is not None:
+            out.add((CALL_TERMS[kind], name))
     for name in meta.yields:
         out.add(("yields", name))
     for base in meta.bases:

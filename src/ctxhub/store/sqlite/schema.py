@@ -17,6 +17,13 @@ from ctxhub.core.errors import StoreError
 #: is one word (its parts are indexed separately in the `idents` column).
 FTS_TOKENIZER = "\"porter unicode61 tokenchars '_'\""
 
+#: Migration 5's rows: each written call of an API chunk that has no `calls_via`.
+_OLD_CALLS = """chunks c, json_each(
+            CASE WHEN json_valid(c.meta) THEN c.meta ELSE '{}' END, '$.extra.calls_qualified'
+        ) q
+        WHERE c.kind = 'api' AND json_extract(q.json, '$.extra.calls_via') IS NULL"""
+_SUPER_NAME = "substr(q.value, instr(q.value, ').') + 2)"
+
 MIGRATIONS: list[list[str]] = [
     # 1: the knowledge store
     [
@@ -224,6 +231,24 @@ MIGRATIONS: list[list[str]] = [
             record_id TEXT NOT NULL
         ) WITHOUT ROWID""",
         "CREATE INDEX IF NOT EXISTS record_aliases_record ON record_aliases(record_id)",
+    ],
+    # 5: call terms by receiver (core/calls.py) for chunks indexed before calls recorded
+    # theirs, read from the calls as written, as `call_sites` does: `calls_via` filters
+    # and super() callers then need no re-index. `super().x` was not a `calls` term.
+    [
+        f"""INSERT INTO chunk_terms(chunk, field, value)
+        SELECT DISTINCT c.rowid, 'calls_self', substr(q.value, instr(q.value, '.') + 1)
+        FROM {_OLD_CALLS}
+        AND (q.value GLOB 'self.*' OR q.value GLOB 'cls.*')
+        AND instr(substr(q.value, instr(q.value, '.') + 1), '.') = 0""",
+        f"""INSERT INTO chunk_terms(chunk, field, value)
+        SELECT DISTINCT c.rowid, 'calls_super', {_SUPER_NAME}
+        FROM {_OLD_CALLS} AND q.value GLOB 'super(*).*'""",
+        f"""INSERT INTO chunk_terms(chunk, field, value)
+        SELECT DISTINCT c.rowid, 'calls', {_SUPER_NAME}
+        FROM {_OLD_CALLS} AND q.value GLOB 'super(*).*'
+        AND NOT EXISTS (SELECT 1 FROM chunk_terms t
+            WHERE t.chunk = c.rowid AND t.field = 'calls' AND t.value = {_SUPER_NAME})""",
     ],
 ]
 

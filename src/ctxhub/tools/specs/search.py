@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from ctxhub.core import limits
+from ctxhub.core.calls import CallsVia
 from ctxhub.core.knowledge import SearchResponse
 from ctxhub.tools.params import (
     ApiChunkType,
@@ -73,8 +74,20 @@ class SearchApiArgs(ToolArgs):
         None
     )
     calls: Annotated[
-        Name, Field(description="Functions that call this name (last dotted part)")
+        Name,
+        Field(
+            description="Functions that call this name (last dotted part): on self, "
+            "through super() or a typed attribute (hits say `match_via`), or as a function"
+        ),
     ] = None
+    calls_via: Annotated[
+        CallsVia,
+        Field(
+            description="Which calls `calls` counts: 'any'; 'self' (self.x() / cls.x() "
+            "only); 'super' (super().x() only); 'attribute' (self.attr.x() with the "
+            "attribute's class known)"
+        ),
+    ] = "any"
     is_dataclass: Annotated[
         bool | None, Field(description="Only dataclasses (true) or only non-dataclasses")
     ] = None
@@ -138,7 +151,8 @@ SEARCH_API = ToolSpec(
 signature, bases, calls, yields and imports in each hit's metadata. Structural filters
 (module, class_name, chunk_type, base_class, yields, calls, is_dataclass) list the
 complete filtered set, ranked by `query` when given, `limit` per page: pass `next_cursor`
-back as `cursor` for the next page. Then read code with get_code_snippet.""",
+back as `cursor` for the next page. `calls` counts super().x() overrides and typed
+attributes' calls too (`calls_via` narrows). Then read code with get_code_snippet.""",
     args=SearchApiArgs,
     output=SearchResponse,
     function=f"{FUNCTIONS}:search_api",

@@ -1,0 +1,81 @@
+"""How a recorded call reaches its target: the words the call graph (ingest), the store's
+call terms and the tools that show calls share.
+
+A function chunk lists its calls twice: `calls` (the last dotted names, what the `calls`
+filter matches) and `extra["calls_qualified"]` (each call as written, or as resolved for
+a typed attribute). `extra["calls_via"]` maps a `calls_qualified` entry to its receiver:
+
+- `"self"`: the function's own receiver, `self.x()` / `cls.x()`;
+- `"super()"`: `super().x()`, the base class's method;
+- `"self.<attr>"`: an attribute whose class the class body states, `self.client.send()`
+  recorded as `pkg.mod.Client.send`.
+
+Calls without a receiver (a plain `x()`, `mod.x()`, `Cls.x()`) have no entry. Chunks
+indexed before `calls_via` existed have none at all: their receivers are read from the
+written text instead (`call_sites`), so an old index needs no re-index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+VIA_SELF = "self"
+VIA_SUPER = "super()"
+
+#: Which calls a `calls` filter counts: all of them, or only those on one receiver.
+CallsVia = Literal["any", "self", "super", "attribute"]
+#: The store term each `CallsVia` reads (list-valued metadata, matched exactly).
+CALL_TERMS: dict[str, str] = {
+    "any": "calls",
+    "self": "calls_self",
+    "super": "calls_super",
+    "attribute": "calls_attribute",
+}
+
+
+def via_kind(via: str | None) -> Literal["self", "super", "attribute"] | None:
+    """The `CallsVia` a receiver belongs to; None for a call without one."""
+    if via is None:
+        return None
+    if via == VIA_SELF:
+        return "self"
+    if via == VIA_SUPER:
+        return "super"
+    return "attribute"
+
+
+def _written_via(qualified: str) -> str | None:
+    """The receiver of a call as written (chunks without `calls_via`)."""
+    if qualified.startswith("super(") and ")." in qualified:
+        return VIA_SUPER
+    parts = qualified.split(".")
+    if len(parts) == 2 and parts[0] in ("self", "cls"):
+        return VIA_SELF
+    return None
+
+
+def call_sites(extra: Mapping[str, Any]) -> list[tuple[str, str, str | None]]:
+    """(called name, qualified call, receiver or None) for each call a chunk's metadata
+    `extra` records, in source order."""
+    raw = extra.get("calls_via")
+    recorded: dict[str, str] | None = raw if isinstance(raw, dict) else None
+    out: list[tuple[str, str, str | None]] = []
+    for qualified in extra.get("calls_qualified", ()):
+        text = str(qualified)
+        via = recorded.get(text) if recorded is not None else _written_via(text)
+        out.append((text.rsplit(".", 1)[-1], text, via))
+    return out
+
+
+def as_written(qualified: str, via: str | None) -> str:
+    """The call as the code writes it: `self.client.send` for `pkg.mod.Client.send`."""
+    if via_kind(via) == "attribute":
+        return f"{via}.{qualified.rsplit('.', 1)[-1]}"
+    return qualified
+
+
+def marker(via: str | None) -> str | None:
+    """What a listing says about a call's receiver: `super()` / `self.client`, or None
+    for the ordinary cases (own receiver, no receiver)."""
+    return via if via_kind(via) in ("super", "attribute") else None
