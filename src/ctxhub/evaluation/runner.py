@@ -234,6 +234,11 @@ def ablation_variants() -> list[Variant]:
         Variant("hybrid + symbol boost", SearchOptions(scorers=("symbol",))),
         Variant("hybrid + literal match", SearchOptions(scorers=("literal",))),
         Variant("hybrid + kind preference", SearchOptions(scorers=("kind",))),
+        Variant("hybrid + call cohesion", SearchOptions(scorers=("cohesion",))),
+        Variant(
+            "full, no call cohesion",
+            SearchOptions(scorers=("symbol", "literal", "feedback", "currency", "kind")),
+        ),
     ]
 
 
