@@ -287,3 +287,11 @@ def test_included_code_is_in_the_page(tmp_path: Path) -> None:
         assert (first.line_start, first.line_end) == (1, 15)  # the page's own lines
         (guide,) = store.find_chunks(ChunkQuery(path="docs/guide.rst"))
         assert "def root():" in guide.content and "literalinclude" not in guide.content
+
+        # The included file changes, the page does not: the page is re-read without --force.
+        code = root / "docs_src" / "first" / "tutorial001.py"
+        code.write_text(code.read_text().replace("return 'hi'", "return 'hello'"))
+        (again,) = refresh(store, [spec], tmp_path, None).sources
+        assert again.updated == 2, again  # first.md and guide.rst; the .py is no docs page
+        (guide,) = store.find_chunks(ChunkQuery(path="docs/guide.rst"))
+        assert "return 'hello'" in guide.content

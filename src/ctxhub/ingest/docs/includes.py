@@ -37,7 +37,13 @@ def _target(line: str) -> str | None:
     return None
 
 
-def _candidates(page: str, target: str) -> list[str]:
+def include_targets(text: str) -> list[str]:
+    """The paths a page's include directives name, as written."""
+    return [t for line in text.splitlines() if (t := _target(line)) is not None]
+
+
+def candidate_paths(page: str, target: str) -> list[str]:
+    """Where an include of `target` on `page` may live, nearest folder first."""
     folder = posixpath.dirname(page)
     out = []
     while True:
@@ -64,7 +70,7 @@ def expand_includes(doc: CleanedText, page: str, read: Reader) -> tuple[CleanedT
         found = None
         if target is not None:
             found = next(
-                ((p, t) for p in _candidates(page, target) if (t := read(p)) is not None), None
+                ((p, t) for p in candidate_paths(page, target) if (t := read(p)) is not None), None
             )
             if found is None:
                 warnings.append(f"include not found: {target}")

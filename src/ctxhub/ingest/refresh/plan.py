@@ -17,6 +17,7 @@ from typing import Literal
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.core.errors import SourceError
+from ctxhub.ingest.docs.includes import candidate_paths, include_targets
 from ctxhub.ingest.examples.layout import Example, discover_examples
 from ctxhub.ingest.python.modules import (
     PackageLayout,
@@ -142,6 +143,25 @@ def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]
     return kinds
 
 
+def _included_digests(snapshot: Snapshot, page: str, files: set[str]) -> dict[str, bytes]:
+    """Digests of the files a docs page includes (keyed `include:PATH`): the page's
+    chunks carry their code, so a changed included file is a changed page."""
+    try:
+        text = snapshot.read(page).decode("utf-8", "replace")
+    except (OSError, SourceError):
+        return {}
+    out: dict[str, bytes] = {}
+    for target in include_targets(text):
+        path = next((p for p in candidate_paths(page, target) if p in files), None)
+        if path is None:
+            continue
+        try:
+            out["include:" + path] = hashlib.sha256(snapshot.read(path)).digest()
+        except (OSError, SourceError):
+            continue  # the chunker says "include not found"
+    return out
+
+
 def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Plan:
     """Split a snapshot into units; `kinds` empty or None means detect them."""
     files = snapshot.files
@@ -214,6 +234,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
 
     skipped: list[tuple[str, str]] = []
     readable: list[Unit] = []
+    file_set = set(files)
     for unit in units:
         digests: dict[str, bytes] = {}
         for rel in unit.members:
@@ -228,6 +249,8 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             if unit.example is not None:
                 kept = tuple(f for f in unit.example.files if f in digests)
                 unit.example = dataclasses.replace(unit.example, files=kept)
+        if unit.kind == "docs":
+            digests.update(_included_digests(snapshot, unit.key, file_set))
         unit.hash = _hash_digests(digests)
         readable.append(unit)
     units = readable
