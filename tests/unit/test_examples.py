@@ -171,7 +171,7 @@ def _lines(text: str) -> list[str]:
 
 def test_python_spans_follow_top_level_boundaries_and_cover_every_line() -> None:
     text = (FIXTURES / "examples_dir/examples/weather_bot.py").read_text()
-    spans = python_spans(text)
+    spans = python_spans(text, target=len(text) - 1)  # too big for one chunk
     kinds = [(s.kind, s.names) for s in spans]
     assert kinds == [
         ("module", ()),  # docstring, imports, constant
@@ -212,8 +212,14 @@ def test_oversized_statement_falls_back_to_line_cuts_with_exact_ranges() -> None
 
 def test_decorators_and_comments_belong_to_their_def() -> None:
     text = "import x\n\n\n# Handles pings.\n@x.route('/ping')\ndef ping():\n    return 1\n"
-    spans = python_spans(text)
+    spans = python_spans(text, target=len(text) - 1)
     assert [(s.kind, s.start, s.end) for s in spans] == [("module", 1, 1), ("def", 4, 7)]
+
+
+def test_a_file_that_fits_one_chunk_is_one_chunk() -> None:
+    text = "\n\nimport x\n\n\ndef ping():\n    return 1\n\n\nif __name__ == '__main__':\n    ping()\n\n"
+    (whole,) = python_spans(text)
+    assert (whole.kind, whole.start, whole.end, whole.names) == ("module", 3, 11, ("ping",))
 
 
 def test_markdown_blocks_keep_code_fences_whole() -> None:
@@ -247,10 +253,11 @@ def test_file_chunks_have_exact_content_ids_and_metadata() -> None:
         # the header carries the example's summary (its module docstring) and the file
         assert c.embed_text.startswith("Example: weather_bot — Weather bot: answers forecast")
         assert "examples/weather_bot.py lines" in c.embed_text
-    anchors = [("module", 0), ("def:ForecastTool", 0), ("module", 1)]
-    assert [c.id for c in files] == [
-        chunk_id("src", "examples/weather_bot.py", a, o) for a, o in anchors
-    ]
+    # small enough to be read whole: one chunk, from the docstring to the __main__ guard
+    (whole,) = files
+    assert whole.id == chunk_id("src", "examples/weather_bot.py", "module", 0)
+    assert (whole.line_start, whole.line_end) == (1, 32)
+    assert whole.metadata.extra["defines"] == ["ForecastTool", "main"]
     every = [c.id for cs in chunks.values() for c in cs]
     assert len(every) == len(set(every))
 

@@ -295,3 +295,17 @@ def test_included_code_is_in_the_page(tmp_path: Path) -> None:
         assert again.updated == 2, again  # first.md and guide.rst; the .py is no docs page
         (guide,) = store.find_chunks(ChunkQuery(path="docs/guide.rst"))
         assert "return 'hello'" in guide.content
+
+
+def test_a_new_chunker_version_re_reads_that_kind_only(
+    store: SQLiteStore, tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ctxhub.ingest.refresh import plan
+
+    _run(store, tree, tmp_path, None)
+    (same,) = _run(store, tree, tmp_path, None).sources
+    assert same.unchanged_units == same.units
+    monkeypatch.setitem(plan.CHUNKER_VERSIONS, "docs", plan.CHUNKER_VERSIONS["docs"] + 1)
+    (bumped,) = _run(store, tree, tmp_path, None).sources
+    # docs/guide.md is read again; the module and the example are not
+    assert bumped.unchanged_units == same.units - 1

@@ -148,6 +148,12 @@ def python_spans(text: str, target: int = TARGET_CHARS) -> list[Span]:
     """Spans of a Python file; raises SyntaxError/ValueError when it does not parse."""
     tree = ast.parse(text)
     lines = _LINE_BREAK.split(text)
+    whole = _trim(lines, 1, len(lines))
+    if whole is not None and _size(lines, *whole) <= target:
+        # A small example reads best whole: its imports, its app and the line that runs
+        # it (`app.run(inline=True)`) are one piece of evidence, not three weak ones.
+        names = tuple(n.name for n in tree.body if isinstance(n, _DEFS))
+        return [Span(whole[0], whole[1], "module", names)]
     spans: list[Span] = []
     cursor = 1  # first line not yet assigned
 

@@ -27,6 +27,17 @@ from ctxhub.ingest.python.modules import (
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot
 
 UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
+#: What each kind's chunker makes of the same bytes, versioned: a unit's hash covers its
+#: kind's version, so after an upgrade that chunks a kind differently, the next refresh
+#: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
+#: kind's number whenever its chunks change for unchanged files.
+CHUNKER_VERSIONS: dict[str, int] = {
+    "python": 2,  # 2: super() and typed-attribute calls, call receivers
+    "docs": 2,  # 2: included files, reST through docutils
+    "dump": 1,
+    "examples": 2,  # 2: a small example file is one chunk
+    "changelog": 1,
+}
 
 DOC_EXT = (".md", ".mdx", ".markdown", ".rst", ".html", ".htm")
 #: Top-level folders that hold a repository's own tests, not its API or examples.
@@ -251,6 +262,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 unit.example = dataclasses.replace(unit.example, files=kept)
         if unit.kind == "docs":
             digests.update(_included_digests(snapshot, unit.key, file_set))
+        digests["chunker:" + unit.kind] = str(CHUNKER_VERSIONS[unit.kind]).encode()
         unit.hash = _hash_digests(digests)
         readable.append(unit)
     units = readable
