@@ -217,7 +217,10 @@ def test_decorators_and_comments_belong_to_their_def() -> None:
 
 
 def test_a_file_that_fits_one_chunk_is_one_chunk() -> None:
-    text = "\n\nimport x\n\n\ndef ping():\n    return 1\n\n\nif __name__ == '__main__':\n    ping()\n\n"
+    text = (
+        "\n\nimport x\n\n\ndef ping():\n    return 1\n\n\n"
+        "if __name__ == '__main__':\n    ping()\n\n"
+    )
     (whole,) = python_spans(text)
     assert (whole.kind, whole.start, whole.end, whole.names) == ("module", 3, 11, ("ping",))
 
