@@ -7,16 +7,19 @@ from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.deprecation_docs import DocDeprecation, docs_deprecations
 from ctxhub.tools.nearest import nearest_names
 
-#: Where ctxhub reads deprecations (ingest/python/deprecations.py, changelog.py).
+#: Where ctxhub reads deprecations (ingest/python/deprecations.py, deprecation_helpers.py,
+#: changelog.py; tools/deprecation_docs.py at query time).
 CHECKED = (
-    "DeprecationWarning calls in its code",
-    "project helpers such as warn_deprecation(deprecated_name=..., version=...)",
+    "DeprecationWarning/FutureWarning calls in its code",
+    "the package's deprecation helpers (functions that emit such a warning), at their call sites",
     "@deprecated decorators",
-    "docstring notes (.. deprecated::, Deprecated:)",
+    "docstring notes (.. deprecated::, Deprecated:), attribute docstrings included",
     "module-level aliases of renamed names",
     "the sources' changelogs",
+    "the indexed docs (deprecation admonitions and 'is deprecated' sentences naming it)",
 )
 
 
@@ -37,6 +40,9 @@ def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
     defined = resolve.find_symbol(hub.store, symbol)[0]
     flagged = [c for c in defined[:1] if c.metadata.deprecated]
     if not entries and not flagged:
+        stated = docs_deprecations(hub.store, symbol)
+        if stated:
+            return _docs_report(symbol, stated, found=bool(defined))
         if not defined:
             return DeprecationReport(
                 symbol=symbol,
@@ -65,6 +71,36 @@ def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
         note=first.note if first else None,
         location=location,
         entries=entries[:20],
+        evidence="changelog" if first is not None and first.origin == "changelog" else "code",
+    )
+
+
+def _docs_report(symbol: str, stated: list[DocDeprecation], *, found: bool) -> DeprecationReport:
+    """Deprecated by the docs' word only: cited by page and lines, marked as such."""
+    first = stated[0]
+    entries = [
+        Deprecation(
+            source=d.source,
+            symbol=symbol,
+            replacement=d.replacement,
+            since=d.since,
+            note=d.text,
+            path=d.path,
+            line=d.line_start,
+            origin="docs",
+        )
+        for d in stated
+    ]
+    return DeprecationReport(
+        symbol=symbol,
+        deprecated=True,
+        replacement=first.replacement,
+        since=next((d.since for d in stated if d.since), None),
+        note=first.text,
+        location=f"{first.source}:{first.where}",
+        entries=entries,
+        found=found,
+        evidence="docs",
     )
 
 

@@ -204,7 +204,7 @@ def example_bundle(bundle: ExampleBundle) -> str:
 
 
 def deprecation_report(report: DeprecationReport) -> str:
-    if not report.found:
+    if not report.found and not report.deprecated:
         near = f"; did you mean {', '.join(report.did_you_mean)}?" if report.did_you_mean else ""
         return f"{report.symbol}: unknown symbol (no definition of that name is indexed{near})"
     if not report.deprecated:
@@ -218,12 +218,19 @@ def deprecation_report(report: DeprecationReport) -> str:
         )
         if report.since:
             head += f" (deprecated since {report.since})"
+    if report.evidence == "docs":
+        # weaker than code: say where, and that the code itself says nothing
+        head = f"{report.symbol}: deprecated (stated in the docs: {report.location})"
+        if report.since:
+            head += f" since {report.since}"
     if report.replacement:
         head += f"; use {report.replacement} instead"
     lines = [head]
+    if report.evidence == "docs":
+        lines.append("evidence: docs only (no deprecation found in the indexed code)")
     if report.note:
         lines.append(f"note: {report.note}")
-    if report.location:
+    if report.location and report.evidence != "docs":  # the head already cites the page
         lines.append(f"at {report.location}")
     for entry in report.entries[:10]:
         where = f"{entry.path}{_lines(entry.line, None)}" if entry.path else ""

@@ -43,6 +43,7 @@ from ctxhub.ingest.python.definitions import (
     return_type,
     self_parameter,
 )
+from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers
 from ctxhub.ingest.python.deprecations import find_code_deprecations
 from ctxhub.ingest.python.modules import is_package_init, module_name_for
 from ctxhub.ingest.python.overview import (
@@ -136,13 +137,16 @@ def extract_python_file(
     internal_packages: Iterable[str],
     module: str | None = None,
     known_modules: Iterable[str] = (),
+    helpers: DeprecationHelpers | None = None,
 ) -> PythonFileExtract:
     """Chunks and deprecations of one `.py`/`.pyi` file.
 
     `module` defaults to what `modules.module_name_for` derives from the path;
     `internal_packages` (see `modules.find_internal_packages`) decides which imports
     are the framework's own; `known_modules` (optional, `modules.module_names`) lets
-    `from pkg import submodule; submodule.f()` count as a module-qualified call.
+    `from pkg import submodule; submodule.f()` count as a module-qualified call;
+    `helpers` (optional, `deprecation_helpers.scan_package`) are the package's
+    deprecation helpers, whose call sites are deprecations.
     Raises SkipFile for a file that cannot be decoded or parsed.
     """
     decoded = decode_source(text)
@@ -154,7 +158,14 @@ def extract_python_file(
     ctx = ScopeContext(imports, module_level_names(tree), internal)
     defs = collect_definitions(tree)
     found = find_code_deprecations(
-        tree, defs, source=source, relpath=relpath, module=module, ctx=ctx, lines=lines
+        tree,
+        defs,
+        source=source,
+        relpath=relpath,
+        module=module,
+        ctx=ctx,
+        lines=lines,
+        helpers=helpers,
     )
     notes = {r.symbol: r for r in found.records if r.symbol in found.symbols}
     f = _File(

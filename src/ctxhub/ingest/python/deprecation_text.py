@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ctxhub.ingest.python.callgraph import NESTED_SCOPES, dotted_chain, own_nodes
 
@@ -53,7 +54,10 @@ _DIRECTIVE = re.compile(
 )
 _PARAM_LINE = re.compile(r"^\s*\*{0,2}(?P<name>[A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*:")
 _DEPRECATED_FIRST_LINE = re.compile(r"^\W*deprecated\b", re.IGNORECASE)
-_CATEGORIES = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
+#: The standard deprecation categories. FutureWarning counts: libraries use it for
+#: deprecations meant for end users (pandas, numpy, scikit-learn), and the note's text
+#: tells a behaviour change apart anyway.
+STD_CATEGORIES = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
 
 
 def clean_name(raw: str) -> str | None:
@@ -205,8 +209,32 @@ def _owner(lines: list[str], index: int, indent: int) -> str | None:
     return None
 
 
-def deprecation_message(call: ast.Call) -> str | None:
-    """The message of a call that emits a deprecation warning ("" if not literal)."""
+class HelperLookup(Protocol):
+    """One module's view of the package's deprecation helpers (deprecation_helpers.py)."""
+
+    def is_category(self, chain: list[str]) -> bool: ...
+
+    def scanned(self, chain: list[str]) -> bool: ...
+
+    def helper(self, chain: list[str]) -> Any: ...
+
+    def message(self, helper: Any, call: ast.Call) -> str: ...
+
+
+def _is_category(expr: ast.expr | None, view: HelperLookup | None) -> bool:
+    chain = dotted_chain(expr) if expr is not None else None
+    if not chain:
+        return False
+    if chain[-1] in STD_CATEGORIES or (view is not None and view.is_category(chain)):
+        return True
+    # A category defined outside the indexed package: only its name can tell.
+    scanned = view is not None and view.scanned(chain)
+    return not scanned and chain[-1].endswith("DeprecationWarning")
+
+
+def deprecation_message(call: ast.Call, view: HelperLookup | None = None) -> str | None:
+    """The message of a call that emits a deprecation warning ("" if not literal):
+    `warnings.warn(..., <category>)`, or a call of a deprecation helper."""
     chain = dotted_chain(call.func)
     if chain is None:
         return None
@@ -217,16 +245,21 @@ def deprecation_message(call: ast.Call) -> str | None:
         for kw in call.keywords:
             if kw.arg == "category":
                 category = kw.value
-        cat = dotted_chain(category) if category is not None else None
-        if cat and cat[-1] in _CATEGORIES:
+        if _is_category(category, view):
             return message_text(first) or ""
-        if isinstance(first, ast.Call):  # warnings.warn(DeprecationWarning("..."))
-            inner = dotted_chain(first.func)
-            if inner and inner[-1] in _CATEGORIES:
-                return message_text(first.args[0] if first.args else None) or ""
+        if isinstance(first, ast.Call) and _is_category(first.func, view):
+            # warnings.warn(DeprecationWarning("..."))
+            return message_text(first.args[0] if first.args else None) or ""
         return None
+    helper = view.helper(chain) if view is not None else None
+    if helper is not None and view is not None:
+        return view.message(helper, call)
+    if view is not None and view.scanned(chain):
+        return None  # the first pass read its definition: it is no deprecation helper
+    # Fallback for helpers defined outside the indexed package (or a file read without
+    # the first pass): only the name can tell, as in warn_deprecated(...).
     lowered = name.lower()
-    if "deprecat" in lowered and "warn" in lowered:  # helpers like warn_deprecated(...)
+    if "deprecat" in lowered and "warn" in lowered:
         return message_text(first) or helper_message(call)
     return None
 
@@ -244,10 +277,15 @@ def helper_message(call: ast.Call) -> str:
     deprecated_name="StaticFilesConfig", kind="class", alternative="...")`) as the
     sentence the helper would build: "StaticFilesConfig is deprecated since 2.0; use ...
     instead. ..."; "" when its arguments say nothing literal."""
+    return arguments_message({kw.arg: kw.value for kw in call.keywords if kw.arg})
+
+
+def arguments_message(arguments: Mapping[str, ast.expr]) -> str:
+    """The sentence a helper's arguments (by parameter name) say; "" if no subject."""
     fields: dict[str, str] = {}
-    for kw in call.keywords:
-        value = message_text(kw.value) if kw.arg else None
-        if not value or kw.arg is None:
+    for arg, expr in arguments.items():
+        value = message_text(expr)
+        if not value:
             continue
         for key, pattern in (
             ("subject", _HELPER_SUBJECT),
@@ -256,7 +294,7 @@ def helper_message(call: ast.Call) -> str:
             ("note", _HELPER_NOTE),
             ("removal", _HELPER_REMOVAL),
         ):
-            if pattern.search(kw.arg.lower()):
+            if pattern.search(arg.lower()):
                 fields.setdefault(key, value)
     if "subject" not in fields:
         return ""
@@ -271,7 +309,7 @@ def helper_message(call: ast.Call) -> str:
 
 
 def warn_sites(
-    body: list[ast.stmt], conditional: bool = False
+    body: list[ast.stmt], conditional: bool = False, view: HelperLookup | None = None
 ) -> Iterator[tuple[ast.Call, str, bool]]:
     """(call, message, conditional) for each deprecation warning in a scope's own body."""
     for stmt in body:
@@ -291,10 +329,10 @@ def warn_sites(
             blocks = [(c.body, True) for c in stmt.cases]
         if blocks:
             for block, cond in blocks:
-                yield from warn_sites(block, cond)
+                yield from warn_sites(block, cond, view)
             continue
         for node in own_nodes([stmt]):
             if isinstance(node, ast.Call):
-                message = deprecation_message(node)
+                message = deprecation_message(node, view)
                 if message is not None:
                     yield node, message, conditional

@@ -2,15 +2,19 @@
 
 A record names the deprecated symbol. Only some records deprecate the whole symbol (its
 chunk gets `deprecated=True`): a `@deprecated` decorator, a top-level `.. deprecated::`
-directive, a warning whose message names the function (or whose function warns
-unconditionally), an alias. A conditional warning about one parameter, or a directive
-under an `Args:` entry, is recorded against its function but leaves the function itself
-current.
+directive (or one in an attribute's docstring), a warning whose message names the
+function (or whose function warns unconditionally), an alias. A call of one of the
+package's deprecation helpers (`deprecation_helpers.py`, found by a first pass over the
+package) counts as a warning with the message the helper would build. A conditional
+warning about one parameter, or a directive under an `Args:` entry, is recorded against
+its function but leaves the function itself current.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
+import itertools
 from dataclasses import dataclass, field
 
 from ctxhub.core.knowledge import Deprecation
@@ -18,6 +22,7 @@ from ctxhub.ingest.python.aliases import find_aliases
 from ctxhub.ingest.python.callgraph import ScopeContext
 from ctxhub.ingest.python.changelog import extract_changelog_deprecations, is_changelog
 from ctxhub.ingest.python.definitions import Definition, class_fields, decorator_name, docstring
+from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, HelperView
 from ctxhub.ingest.python.deprecation_text import (
     deprecation_message,
     docstring_directives,
@@ -56,9 +61,11 @@ class _Finder:
         module: str,
         ctx: ScopeContext,
         members: dict[str, set[str]],
+        view: HelperView,
     ) -> None:
         self.source, self.relpath, self.module, self.ctx = source, relpath, module, ctx
         self.members = members  # class qualname -> names defined in its body
+        self.view = view
         self.full: dict[str, list[Deprecation]] = {}
         self.partial: list[Deprecation] = []
         self.thin: dict[str, str | None] = {}  # thin warning subclass -> its first base
@@ -130,7 +137,11 @@ class _Finder:
         cls = d.parent_class if d is not None and d.in_class else None
         if d is not None and isinstance(d.node, ast.ClassDef):
             cls = d.qualname
-        for call, message, conditional in warn_sites(body):
+        if d is not None and not d.in_class and "." not in d.qualname:
+            helpers = self.view.helpers
+            if helpers is not None and own in helpers.functions:
+                return  # a helper's own warning is about its callers, not about it
+        for call, message, conditional in warn_sites(body, view=self.view):
             if not message:
                 continue  # a computed message (e.g. in a helper that emits warnings)
             subject = find_subject(message)
@@ -163,6 +174,37 @@ class _Finder:
                 class_qual=cls,
                 replacement=self.resolve(find_replacement(message), cls) or replacement,
             )
+
+    def attribute_docstrings(self, body: list[ast.stmt], owner: str, cls: str | None) -> None:
+        """`name = value` followed by a string literal (Sphinx's attribute docstring):
+        a deprecation note there deprecates `owner.name`."""
+        for stmt, following in itertools.pairwise(body):
+            if not isinstance(stmt, ast.Assign | ast.AnnAssign):
+                continue
+            if not (
+                isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if not names:
+                continue
+            doc = inspect.cleandoc(following.value.value)
+            for directive in docstring_directives(doc):
+                if directive.nested:
+                    continue
+                for name in names:
+                    self.add(
+                        f"{owner}.{name}",
+                        directive.text,
+                        "docstring",
+                        following.lineno + directive.line_offset,
+                        whole=True,
+                        since=directive.version,
+                        class_qual=cls,
+                    )
 
     def decorators(self, d: Definition) -> None:
         symbol = f"{self.module}.{d.qualname}"
@@ -197,13 +239,13 @@ def _merge(records: list[Deprecation]) -> Deprecation:
     return best.model_copy(update={"replacement": replacement, "since": since})
 
 
-def _is_thin_warning_subclass(node: ast.ClassDef) -> bool:
+def _is_thin_warning_subclass(node: ast.ClassDef, view: HelperView) -> bool:
     """`class Old(New)` whose only content is an `__init__` that warns and calls super."""
     stmts = [s for s in node.body if not _is_doc_or_pass(s)]
     if len(stmts) != 1 or not isinstance(stmts[0], ast.FunctionDef) or stmts[0].name != "__init__":
         return False
     init = stmts[0]
-    if not node.bases or not any(not c for _, _, c in warn_sites(init.body)):
+    if not node.bases or not any(not c for _, _, c in warn_sites(init.body, view=view)):
         return False
     for stmt in init.body:
         if _is_doc_or_pass(stmt) or isinstance(stmt, ast.With):
@@ -212,7 +254,7 @@ def _is_thin_warning_subclass(node: ast.ClassDef) -> bool:
             func = stmt.value.func
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
                 continue  # super().__init__(...)
-            if deprecation_message(stmt.value) is not None:
+            if deprecation_message(stmt.value, view) is not None:
                 continue
         return False
     return True
@@ -233,8 +275,12 @@ def find_code_deprecations(
     module: str,
     ctx: ScopeContext,
     lines: list[str],
+    helpers: DeprecationHelpers | None = None,
 ) -> CodeDeprecations:
-    """All code-level deprecations of one module (`lines` for comments above aliases)."""
+    """All code-level deprecations of one module (`lines` for comments above aliases).
+
+    `helpers` is the package's first pass (`deprecation_helpers.scan_package`); without
+    it, helpers are recognised by name only."""
     members: dict[str, set[str]] = {}
     for d in defs:
         if d.in_class and d.parent_class:
@@ -244,21 +290,27 @@ def find_code_deprecations(
             for stmt in class_fields(d.node):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 names.update(t.id for t in targets if isinstance(t, ast.Name))
-    finder = _Finder(source, relpath, module, ctx, members)
+    view = HelperView(helpers, ctx.imports, module, ctx.module_names)
+    finder = _Finder(source, relpath, module, ctx, members, view)
     finder.thin = {
         f"{module}.{d.qualname}": finder.resolve(ast.unparse(d.node.bases[0]))
         for d in defs
-        if isinstance(d.node, ast.ClassDef) and _is_thin_warning_subclass(d.node)
+        if isinstance(d.node, ast.ClassDef) and _is_thin_warning_subclass(d.node, view)
     }
     finder.docstring_notes(tree, module, None, _doc_line(tree))
+    finder.attribute_docstrings(tree.body, module, None)
     # Walking every body for warnings is the costly part; most files never warn.
-    may_warn = any("warn" in line for line in lines)
+    text = "\n".join(lines)
+    called = {n.rsplit(".", 1)[-1] for n in helpers.functions} if helpers else set()
+    may_warn = "warn" in text or any(name in text for name in called)
     if may_warn:
         finder.warnings_in(tree.body, None)
     for d in defs:
         finder.decorators(d)
         cls = d.qualname if isinstance(d.node, ast.ClassDef) else d.parent_class
         finder.docstring_notes(d.node, f"{module}.{d.qualname}", cls, _doc_line(d.node))
+        if isinstance(d.node, ast.ClassDef):
+            finder.attribute_docstrings(d.node.body, f"{module}.{d.qualname}", d.qualname)
         if may_warn:
             finder.warnings_in(d.node.body, d)
     module_deprecated = module in finder.full

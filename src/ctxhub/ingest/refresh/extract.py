@@ -12,6 +12,7 @@ from ctxhub.ingest.docs.llms_full import split_llms_full
 from ctxhub.ingest.examples.chunks import chunk_example
 from ctxhub.ingest.examples.taxonomy import Taxonomy
 from ctxhub.ingest.python import chunks as python_api
+from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers
 from ctxhub.ingest.python.deprecations import extract_changelog_deprecations
 from ctxhub.ingest.python.source import decode_source
 from ctxhub.ingest.refresh.plan import Unit
@@ -28,6 +29,8 @@ class ExtractContext:
     base_url: str | None = None
     doc_pages: set[str] = field(default_factory=set)  # normalised paths of doc files
     taxonomies: dict[str, Taxonomy] = field(default_factory=dict)  # by example path
+    #: the package's deprecation helpers (the plan's first pass over its Python files)
+    helpers: DeprecationHelpers | None = None
 
 
 @dataclass
@@ -61,6 +64,7 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
             internal_packages=ctx.packages,
             module=ctx.modules.get(rel),
             known_modules=ctx.known_modules,
+            helpers=ctx.helpers,
         )
         return Extracted(result.chunks, result.deprecations, texts={rel: text})
     if unit.kind == "changelog":

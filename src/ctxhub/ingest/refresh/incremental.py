@@ -88,6 +88,7 @@ def _context(store: HubStore, spec: SourceSpec, snapshot: Snapshot, plan: Plan) 
         known_modules=frozenset(plan.modules.values()),
         base_url=spec.base_url,
         doc_pages={normalize_doc_path(u.key) for u in plan.units if u.kind == "docs"},
+        helpers=plan.helpers,
     )
     examples = [u.example for u in plan.units if u.example is not None]
     if examples:

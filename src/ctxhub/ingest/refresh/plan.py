@@ -19,6 +19,7 @@ from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.core.errors import SourceError
 from ctxhub.ingest.docs.includes import candidate_paths, include_targets
 from ctxhub.ingest.examples.layout import Example, discover_examples
+from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
 from ctxhub.ingest.python.modules import (
     PackageLayout,
     find_internal_packages,
@@ -32,7 +33,8 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 2,  # 2: super() and typed-attribute calls, call receivers
+    "python": 3,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    # behaviour, attribute docstrings
     "docs": 2,  # 2: included files, reST through docutils
     "dump": 1,
     "examples": 2,  # 2: a small example file is one chunk
@@ -81,6 +83,8 @@ class Plan:
     #: (file, reason) of listed files that could not be read when hashed (a file that
     #: became a symlink loop or a dangling link after the walk): left out of their unit
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: the package's deprecation helpers: a first pass over all its Python files
+    helpers: DeprecationHelpers | None = None
 
 
 #: Layouts that say "a collection of examples" when the root is not a package.
@@ -266,6 +270,16 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         unit.hash = _hash_digests(digests)
         readable.append(unit)
     units = readable
+    helpers = None
+    if modules:
+        read_modules = {u.key: modules[u.key] for u in units if u.kind == "python"}
+        helpers = scan_package(read_modules, snapshot.read, packages)
+        mark = helpers.fingerprint()
+        for unit in units:
+            if unit.kind == "python" and mark:
+                # a file's deprecations depend on helpers defined in other files: when
+                # those change, every Python unit is read again
+                unit.hash = hashlib.sha256(f"{unit.hash}:{mark}".encode()).hexdigest()
     doc_pages = sorted(u.key for u in units if u.kind == "docs")
     for unit in units:
         if unit.kind == "dump":
@@ -281,4 +295,5 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         version=snapshot.version or detect_version(snapshot),
         ignored=len([f for f in files if f not in claimed]),
         skipped=skipped,
+        helpers=helpers,
     )

@@ -1,0 +1,415 @@
+"""Deprecation helpers found by what they do, across one package.
+
+A project often wraps its warning in a helper (`warn_deprecation(version=...,
+deprecated_name=...)`, `_notice(what, *, version, alternative)`) and calls it from
+dozens of places. The helper's name says nothing reliable, its behaviour does: a
+module-level function whose own body calls `warnings.warn` with a deprecation category
+(DeprecationWarning, PendingDeprecationWarning, FutureWarning, or a project class
+derived from one of them) and a message built from its parameters is a helper. So is a
+function that passes its own parameters on to a helper (one level more: `_MAX_DEPTH`).
+A function whose warning text is fixed is a deprecated function, not a helper.
+
+This needs every module of the package before any module's deprecations are read (a
+helper is defined in one module and called in others): `scan_package` is that first
+pass; `HelperView` is one module's view of its result, used by `deprecation_text`.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ctxhub.core.errors import SkipFile
+from ctxhub.ingest.python.callgraph import (
+    ImportTable,
+    build_import_table,
+    dotted_chain,
+    module_level_names,
+    own_nodes,
+    scope_statements,
+)
+from ctxhub.ingest.python.deprecation_text import (
+    STD_CATEGORIES,
+    arguments_message,
+    message_text,
+)
+from ctxhub.ingest.python.source import decode_source, parse_source
+
+#: Levels of helpers: one that warns itself, then callers that pass their parameters on.
+_MAX_DEPTH = 3
+#: Bytes that a file must hold before it is parsed in the first pass (see scan_package).
+_SEEDS = (b"Deprecat", b"FutureWarning")
+_FIELD = re.compile(r"\{([A-Za-z_]\w*)\}")
+
+
+@dataclass(frozen=True)
+class Helper:
+    qualname: str  # pkg.mod.func, where it is defined
+    params: tuple[str, ...]  # positional parameters in order, then keyword-only ones
+    defaults: tuple[tuple[str, str], ...] = ()  # literal defaults (name, text)
+    template: str | None = None  # the message with {param} fields, when one f-string is it
+    #: (own parameter, the inner helper's parameter it is passed as): a wrapper's
+    #: `thing` read as the inner `what`
+    renames: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class DeprecationHelpers:
+    """The first pass's result: helpers and deprecation categories, by dotted name."""
+
+    functions: dict[str, Helper] = field(default_factory=dict)  # definitions and re-exports
+    categories: set[str] = field(default_factory=set)  # the package's own categories
+    packages: frozenset[str] = frozenset()  # top-level packages that were scanned
+
+    def fingerprint(self) -> str:
+        """Changes whenever what call sites would read changes ("" when nothing found)."""
+        if not self.functions and not self.categories:
+            return ""
+        text = repr(sorted(self.functions.items())) + repr(sorted(self.categories))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class _Function:
+    qualname: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    params: tuple[str, ...]
+    defaults: tuple[tuple[str, str], ...]
+    tainted: Callable[[ast.expr], bool]  # does an expression depend on the parameters
+    locals_: dict[str, list[ast.expr]]
+
+
+@dataclass
+class _Module:
+    module: str
+    imports: ImportTable
+    names: frozenset[str]
+    functions: list[_Function]
+    classes: dict[str, list[str]]  # pkg.mod.Cls -> its bases as dotted names
+
+
+def _qualify(chain: list[str], imports: ImportTable, module: str, names: frozenset[str]) -> str:
+    if chain[0] in imports.bindings:
+        return imports.resolve(chain) or ".".join(chain)
+    if chain[0] in names:
+        return ".".join([module, *chain])
+    return ".".join(chain)
+
+
+def _parameters(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Parameter names in call order, and the literal defaults."""
+    a = node.args
+    positional = [p.arg for p in [*a.posonlyargs, *a.args]]
+    params = positional + [p.arg for p in a.kwonlyargs]
+    pairs = list(zip(positional[len(positional) - len(a.defaults) :], a.defaults, strict=True))
+    pairs += [(p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d]
+    defaults = [(name, text) for name, d in pairs if (text := message_text(d)) is not None]
+    return params, defaults
+
+
+def _function(qualname: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> _Function:
+    params, defaults = _parameters(node)
+    # Which local names carry a parameter's value: assigned from one, or filled by a
+    # method call (`parts.append(f"... {name}")`); followed to a fixed point.
+    sources: dict[str, list[ast.expr]] = {}
+    for n in own_nodes(node.body):
+        if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign) and n.value is not None:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                for bound in ast.walk(t):
+                    if isinstance(bound, ast.Name):
+                        sources.setdefault(bound.id, []).append(n.value)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            owner = n.func.value
+            if isinstance(owner, ast.Name):
+                sources.setdefault(owner.id, []).extend([*n.args, *(k.value for k in n.keywords)])
+    carrying = set(params) - {"self", "cls"}
+    changed = True
+    while changed:
+        changed = False
+        for local, values in sources.items():
+            if local not in carrying and any(_uses(v, carrying) for v in values):
+                carrying.add(local)
+                changed = True
+
+    def tainted(expr: ast.expr) -> bool:
+        return _uses(expr, carrying)
+
+    return _Function(qualname, node, tuple(params), tuple(defaults), tainted, sources)
+
+
+def _uses(expr: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+
+
+def _scan_module(tree: ast.Module, module: str, is_package: bool, known: Iterable[str]) -> _Module:
+    imports = build_import_table(tree, module, is_package, known)
+    names = module_level_names(tree)
+    functions: list[_Function] = []
+    classes: dict[str, list[str]] = {}
+    for stmt in scope_statements(tree.body):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            if not (stmt.name.startswith("__") and stmt.name.endswith("__")):
+                # dunders (a module's __getattr__) are never called by name
+                functions.append(_function(f"{module}.{stmt.name}", stmt))
+        elif isinstance(stmt, ast.ClassDef):
+            bases = [dotted_chain(b) for b in stmt.bases]
+            classes[f"{module}.{stmt.name}"] = [
+                _qualify(c, imports, module, names) for c in bases if c
+            ]
+    return _Module(module, imports, names, functions, classes)
+
+
+def _categories(modules: list[_Module]) -> set[str]:
+    """The package's warning classes that derive from a deprecation category."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for m in modules:
+            for cls, bases in m.classes.items():
+                if cls not in found and any(_is_category(b, found) for b in bases):
+                    found.add(cls)
+                    changed = True
+        _add_reexports(modules, found)
+    return found
+
+
+def _is_category(dotted: str, own: set[str]) -> bool:
+    return dotted in own or dotted.removeprefix("warnings.") in STD_CATEGORIES
+
+
+def _add_reexports(modules: list[_Module], names: set[str] | dict[str, Helper]) -> None:
+    """`from .deprecation import warn_deprecation` in pkg/utils/__init__.py makes
+    `pkg.utils.warn_deprecation` the same helper."""
+    for m in modules:
+        for bound, target in m.imports.bindings.items():
+            if isinstance(names, set):
+                if target in names:
+                    names.add(f"{m.module}.{bound}")
+            elif target in names and f"{m.module}.{bound}" not in names:
+                names[f"{m.module}.{bound}"] = names[target]
+
+
+def _category_candidates(expr: ast.expr, fn: _Function, m: _Module, depth: int = 0) -> list[str]:
+    """Dotted names a category expression may be: `cls if pending else OtherCls`,
+    a local assigned one of them, or an instance `Cls("...")`."""
+    if isinstance(expr, ast.IfExp):
+        return _category_candidates(expr.body, fn, m, depth) + _category_candidates(
+            expr.orelse, fn, m, depth
+        )
+    if isinstance(expr, ast.BoolOp):
+        return [c for v in expr.values for c in _category_candidates(v, fn, m, depth)]
+    if isinstance(expr, ast.Call):
+        return _category_candidates(expr.func, fn, m, depth)
+    if isinstance(expr, ast.Name) and expr.id in fn.locals_ and depth < 2:
+        return [c for v in fn.locals_[expr.id] for c in _category_candidates(v, fn, m, depth + 1)]
+    chain = dotted_chain(expr)
+    if chain is None:
+        return []
+    if len(chain) == 1 and chain[0] in dir(builtins):
+        return chain
+    return [_qualify(chain, m.imports, m.module, m.names)]
+
+
+def _warn_parts(call: ast.Call) -> tuple[ast.expr | None, ast.expr | None]:
+    """(message, category) of a `warn(...)` call."""
+    message = call.args[0] if call.args else None
+    category = call.args[1] if len(call.args) > 1 else None
+    for kw in call.keywords:
+        if kw.arg == "message":
+            message = kw.value
+        elif kw.arg == "category":
+            category = kw.value
+    if category is None and isinstance(message, ast.Call):  # warn(Category("..."))
+        category = message.func
+        message = message.args[0] if message.args else None
+    return message, category
+
+
+def _warns_itself(fn: _Function, m: _Module, categories: set[str]) -> Helper | None:
+    for node in own_nodes(fn.node.body):
+        if not isinstance(node, ast.Call):
+            continue
+        chain = dotted_chain(node.func)
+        if not chain or chain[-1] not in ("warn", "warn_explicit"):
+            continue
+        message, category = _warn_parts(node)
+        if category is None or message is None or not fn.tainted(message):
+            continue  # a fixed text: the function itself is deprecated, it is no helper
+        if any(_is_category(c, categories) for c in _category_candidates(category, fn, m)):
+            template = message_text(message)
+            if template is not None and not _FIELD.search(template):
+                template = None
+            return Helper(fn.qualname, fn.params, fn.defaults, template)
+    return None
+
+
+def _passes_on(
+    fn: _Function, m: _Module, helpers: Mapping[str, Helper]
+) -> tuple[Helper, ast.Call] | None:
+    for node in own_nodes(fn.node.body):
+        if not isinstance(node, ast.Call):
+            continue
+        chain = dotted_chain(node.func)
+        if not chain:
+            continue
+        inner = helpers.get(_qualify(chain, m.imports, m.module, m.names))
+        values = [*node.args, *(k.value for k in node.keywords)]
+        if inner is not None and inner.qualname != fn.qualname and any(map(fn.tainted, values)):
+            return inner, node
+    return None
+
+
+def _outer_template(inner: Helper, call: ast.Call) -> str | None:
+    """The inner helper's message with the outer's arguments put in: its fields now name
+    the outer helper's parameters."""
+    if inner.template is None:
+        return None
+    bound = bind_arguments(inner, call)
+    out = inner.template
+    for name in set(_FIELD.findall(inner.template)):
+        value = bound.get(name)
+        text = message_text(value) if value is not None else dict(inner.defaults).get(name)
+        if text is None:
+            return None
+        out = out.replace("{" + name + "}", text)
+    return out
+
+
+def _renames(inner: Helper, call: ast.Call, params: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    inner_names = dict(inner.renames)
+    out = []
+    for name, value in bind_arguments(inner, call).items():
+        if isinstance(value, ast.Name) and value.id in params:
+            out.append((value.id, inner_names.get(name, name)))
+    return tuple(out)
+
+
+def bind_arguments(helper: Helper, call: ast.Call) -> dict[str, ast.expr]:
+    """A call's arguments by the helper's parameter names."""
+    bound: dict[str, ast.expr] = {}
+    for name, arg in zip(helper.params, call.args, strict=False):
+        if not isinstance(arg, ast.Starred):
+            bound[name] = arg
+    bound.update({k.arg: k.value for k in call.keywords if k.arg})
+    return bound
+
+
+def find_helpers(modules: list[_Module], packages: Iterable[str]) -> DeprecationHelpers:
+    categories = _categories(modules)
+    helpers: dict[str, Helper] = {}
+    functions = [(fn, m) for m in modules for fn in m.functions]
+    for depth in range(_MAX_DEPTH):
+        new: dict[str, Helper] = {}
+        for fn, m in functions:
+            if fn.qualname in helpers:
+                continue
+            if depth == 0:
+                found = _warns_itself(fn, m, categories)
+            else:
+                passed = _passes_on(fn, m, helpers)
+                found = None
+                if passed is not None:
+                    template = _outer_template(*passed)
+                    renames = _renames(*passed, fn.params)
+                    found = Helper(fn.qualname, fn.params, fn.defaults, template, renames)
+            if found is not None:
+                new[fn.qualname] = found
+        if not new:
+            break
+        helpers.update(new)
+        _add_reexports(modules, helpers)
+    return DeprecationHelpers(helpers, categories, frozenset(packages))
+
+
+def scan_package(
+    modules: Mapping[str, str],
+    read: Callable[[str], str | bytes],
+    packages: Iterable[str],
+) -> DeprecationHelpers:
+    """The first pass over a package's Python files ({relpath: dotted module}).
+
+    Only files that mention a deprecation category are parsed at first; then, until
+    nothing new turns up, those that mention a name found so far (a helper's callers,
+    a category's subclasses): most files of a package are never parsed here.
+    """
+    raw: dict[str, bytes] = {}
+    for rel in modules:
+        try:
+            data = read(rel)
+        except (OSError, ValueError):
+            continue
+        raw[rel] = data.encode("utf-8") if isinstance(data, str) else data
+    known = set(modules.values())
+    scanned: dict[str, _Module] = {}
+    seeds: set[bytes] = set(_SEEDS)
+    result = DeprecationHelpers(packages=frozenset(packages))
+    for _ in range(_MAX_DEPTH + 2):
+        todo = [r for r in raw if r not in scanned and any(s in raw[r] for s in seeds)]
+        if not todo:
+            break
+        for rel in todo:
+            try:
+                tree = parse_source(decode_source(raw[rel]), rel)
+            except SkipFile:  # a broken file is the per-file pass's to report
+                tree = ast.Module(body=[], type_ignores=[])
+            is_package = rel.endswith("__init__.py") or rel.endswith("__init__.pyi")
+            scanned[rel] = _scan_module(tree, modules[rel], is_package, known)
+        result = find_helpers(list(scanned.values()), packages)
+        seeds = set(_SEEDS) | {
+            n.rsplit(".", 1)[-1].encode() for n in [*result.functions, *result.categories]
+        }
+    return result
+
+
+class HelperView:
+    """One module's view of the helpers: resolves a call through its imports."""
+
+    def __init__(
+        self,
+        helpers: DeprecationHelpers | None,
+        imports: ImportTable,
+        module: str,
+        names: frozenset[str],
+    ) -> None:
+        self.helpers, self.imports, self.module, self.names = helpers, imports, module, names
+
+    def _target(self, chain: list[str]) -> str:
+        return _qualify(chain, self.imports, self.module, self.names)
+
+    def is_category(self, chain: list[str]) -> bool:
+        return self.helpers is not None and self._target(chain) in self.helpers.categories
+
+    def scanned(self, chain: list[str]) -> bool:
+        """Whether the first pass saw where this name is defined (then its verdict
+        holds and no guess by name is made)."""
+        if self.helpers is None:
+            return False
+        return self._target(chain).split(".", 1)[0] in self.helpers.packages
+
+    def helper(self, chain: list[str]) -> Helper | None:
+        return None if self.helpers is None else self.helpers.functions.get(self._target(chain))
+
+    @staticmethod
+    def message(helper: Helper, call: ast.Call) -> str:
+        """What a call of `helper` would warn: its template filled with the call's
+        literal arguments, else a sentence read from the arguments' names."""
+        bound = bind_arguments(helper, call)
+        if helper.template is not None:
+            text, defaults = helper.template, dict(helper.defaults)
+            for name in set(_FIELD.findall(helper.template)):
+                value = message_text(bound[name]) if name in bound else defaults.get(name)
+                if value is None:
+                    break
+                text = text.replace("{" + name + "}", value)
+            else:
+                return text
+        renames = dict(helper.renames)
+        return arguments_message({renames.get(k, k): v for k, v in bound.items()})

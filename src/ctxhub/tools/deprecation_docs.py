@@ -1,0 +1,135 @@
+"""Deprecations stated only in the docs: a name next to deprecation wording.
+
+Read at query time from the indexed doc chunks (through `Store.bm25`, no SQL here), for
+a symbol the code says nothing about. Weaker evidence than code: a page may describe an
+old version, or mention the name only near the notice. So a block counts only when the
+name is what the wording is about: an admonition (`.. deprecated::`, "Deprecated since
+version", `!!! warning "Deprecated"`, `:::warning Deprecated`) that names it, or that
+follows a line naming it; or a sentence where the name comes before "is deprecated" /
+"will be removed" and is not the replacement the sentence recommends.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ctxhub.core.knowledge import Chunk, SearchFilters
+from ctxhub.ingest.python.deprecation_text import find_replacement, find_since
+from ctxhub.store.protocol import Store
+
+#: Doc chunks read per question: the name is rare, so BM25 ranks the chunks that hold it
+#: and the deprecation words first.
+_CANDIDATES = 40
+_ADMONITION = re.compile(
+    r"^\s*(?:\.\.\s+deprecated::|deprecated\s+since\s+version\b|removed\s+in\s+version\b"
+    r"|[!?]{3}\+?\s*(?:deprecated\b|\w+\s+\"deprecated)|:::\s*\w+\s+deprecated\b"
+    r"|:::\s*deprecated\b|>\s*\[!(?:deprecated|warning)\]\s*deprecated)",
+    re.IGNORECASE,
+)
+_PROSE = re.compile(
+    r"\b(?:is|are|has\s+been|have\s+been|was|were|now)\s+(?:now\s+)?deprecated\b"
+    r"|\bwill\s+be\s+removed\b|\bdeprecated\s+(?:since|in|as\s+of)\s+(?:version\s+)?v?\d",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_\[(])")
+
+
+@dataclass(frozen=True)
+class DocDeprecation:
+    source: str
+    path: str
+    line_start: int | None
+    line_end: int | None
+    text: str  # the sentence or admonition, whitespace folded
+    since: str | None
+    replacement: str | None
+
+    @property
+    def where(self) -> str:
+        if self.line_start is None:
+            return self.path
+        end = f"-{self.line_end}" if self.line_end and self.line_end != self.line_start else ""
+        return f"{self.path}:{self.line_start}{end}"
+
+
+def _mention(name: str) -> re.Pattern[str]:
+    # the bare name or a dotted name ending with it, as a whole word
+    return re.compile(r"(?<![\w.])(?:\w+\.)*" + re.escape(name) + r"(?![\w])")
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """Paragraphs as (first, last) line indexes; an admonition keeps the paragraph after
+    its header line (reST and mkdocs put the text indented below)."""
+    out: list[tuple[int, int]] = []
+    start: int | None = None
+    for i, line in enumerate([*lines, ""]):
+        if line.strip() and start is None:
+            start = i
+        elif not line.strip() and start is not None:
+            if out and _ADMONITION.match(lines[out[-1][0]]) and out[-1][1] == out[-1][0]:
+                out[-1] = (out[-1][0], i - 1)  # the header alone: take this paragraph too
+            else:
+                out.append((start, i - 1))
+            start = None
+    return out
+
+
+def _about(sentence: str, pattern: re.Pattern[str]) -> bool:
+    """The name is what the sentence says is deprecated, not what replaces it."""
+    wording = _PROSE.search(sentence)
+    found = pattern.search(sentence)
+    if wording is None or found is None or found.start() > wording.start():
+        return False
+    replacement = find_replacement(sentence)
+    return replacement is None or pattern.fullmatch(replacement) is None
+
+
+def _in_chunk(chunk: Chunk, pattern: re.Pattern[str]) -> list[DocDeprecation]:
+    lines = chunk.content.splitlines()
+    out: list[DocDeprecation] = []
+    for first, last in _blocks(lines):
+        block = " ".join(s.strip() for s in lines[first : last + 1])
+        texts: list[str] = []
+        if _ADMONITION.match(lines[first]):
+            before = [s for s in lines[max(0, first - 3) : first] if s.strip()]
+            if pattern.search(block) or (before and pattern.search(before[-1])):
+                replacement = find_replacement(block)
+                if replacement is None or pattern.fullmatch(replacement) is None:
+                    texts.append(block)
+        else:
+            texts.extend(s for s in _SENTENCE_END.split(block) if _about(s, pattern))
+        for text in texts:
+            out.append(
+                DocDeprecation(
+                    # the chunk's span: its text is rendered (reST, MDX), so lines within
+                    # it need not match the file's
+                    chunk.source,
+                    chunk.path,
+                    chunk.line_start,
+                    chunk.line_end,
+                    text[:400],
+                    find_since(text),
+                    find_replacement(text),
+                )
+            )
+    return out
+
+
+def docs_deprecations(store: Store, symbol: str, limit: int = 5) -> list[DocDeprecation]:
+    """Where the indexed docs say `symbol` (qualified or its last part) is deprecated."""
+    name = symbol.strip().strip("`").removesuffix("()")
+    last = name.rsplit(".", 1)[-1]
+    if len(last) < 3:
+        return []  # too short to find reliably in prose
+    terms = list(dict.fromkeys([name, last, "deprecated", "removed"]))
+    ranked = store.bm25(terms, SearchFilters(), ["doc"], _CANDIDATES)
+    chunks = store.get_chunks([cid for cid, _ in ranked])
+    pattern = _mention(last)
+    out: list[DocDeprecation] = []
+    for chunk in chunks:
+        if pattern.search(chunk.content):
+            out.extend(_in_chunk(chunk, pattern))
+        if len(out) >= limit:
+            break
+    return out[:limit]
