@@ -18,7 +18,7 @@ from ctxhub.core.doc_paths import doc_url, is_aggregate_doc, normalize_doc_path
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, ChunkMeta, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
-from ctxhub.ingest.docs.cleaned import CleanedText, plain_lines, rst_lines
+from ctxhub.ingest.docs.cleaned import CleanedText, plain_lines
 from ctxhub.ingest.docs.includes import Reader, expand_includes
 from ctxhub.ingest.docs.llms_full import DocPage, dump_pages_without_file, split_llms_full
 from ctxhub.ingest.docs.markdown_split import Section, find_headings, merge_tiny, split_sections
@@ -238,8 +238,12 @@ def parse_doc_file(
             html_title, body = _from_html(path, body)
         if fmt in ("mdx", "markdown", "html"):
             doc = clean_mdx(body)
+        elif fmt == "rst":
+            from ctxhub.ingest.docs.rst_doctree import clean_rst  # docutils: .rst pages only
+
+            doc, syntax = clean_rst(body)
         else:
-            doc = rst_lines(body) if fmt == "rst" else plain_lines(body)
+            doc = plain_lines(body)
         included: list[str] = []
         if include is not None:
             doc, included = expand_includes(doc, path, include)
