@@ -35,7 +35,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 CHUNKER_VERSIONS: dict[str, int] = {
     "python": 3,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings
-    "docs": 2,  # 2: included files, reST through docutils
+    "docs": 3,  # 2: included files; 3: reST through docutils
     "dump": 1,
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 1,
