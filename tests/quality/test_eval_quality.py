@@ -1,9 +1,17 @@
 """Quality gates: the labelled query sets, through the tools agents call, real model.
 
-Both sets are in the repository: the Pipecat development set in benchmarks/eval/pipecat
+Five sets are in the repository: the Pipecat development set in benchmarks/eval/pipecat
 (as published, with its docs corpus; get_corpus.sh fetches two sdists from PyPI), the
-click set in benchmarks/eval. Indexing both takes about two minutes on two cores; the store is kept
-under ~/.cache/ctxhub-quality so a second run only re-reads what changed.
+click set in benchmarks/eval, and the marshmallow (reST docs), textual (one-file example
+apps) and litestar (how-to questions about the public API) sets in
+benchmarks/eval/<name>/, written by helpers who had not seen the ranking code. Indexing
+all five takes about six minutes on two cores; the stores are kept under
+~/.cache/ctxhub-quality so a second run only re-reads what changed.
+
+Pipecat and click are held to the project's targets. marshmallow, textual and litestar are below
+the targets issue 13 sets (overall R@5 >= 0.85, api R@5 >= 0.75; docs/EVAL.md says where
+they stand): their gates are the measured figures less a small margin, so a change that
+makes them worse fails, and raising a gate is how progress is recorded.
 """
 
 from __future__ import annotations
@@ -60,13 +68,22 @@ def _evaluate(
     return reports
 
 
-def _check(report: EvalReport, *, overall_r5: float, overall_mrr: float, per_cat: float) -> None:
+def _check(
+    report: EvalReport,
+    *,
+    overall_r5: float,
+    overall_mrr: float,
+    per_cat: float,
+    floors: dict[str, float] | None = None,
+) -> None:
+    """Overall R@5 and MRR@10, every category's R@5 >= `per_cat` (or its own floor in
+    `floors`), and the structural sets exact."""
     scores = {c.category: c for c in report.categories}
     misses = [f"{q.id} R@5={q.recall5:.2f}" for q in report.queries if q.recall5 < 1]
     assert report.overall.recall5 >= overall_r5, (report.overall, misses)
     assert report.overall.mrr10 >= overall_mrr, (report.overall, misses)
     for cat, score in scores.items():
-        assert score.recall5 >= per_cat, (cat, score, misses)
+        assert score.recall5 >= (floors or {}).get(cat, per_cat), (cat, score, misses)
         if score.set_precision is not None:
             assert score.set_precision == 1.0 and score.set_recall == 1.0, (cat, score)
 
@@ -91,3 +108,39 @@ def test_click_set() -> None:
     reports = _evaluate("click", here / "click_dev.jsonl", specs, True)
     _check(reports[0], overall_r5=0.80, overall_mrr=0.70, per_cat=0.60)
     _hybrid_beats_single_paths(reports)
+
+
+def test_marshmallow_set() -> None:
+    here = REPO / "benchmarks" / "eval" / "marshmallow"
+    specs = _roots(here / "get_marshmallow_corpus.sh", CACHE / "marshmallow-corpus")
+    reports = _evaluate("marshmallow", here / "marshmallow_dev.jsonl", specs, False)
+    # measured 2026-12-02: overall R@5 0.824, MRR 0.822, api 0.58, error 0.73 (docs/EVAL.md)
+    _check(
+        reports[0],
+        overall_r5=0.80,
+        overall_mrr=0.78,
+        per_cat=0.75,
+        floors={"api": 0.55, "error": 0.70},
+    )
+
+
+def test_textual_set() -> None:
+    here = REPO / "benchmarks" / "eval" / "textual"
+    specs = _roots(here / "get_textual_corpus.sh", CACHE / "textual-corpus")
+    reports = _evaluate("textual", here / "textual_dev.jsonl", specs, False)
+    # measured 2026-12-02: overall R@5 0.728, MRR 0.778, api 0.36 (docs/EVAL.md)
+    _check(reports[0], overall_r5=0.69, overall_mrr=0.74, per_cat=0.75, floors={"api": 0.33})
+
+
+def test_litestar_how_to_set() -> None:
+    here = REPO / "benchmarks" / "eval" / "litestar"
+    specs = _roots(here / "get_litestar_corpus.sh", CACHE / "litestar-corpus")
+    reports = _evaluate("litestar", here / "litestar_howto.jsonl", specs, False)
+    # measured 2026-12-02: overall R@5 0.543, MRR 0.582, api 0.37, error 0.60 (docs/EVAL.md)
+    _check(
+        reports[0],
+        overall_r5=0.51,
+        overall_mrr=0.55,
+        per_cat=0.75,
+        floors={"api": 0.33, "error": 0.55},
+    )

@@ -30,8 +30,8 @@ def _cand(symbol: str, score: float, calls: tuple[str, ...] = (), kind: str = "a
     return Candidate(chunk=chunk, fused=score, signals={})
 
 
-def _order(cands: list[Candidate]) -> list[str]:
-    return [c.chunk.id for c in rerank(analyze("q"), cands, [CallCohesion()])]
+def _order(cands: list[Candidate], query: str = "how does fw run the app") -> list[str]:
+    return [c.chunk.id for c in rerank(analyze(query), cands, [CallCohesion()])]
 
 
 def test_a_helper_the_best_candidate_calls_overtakes_a_lookalike() -> None:
@@ -63,3 +63,24 @@ def test_non_api_candidates_are_left_alone() -> None:
     page = _cand("fw.a:A.step", 0.5, kind="doc")
     _order([entry, page])
     assert page.boosts == {}
+
+
+def test_a_usage_question_is_left_alone() -> None:
+    entry = _cand("fw.app:App.run", 1.0, calls=("self._drive",))
+    lookalike = _cand("fw.other:Runner.go", 0.5)
+    helper = _cand("fw.app:App._drive", 0.45)
+    ranked = _order([entry, lookalike, helper], query="how do I run the app")
+    assert ranked == ["fw.app.App.run", "fw.other.Runner.go", "fw.app.App._drive"]
+    assert helper.boosts == {}
+
+
+def test_implementation_wording_is_told_from_usage_wording() -> None:
+    asks = [
+        "how does textual cancel the previous worker",
+        "where is the timer loop",
+        "which code swaps the field names",
+        "what happens to queued frames on interruption",
+    ]
+    uses = ["how do I serve static files", "I want to run code at startup", "cache a response"]
+    assert all(analyze(q).asks_implementation for q in asks)
+    assert not any(analyze(q).asks_implementation for q in uses)

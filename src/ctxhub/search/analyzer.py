@@ -20,6 +20,15 @@ _ERROR_MARKERS = re.compile(
     r"|\b(?:timed out|rejected|refused|unable to|cannot|can't|couldn't|denied)\b"
     r"|\blogs?\b[^`'\"]*[`'\"]|\bwarning\b",
 )
+#: Wording that asks how the framework works inside, not how to use it: "how does
+#: textual cancel ...", "where is the timer loop", "which code swaps ...". "How do I"
+#: is a usage question and does not count.
+_IMPLEMENTATION = re.compile(
+    r"\b(?:how|where|when|why) (?:does|do|is|are) (?!i\b|we\b|you\b)\w+"
+    r"|\bwhich (?:code|function|method|class|part)\b|\bwhat happens\b"
+    r"|\binternally\b|\bunder the hood\b",
+    re.IGNORECASE,
+)
 _CODE_MARKERS = re.compile(r"\bdef |\bclass |\bimport |\bawait |\bself\.|[(){}\[\]=]{2,}|->|::")
 
 #: Function words dropped from BM25 queries: they carry no signal and slow OR queries.
@@ -45,6 +54,8 @@ class QueryAnalysis:
     is_error: bool
     has_code: bool
     weights: dict[str, float] = field(default_factory=dict)
+    #: the question asks how the framework works inside ("how does X decide ...")
+    asks_implementation: bool = False
 
 
 def analyze(query: str) -> QueryAnalysis:
@@ -79,6 +90,7 @@ def analyze(query: str) -> QueryAnalysis:
         is_error=is_error,
         has_code=has_code,
         weights=path_weights(identifiers, is_error, has_code, bool(fragments)),
+        asks_implementation=_IMPLEMENTATION.search(query) is not None,
     )
 
 

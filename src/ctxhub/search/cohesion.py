@@ -8,6 +8,10 @@ called by (or calls) a strong candidate is more likely part of the answer than o
 only resembles the question, so it is multiplied by `1 + weight * support`, where
 `support` sums the neighbours' scores relative to the best candidate (capped).
 
+It applies only to questions about the implementation (`QueryAnalysis.
+asks_implementation`): "how do I ..." wants the one public entry point, and lifting
+what that entry point calls there pushes internals above it (measured in docs/EVAL.md).
+
 Edges are read from the candidates' own call lists, within the candidate list only (no
 store queries): a call `self.name` / `cls.name` links methods of one class, a plain
 `name` links definitions of one module (or a top-level definition of that name), a
@@ -63,7 +67,7 @@ class CallCohesion:
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
         api = [c for c in candidates if c.chunk.kind == "api" and c.chunk.symbol]
-        if len(api) < 2:
+        if len(api) < 2 or not analysis.asks_implementation:
             return [1.0] * len(candidates)
         strong = sorted(api, key=lambda c: -c.score)[: self.top]
         best = strong[0].score or 1.0
