@@ -136,11 +136,11 @@ def test_litestar_how_to_set() -> None:
     here = REPO / "benchmarks" / "eval" / "litestar"
     specs = _roots(here / "get_litestar_corpus.sh", CACHE / "litestar-corpus")
     reports = _evaluate("litestar", here / "litestar_howto.jsonl", specs, False)
-    # measured 2026-12-02: overall R@5 0.543, MRR 0.582, api 0.37, error 0.60 (docs/EVAL.md)
+    # measured 2026-12-03: overall R@5 0.543, MRR 0.595, api 0.37, error 0.60 (docs/EVAL.md)
     _check(
         reports[0],
         overall_r5=0.51,
-        overall_mrr=0.55,
+        overall_mrr=0.57,
         per_cat=0.75,
         floors={"api": 0.33, "error": 0.55},
     )

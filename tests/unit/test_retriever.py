@@ -184,3 +184,27 @@ def test_what_is_not_current_is_demoted_with_its_reason() -> None:
     assert scores["old"] == (0.85, {"currency": 0.85})
     assert scores["pinned"] == (0.8, {"currency": 0.8})
     assert scores["current"] == (1.0, {})
+
+
+def test_public_definitions_come_before_private_ones_for_usage_questions() -> None:
+    """The same text under a public and a private name: a "how do I" question through
+    search_api lists the public one first (the private one stays, explained); a question
+    about the internals or a pasted error ranks them as the paths do."""
+    from ctxhub.search.analyzer import analyze
+    from ctxhub.search.rank import Candidate, PublicApi, rerank
+
+    def cand(symbol: str, fused: float) -> Candidate:
+        return Candidate(chunk=make_chunk(symbol=symbol), fused=fused, signals={})
+
+    def order(query: str) -> list[str]:
+        ranked = [cand("pkg._internal.run_later", 1.0), cand("pkg.tasks.BackgroundTask", 0.9),
+                  cand("pkg.tasks.BackgroundTask.__init__", 0.85)]  # fmt: skip
+        return [c.chunk.symbol or "" for c in rerank(analyze(query), ranked, [PublicApi()])]
+
+    assert order("run a task after the response is sent") == [
+        "pkg.tasks.BackgroundTask",
+        "pkg.tasks.BackgroundTask.__init__",
+        "pkg._internal.run_later",
+    ]
+    assert order("how does the framework decide when a task runs")[0] == "pkg._internal.run_later"
+    assert order("RuntimeError: task failed after response")[0] == "pkg._internal.run_later"

@@ -212,3 +212,21 @@ TIMEOUT = 30
                 assert found.resolution == "alias"
     finally:
         set_embedder(None)
+
+
+def test_search_api_steps_private_definitions_back_for_usage_questions(hub: HubSession) -> None:
+    """search_api answers "how do I use X": a private helper keeps its place in the list,
+    with the factor that moved it named in its boosts; `search` leaves it alone."""
+    from ctxhub.tools.search_tools import search, search_api
+
+    query = "synthesize speech bytes for a text"
+    api = {h.symbol: h for h in search_api(hub, query, limit=20).hits}
+    private = api["chime.services.tts.SpeechService._synthesize"]
+    assert private.metadata["boosts"]["public"] == 0.8
+    assert all(
+        "public" not in h.metadata.get("boosts", {})
+        for s, h in api.items()
+        if "._" not in (s or "")
+    )
+    anywhere = search(hub, query, limit=20).hits
+    assert all("public" not in h.metadata.get("boosts", {}) for h in anywhere)

@@ -225,6 +225,14 @@ class Variant:
     options: SearchOptions | None  # None: the retriever's defaults
 
 
+#: Every re-rank scorer a search_api call runs, for the "full, no X" variants.
+_SCORERS = ("symbol", "literal", "feedback", "currency", "kind", "cohesion", "public")
+
+
+def _all_but(name: str) -> SearchOptions:
+    return SearchOptions(scorers=tuple(s for s in _SCORERS if s != name))
+
+
 def ablation_variants() -> list[Variant]:
     return [
         Variant("bm25 only", SearchOptions(paths=("bm25",), scorers=())),
@@ -235,10 +243,9 @@ def ablation_variants() -> list[Variant]:
         Variant("hybrid + literal match", SearchOptions(scorers=("literal",))),
         Variant("hybrid + kind preference", SearchOptions(scorers=("kind",))),
         Variant("hybrid + call cohesion", SearchOptions(scorers=("cohesion",))),
-        Variant(
-            "full, no call cohesion",
-            SearchOptions(scorers=("symbol", "literal", "feedback", "currency", "kind")),
-        ),
+        Variant("hybrid + public first", SearchOptions(scorers=("public",))),
+        Variant("full, no call cohesion", _all_but("cohesion")),
+        Variant("full, no public first", _all_but("public")),
     ]
 
 

@@ -154,6 +154,34 @@ class Currency:
         return out
 
 
+def _private(symbol: str | None) -> bool:
+    """A dotted name with a part under a leading underscore (`pkg._internal.x`,
+    `Cls._helper`); dunders such as `__init__` are public protocol."""
+    return any(
+        p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
+        for p in (symbol or "").split(".")
+    )
+
+
+class PublicApi:
+    """Prefer what a user can import for a question about using the framework: a
+    definition under a private name is x`factor`. Questions about the internals ("how
+    does X decide ...") and pasted errors (raised deep inside) are left alone."""
+
+    name = "public"
+
+    def __init__(self, factor: float = 0.8) -> None:
+        self.factor = factor
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        if analysis.is_error or analysis.asks_implementation:
+            return [1.0] * len(candidates)
+        return [
+            self.factor if c.chunk.kind == "api" and _private(c.chunk.symbol) else 1.0
+            for c in candidates
+        ]
+
+
 def rerank(
     analysis: QueryAnalysis, candidates: list[Candidate], scorers: Sequence[Scorer]
 ) -> list[Candidate]:

@@ -34,6 +34,7 @@ from ctxhub.search.rank import (
     FeedbackRatio,
     KindPreference,
     LiteralMatch,
+    PublicApi,
     Scorer,
     SymbolBoost,
     rerank,
@@ -57,6 +58,8 @@ class SearchOptions:
     scorers: Sequence[str] | None = None  # None: all default scorers
     weights: Mapping[str, float] | None = None  # override the analyser's path weights
     collapse: bool = True  # keep the best chunk per doc page and per example
+    #: the caller looks for API to use (search_api): private definitions step back
+    public_first: bool = False
 
 
 def collapse_key(cand: Candidate) -> tuple[str, str]:
@@ -196,6 +199,8 @@ class Retriever:
             "currency": Currency(),
             "cohesion": CallCohesion(),
         }
+        if options.public_first:
+            available["public"] = PublicApi()
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)
         if options.scorers is None:

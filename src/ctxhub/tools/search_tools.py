@@ -132,7 +132,10 @@ def search_api(
             )
         if cursor:
             raise InputError("cursor only pages through a structurally filtered set")
-        return hub.retriever.search(_request(query, ["api"], filters, limit, max_tokens))
+        return hub.retriever.search(
+            _request(query, ["api"], filters, limit, max_tokens),
+            SearchOptions(public_first=True),
+        )
     return _list_filtered(hub, query, filters, limit, cursor, max_tokens)
 
 
