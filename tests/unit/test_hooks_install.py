@@ -264,7 +264,8 @@ def test_cli_install_and_remove(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         assert done.exit_code == 0, done.output
     data = json.loads(path.read_text())
     [hook] = ours_in(data, "PostToolUse")
-    assert f"CTXHUB_HOME={tmp_path / 'hub'}" in hook["command"]
+    assert hook["command"] == "ctxhub hook post-tool-use"  # committed: portable
+    assert f"CTXHUB_HOME={tmp_path / 'hub'}" in plan_hooks("user", home=tmp_path).command
     assert not (tmp_path / ".mcp.json").exists()  # --hooks writes the hook only
 
     done = runner.invoke(cli, ["install", "claude-code", "--hooks", "--remove", "--project"])

@@ -67,8 +67,38 @@ def test_user_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     claude = plan_install("claude-code", "user", home=tmp_path, command=CMD, env=ENV)
     assert claude.path is None
     assert claude.claude_command() == (
-        "claude mcp add --scope user --env CTXHUB_HOME=/data/hub ctxhub -- /venv/bin/ctxhub serve"
+        "claude mcp add --scope user ctxhub --env CTXHUB_HOME=/data/hub -- /venv/bin/ctxhub serve"
     )
+
+
+def test_claude_command_puts_the_name_before_the_variadic_env_option() -> None:
+    """Claude Code's `--env <env...>` takes every value up to the next option: the name
+    must come before it, and `--` ends it before the server command."""
+    plan = plan_install(
+        "claude-code", "user", command=CMD, env={"CTXHUB_DB": "/d/x.db", "CTXHUB_HOME": "/h"}
+    )
+    words = plan.claude_command().split()
+    assert words[:6] == ["claude", "mcp", "add", "--scope", "user", "ctxhub"]
+    after_name = words[6 : words.index("--")]
+    assert after_name == ["--env", "CTXHUB_DB=/d/x.db", "--env", "CTXHUB_HOME=/h"]
+    assert words[words.index("--") + 1 :] == ["/venv/bin/ctxhub", "serve"]
+
+
+def test_project_files_get_a_portable_entry_and_say_what_was_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project file is committed: no absolute venv path, no per-user CTXHUB_HOME."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CTXHUB_HOME", str(tmp_path / "hub"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))  # no ctxhub on PATH
+    done = CliRunner().invoke(cli, ["install", "claude-code", "--project"])
+    assert done.exit_code == 0, done.output
+    entry = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["ctxhub"]
+    assert entry == {"type": "stdio", "command": "ctxhub", "args": ["serve"], "env": {}}
+    assert "CTXHUB_HOME not written" in done.output
+    assert "not on PATH" in done.output
+    user = plan_install("claude-code", "user")
+    assert Path(user.command).is_absolute() and user.env == {"CTXHUB_HOME": str(tmp_path / "hub")}
 
 
 def test_zed_settings_with_comments_are_kept_in_a_backup(tmp_path: Path) -> None:
@@ -103,7 +133,8 @@ def test_cli_print_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("CTXHUB_HOME", str(tmp_path / "hub"))
     result = CliRunner().invoke(cli, ["install", "cursor", "--project", "--print"])
     assert result.exit_code == 0, result.output
-    assert '"mcpServers"' in result.output and str(tmp_path / "hub") in result.output
+    assert '"mcpServers"' in result.output and '"command": "ctxhub"' in result.output
+    assert "# note: CTXHUB_HOME not written" in result.output  # a shared file: portable
     assert not (tmp_path / ".cursor").exists()
     every = CliRunner().invoke(cli, ["install", "--print"])
     assert every.exit_code == 0 and "claude mcp add --scope user" in every.output

@@ -107,15 +107,18 @@ def install(
     """Configure an MCP client (claude-code, cursor, vscode, zed) to start `ctxhub serve`.
 
     \b
-    The entry points at this interpreter's ctxhub and carries CTXHUB_HOME / CTXHUB_DB
-    when they are set, so the client sees the same index. Existing config files are
-    merged into; other servers are kept.
+    --user: the entry points at this interpreter's ctxhub and carries CTXHUB_HOME /
+    CTXHUB_DB when they are set, so the client sees the same index.
+    --project: the file is committed and shared, so the entry is portable: `ctxhub
+    serve` from PATH, no per-user settings. Existing config files are merged into;
+    other servers are kept.
 
     \b
     --hooks (claude-code): instead of the MCP server, add `ctxhub hook post-tool-use`
     on PostToolUse and PostToolUseFailure to ~/.claude/settings.json (or, with
-    --project, .claude/settings.json), so an error followed by its fix is captured as
-    a memory record. Installing twice keeps one entry; --remove takes out only ours.
+    --project, .claude/settings.json, as the portable `ctxhub hook post-tool-use`), so
+    an error followed by its fix is captured as a memory record. Installing twice
+    keeps one entry; --remove takes out only ours.
     """
     from ctxhub.clients.mcp_config import CLIENTS, apply_install, describe, plan_install
     from ctxhub.core.errors import InstallError
@@ -142,6 +145,8 @@ def install(
         except (InstallError, OSError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
+        for note in plan.notes:
+            err.print(f"note: {note}")
 
 
 def _install_hooks(scope: Scope, print_only: bool, remove: bool) -> None:

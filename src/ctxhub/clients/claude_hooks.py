@@ -25,7 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ctxhub.clients.mcp_config import Scope, _read_config, server_command, server_env
+from ctxhub.clients.mcp_config import (
+    PORTABLE_COMMAND,
+    Scope,
+    _read_config,
+    server_command,
+    server_env,
+)
 from ctxhub.core.errors import InstallError
 
 EVENTS: tuple[str, ...] = ("PostToolUse", "PostToolUseFailure")
@@ -94,6 +100,10 @@ def plan_hooks(
     command: str | None = None,
 ) -> HookPlan:
     path = settings_path(scope, project=project, home=home)
+    if command is None and scope == "project":
+        # .claude/settings.json is committed: the `ctxhub` on each developer's PATH, no
+        # absolute path and no CTXHUB_HOME of this machine.
+        command = shlex.join([PORTABLE_COMMAND[0], "hook", "post-tool-use"])
     return HookPlan(scope, path, command or hook_command())
 
 

@@ -3,8 +3,14 @@ and where it lives. Existing files are merged into, never replaced: other server
 settings stay as they are.
 
 Formats (checked against each client's documentation):
-- Claude Code: `claude mcp add --scope user|project NAME -- CMD ARGS`; project scope is
-  `.mcp.json` at the project root, `{"mcpServers": {NAME: {"type": "stdio", ...}}}`.
+- Claude Code: `claude mcp add --scope user|project NAME [--env K=V ...] -- CMD ARGS`
+  (the name before `--env`: that option takes every value up to the next option, so a
+  name after it would be read as one more variable); project scope is `.mcp.json` at the
+  project root, `{"mcpServers": {NAME: {"type": "stdio", ...}}}`.
+
+Project-scope files are committed and shared, so their entry is portable: `ctxhub serve`
+found on PATH, with no per-user settings (CTXHUB_HOME, CTXHUB_DB); user scope carries this
+interpreter's absolute path and those settings.
 - Cursor: `.cursor/mcp.json` or `~/.cursor/mcp.json`, `{"mcpServers": {NAME: {...}}}`.
 - VS Code: `.vscode/mcp.json` or the user profile's `mcp.json`,
   `{"servers": {NAME: {"type": "stdio", ...}}}`.
@@ -41,16 +47,17 @@ class InstallPlan:
     path: Path | None = None  # the file to write; None: a command to run instead
     key: str = "mcpServers"  # the top-level object holding servers
     entry: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what the user should know
 
     @property
     def fragment(self) -> dict[str, Any]:
         return {self.key: {self.name: self.entry}}
 
     def claude_command(self) -> str:
-        parts = ["claude", "mcp", "add", "--scope", self.scope]
+        parts = ["claude", "mcp", "add", "--scope", self.scope, self.name]
         for key, value in sorted(self.env.items()):
             parts += ["--env", f"{key}={value}"]
-        parts += [self.name, "--", self.command, *self.args]
+        parts += ["--", self.command, *self.args]
         return shlex.join(parts)
 
 
@@ -62,6 +69,29 @@ def server_command() -> tuple[str, list[str]]:
         if script.is_file() and os.access(script, os.X_OK):
             return str(script.absolute()), ["serve"]
     return str(Path(sys.executable).absolute()), ["-m", "ctxhub", "serve"]
+
+
+#: What a committed, shared config file starts: the `ctxhub` each developer has on PATH.
+PORTABLE_COMMAND: tuple[str, list[str]] = ("ctxhub", ["serve"])
+
+
+def portable_notes(environ: dict[str, str] | None = None, on_path: bool | None = None) -> list[str]:
+    """What a portable (project-scope) entry leaves to each developer."""
+    env = server_env(environ)
+    found = shutil.which("ctxhub") is not None if on_path is None else on_path
+    notes = []
+    if env:
+        names = ", ".join(sorted(env))
+        notes.append(
+            f"{names} not written: a shared file holds no per-user settings (set them in "
+            "the environment the client starts from, or use --user)"
+        )
+    if not found:
+        notes.append(
+            "`ctxhub` is not on PATH here, and the client runs it by that name: install it "
+            "with pipx or `uv tool`, or use --user for an absolute path"
+        )
+    return notes
 
 
 def server_env(environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -103,11 +133,18 @@ def plan_install(
     command: tuple[str, list[str]] | None = None,
     env: dict[str, str] | None = None,
 ) -> InstallPlan:
-    exe, args = command or server_command()
-    env = server_env() if env is None else env
+    notes: list[str] = []
+    if scope == "project":  # a shared file: portable, no per-user settings
+        if command is None and env is None:
+            notes = portable_notes()
+        exe, args = command or PORTABLE_COMMAND
+        env = {} if env is None else env
+    else:
+        exe, args = command or server_command()
+        env = server_env() if env is None else env
     project = (project or Path.cwd()).absolute()
     home = home or Path.home()
-    plan = InstallPlan(client, scope, name, exe, list(args), dict(env))
+    plan = InstallPlan(client, scope, name, exe, list(args), dict(env), notes=notes)
     stdio: dict[str, Any] = {"command": exe, "args": list(args), "env": dict(env)}
     if client == "claude-code":
         # User scope lives in Claude Code's own state file: let `claude mcp add` edit it.
@@ -211,11 +248,11 @@ def apply_install(plan: InstallPlan) -> str:
 
 def describe(plan: InstallPlan) -> str:
     """What `--print` shows: the file and the JSON to merge, or the command to run."""
+    notes = [f"# note: {n}" for n in plan.notes]
     if plan.client == "claude-code":
         lines = [f"# Claude Code ({plan.scope} scope): run", plan.claude_command()]
         if plan.path is not None:
             lines += [f"# or merge into {plan.path}:", json.dumps(plan.fragment, indent=2)]
-        return "\n".join(lines)
-    return f"# {plan.client} ({plan.scope} scope): merge into {plan.path}\n" + json.dumps(
-        plan.fragment, indent=2
-    )
+        return "\n".join([*lines, *notes])
+    head = f"# {plan.client} ({plan.scope} scope): merge into {plan.path}"
+    return "\n".join([head, json.dumps(plan.fragment, indent=2), *notes])
