@@ -171,6 +171,20 @@ def test_a_source_with_nothing_to_index_is_a_warning_with_the_reason(tmp_path: P
         assert status.warning == source.warning
 
 
+def test_python_files_outside_any_package_are_not_called_unsupported(tmp_path: Path) -> None:
+    """.py files are supported; what is missing is a package, and the warning says so."""
+    from ctxhub.store.sqlite.store import SQLiteStore
+
+    tree = tmp_path / "tree" / "tools"
+    tree.mkdir(parents=True)
+    (tree / "wide.py").write_text("def f(a):\n    return a\n")
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        spec = SourceSpec(name="t", path=str(tmp_path / "tree"), kind=["python"])
+        (source,) = refresh(store, [spec], tmp_path, None).sources
+    assert source.warning is not None and "no supported files" not in source.warning
+    assert "none in a package" in source.warning and "--kind examples" in source.warning
+
+
 def test_unchanged_files_take_the_new_version_label(tmp_path: Path) -> None:
     """A new release whose files mostly did not change: every chunk says the new version."""
     root = tmp_path / "pkg"

@@ -176,3 +176,31 @@ def test_a_source_kind_may_be_named_by_the_chunks_it_makes() -> None:
         "examples",
     ]
     assert spec_from_argument("pypi:x", kind=["api"]).kind == ["python"]  # type: ignore[list-item]
+
+
+def test_saving_the_manifest_keeps_what_a_person_wrote(tmp_path: Path) -> None:
+    from ctxhub.sources.manifest import read_manifest
+
+    path = tmp_path / "ctxhub.toml"
+    path.write_text(
+        "# ctxhub sources: add them with `ctxhub add SOURCE`\n\n"
+        "# The framework API, pinned.\n"
+        '[[sources]]\nname = "fw"\nkind = ["python"]\npackage = "fw"\n\n'
+        "# Old docs; remove once migrated.\n"
+        '[[sources]]\nname = "old-docs"\npath = "/srv/docs"\n'
+    )
+    manifest = read_manifest(path)
+    manifest.add(SourceSpec(name="guide", path="/srv/guide"))
+    manifest.remove("old-docs")
+    manifest.save()
+    text = path.read_text()
+    assert text.startswith("# ctxhub sources: add them with `ctxhub add SOURCE`\n")
+    assert '# The framework API, pinned.\n[[sources]]\nname = "fw"' in text
+    assert "old-docs" not in text and "Old docs" not in text
+    assert [s.name for s in read_manifest(path).sources] == ["fw", "guide"]
+    changed = read_manifest(path)
+    changed.add(SourceSpec(name="fw", package="fw", kind=["python", "docs"]), replace=True)
+    changed.save()
+    assert read_manifest(path).get("fw") == SourceSpec(
+        name="fw", package="fw", kind=["python", "docs"]
+    )

@@ -44,7 +44,8 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
     out.print(_summary_table(summary))
     for s in summary.sources:
         if s.error:
-            out.print(f"[red]{s.name} failed:[/red] {s.error} (previous chunks kept)")
+            kept = "previous chunks kept" if s.kept_previous else "nothing indexed"
+            out.print(f"[red]{s.name} failed:[/red] {s.error} ({kept})")
         if s.warning:
             out.print(f"[yellow]{s.name}: {s.warning}[/yellow]")
         for unit, reason in s.skipped[:MAX_SKIP_LINES]:

@@ -30,7 +30,12 @@ PRESETS = ("pipecat",)
 
 @click.command()
 @click.option("--preset", type=click.Choice(PRESETS), help="Start from a framework's sources.")
-@click.option("--user", "user_level", is_flag=True, help="Write ~/.ctxhub/ctxhub.toml instead.")
+@click.option(
+    "--user",
+    "user_level",
+    is_flag=True,
+    help="Write the user manifest instead: $CTXHUB_HOME/ctxhub.toml (~/.ctxhub by default).",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing manifest.")
 @pass_ctx
 def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> None:
@@ -44,8 +49,9 @@ def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> Non
         text = "# ctxhub sources: add them with `ctxhub add SOURCE`\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-    names = ", ".join(s.name for s in read_manifest(path).sources) or "none yet"
-    out.print(f"wrote {path} (sources: {names}); next: ctxhub refresh")
+    names = ", ".join(s.name for s in read_manifest(path).sources)
+    step = "ctxhub refresh" if names else "ctxhub add SOURCE"
+    out.print(f"wrote {path} (sources: {names or 'none yet'}); next: {step}")
 
 
 @click.command()
@@ -67,8 +73,21 @@ def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> Non
     "else ./.venv, else ctxhub's own).",
 )
 @click.option("--base-url", help="Docs site root, to give doc chunks a URL.")
+@click.option("--ref", help="git sources: the branch or tag to check out.")
+@click.option(
+    "--include",
+    multiple=True,
+    metavar="GLOB",
+    help="Index only files matching GLOB (repeatable), e.g. 'docs/**/*.md'.",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Also leave out files matching GLOB (repeatable; tests and build output already are).",
+)
 @click.option("--no-refresh", is_flag=True, help="Only write the manifest; index later.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the refresh summary as JSON.")
 @pass_ctx
 def add(
     ctx: Context,
@@ -77,6 +96,9 @@ def add(
     name: str | None,
     python: str | None,
     base_url: str | None,
+    ref: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
     no_refresh: bool,
     as_json: bool,
 ) -> None:
@@ -90,16 +112,26 @@ def add(
     """
     env = os.path.abspath(python) if python else None  # not resolved: a venv's python is a link
     spec = spec_from_argument(source, name=name, kind=list(kinds) or None, python=env)  # type: ignore[arg-type]
-    if base_url:
-        spec = spec.model_copy(update={"base_url": base_url})
+    if ref and not spec.git:
+        raise click.UsageError(f"--ref is for git sources; {source} is not one")
+    extra = {"base_url": base_url, "ref": ref, "include": list(include), "exclude": list(exclude)}
+    spec = spec.model_copy(update={k: v for k, v in extra.items() if v})
     manifest = writable_manifest(ctx.settings.home)
-    manifest.add(spec)
-    manifest.save()
-    err.print(f"added {spec.name} ({spec.origin}) to {manifest.path}")
+    manifest.add(spec)  # raises before anything is written when the name is taken
     if not no_refresh:
+        with open_store(ctx.settings.store_location) as store:
+            indexed_before = any(s.name == spec.name for s in store.sources())
         summary = run_refresh(ctx, [spec], force=False, embed=True, as_json=as_json)
         if any(s.status != "ok" for s in summary.sources):
+            # A failed add writes nothing: no manifest entry that every later refresh
+            # would fail on, no source row in the store (one indexed before stays).
+            if not indexed_before:
+                with open_store(ctx.settings.store_location) as store:
+                    store.delete_source(spec.name)
+            err.print(f"error: {spec.name} not added: fix the source and run `ctxhub add` again")
             sys.exit(1)
+    manifest.save()
+    err.print(f"added {spec.name} ({spec.origin}) to {manifest.path}")
 
 
 @click.command()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import tomli_w
 from pydantic import ValidationError
@@ -49,13 +48,50 @@ class Manifest:
         return len(self.sources) != before
 
     def save(self) -> None:
+        """Write the sources back, keeping what a person wrote: the file's opening
+        comments, and each unchanged source's table with the comments above it."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        data: dict[str, Any] = {
-            "sources": [s.model_dump(exclude_defaults=True) for s in self.sources]
-        }
+        old = self.path.read_text(encoding="utf-8") if self.path.is_file() else ""
+        header, tables = _split_tables(old)
+        parts = [header] if header.strip() else []
+        for spec in self.sources:
+            kept = tables.get(spec.name)
+            parts.append(kept[1] if kept and kept[0] == spec else _table(spec))
         tmp = self.path.with_suffix(".toml.tmp")
-        tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
+        tmp.write_text("\n".join(p.strip("\n") + "\n" for p in parts), encoding="utf-8")
         tmp.replace(self.path)
+
+
+def _table(spec: SourceSpec) -> str:
+    # A spec's fields are flat (strings and lists of strings): one table, keys in order.
+    return "[[sources]]\n" + tomli_w.dumps(spec.model_dump(exclude_defaults=True))
+
+
+def _split_tables(text: str) -> tuple[str, dict[str, tuple[SourceSpec, str]]]:
+    """The text before the first `[[sources]]` table, and each table's text (with the
+    comment lines right above it) by source name, with the spec it reads as."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.strip() == "[[sources]]"]
+    # a table owns the comment lines directly above its header
+    owned = []
+    for i in starts:
+        j = i
+        while j > 0 and lines[j - 1].lstrip().startswith("#"):
+            j -= 1
+        owned.append(j)
+    if not starts:
+        return text, {}
+    tables: dict[str, tuple[SourceSpec, str]] = {}
+    for n, begin in enumerate(owned):
+        end = owned[n + 1] if n + 1 < len(owned) else len(lines)
+        block = "\n".join(lines[begin:end])
+        try:
+            entry = tomllib.loads(block).get("sources", [{}])[0]
+            spec = SourceSpec.model_validate(entry)
+        except (tomllib.TOMLDecodeError, ValidationError, IndexError):
+            continue  # rewritten from the parsed manifest instead
+        tables[spec.name] = (spec, block)
+    return "\n".join(lines[: owned[0]]), tables
 
 
 def read_manifest(path: Path) -> Manifest:

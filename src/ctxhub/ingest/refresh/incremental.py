@@ -54,6 +54,8 @@ class SourceSummary(BaseModel):
     notes: list[str] = Field(default_factory=list)
     #: why a source that refreshed fine holds nothing ("no supported files: found ...")
     warning: str | None = None
+    #: on failure: the source had been indexed before, and those chunks stay searchable
+    kept_previous: bool = False
     seconds: float = 0.0
 
 
@@ -167,6 +169,7 @@ def refresh_source(
         plan = plan_units(snapshot, spec.kind)
     except (SourceError, OSError) as exc:
         summary.status, summary.error = "failed", str(exc)
+        summary.kept_previous = previous is not None
         failed = previous or SourceState(name=spec.name, origin=spec.origin)
         update = {"status": "failed", "error": str(exc), "stats": without_owner(failed.stats)}
         store.upsert_source(failed.model_copy(update=update))
@@ -244,6 +247,12 @@ def nothing_indexed(files: Sequence[str], kinds: Sequence[str]) -> str:
     ).most_common(4)
     found = ", ".join(f"{n} {ext}" for ext, n in by_ext)
     wanted = "/".join(kinds) if kinds else "docs, python or examples"
+    if "python" in kinds and any(f.endswith((".py", ".pyi")) for f in files):
+        # .py files are supported: these sit in folders that are not packages
+        return (
+            f"nothing importable for python: found {found}, none in a package (a folder "
+            "with __init__.py, or under src/); index loose scripts with --kind examples"
+        )
     return f"no supported files for {wanted}: found {found}"
 
 

@@ -1,0 +1,78 @@
+"""What a user sees from the CLI (issue 17): code printed whole, errors worded once,
+messages that say what is true. Each test runs the real commands through click with a
+hashing embedder, output piped (not a terminal), as an agent's shell tool runs them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ctxhub.cli.main import cli
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.session import set_embedder
+
+WIDE = (
+    '    message = "this line is deliberately much wider than any terminal an agent shell '
+    'tool reports, so a renderer that crops at the console width cuts it before END_OF_LINE"'
+)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    pkg = tmp_path / "src" / "widepkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "wide.py").write_text(
+        'def wide_function(a, b):\n    """One very wide line."""\n'
+        f"{WIDE}\n    first = a + b\n    second = first * 2\n    return message, second\n"
+    )
+    set_embedder(HashingEmbedder(dim=64))
+    yield tmp_path
+    set_embedder(None)
+
+
+def run(home: Path, *args: str, code: int = 0) -> Result:
+    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home / "store")})
+    assert result.exit_code == code, result.output
+    return result
+
+
+def test_code_is_printed_whole_when_piped(home: Path) -> None:
+    run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
+    snippet = run(home, "snippet", "widepkg.wide.wide_function").output
+    assert WIDE in snippet.splitlines()
+    chunk_id = next(w for w in snippet.split() if len(w) == 16 and w.isalnum())
+    shown = run(home, "show", chunk_id).output
+    assert WIDE in shown.splitlines()
+
+
+def test_a_failed_add_writes_nothing(home: Path) -> None:
+    failed = run(home, "add", "pypi:ctxhub-no-such-distribution", "--name", "ghost", code=1)
+    assert "nothing indexed" in failed.output and "previous chunks kept" not in failed.output
+    assert "ghost not added" in failed.output
+    assert not (home / "store" / "ctxhub.toml").exists()
+    listed = run(home, "sources", "--json").output
+    assert "ghost" not in listed
+    run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
+    assert "ghost" not in (home / "store" / "ctxhub.toml").read_text()
+    refreshed = run(home, "refresh")  # exits 0: no failing entry was left behind
+    assert "ghost" not in refreshed.output
+
+
+def test_add_takes_include_exclude_and_ref(home: Path) -> None:
+    (home / "src" / "widepkg" / "extra.py").write_text(
+        "def extra_function(a):\n    b = a\n    c = b\n    d = c\n    return d\n"
+    )
+    run(
+        home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg",
+        "--exclude", "**/extra.py",
+    )  # fmt: skip
+    manifest = (home / "store" / "ctxhub.toml").read_text()
+    assert 'exclude = [\n    "**/extra.py",\n]' in manifest or '"**/extra.py"' in manifest
+    assert "not found" in run(home, "snippet", "widepkg.extra.extra_function", code=1).output
+    assert "wide_function" in run(home, "snippet", "widepkg.wide.wide_function").output
+    refused = run(home, "add", str(home / "src"), "--name", "other", "--ref", "v1", code=2)
+    assert "--ref is for git sources" in refused.output
