@@ -4,6 +4,7 @@ hashing embedder, output piped (not a terminal), as an agent's shell tool runs t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -76,3 +77,25 @@ def test_add_takes_include_exclude_and_ref(home: Path) -> None:
     assert "wide_function" in run(home, "snippet", "widepkg.wide.wide_function").output
     refused = run(home, "add", str(home / "src"), "--name", "other", "--ref", "v1", code=2)
     assert "--ref is for git sources" in refused.output
+
+
+def test_show_opens_records_and_every_command_takes_a_unique_prefix(home: Path) -> None:
+    run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
+    logged = run(
+        home, "log", "--problem", "ImportError: cannot import name 'thing' from 'widepkg'",
+        "--solution", "upgrade widepkg to 2.0", "--json",
+    ).output  # fmt: skip
+    record_id = json.loads(logged)["id"]
+    shown = run(home, "show", record_id[:8]).output
+    assert f"record {record_id}" in shown and "upgrade widepkg to 2.0" in shown
+    assert "not rated yet" in shown
+    snippet = run(home, "snippet", "widepkg.wide.wide_function").output
+    chunk_id = next(w for w in snippet.split() if len(w) == 16 and w.isalnum())
+    assert "wide_function" in run(home, "show", chunk_id[:6]).output
+    unknown = run(home, "show", "0123abcd", code=1).output
+    assert "no chunk or record with id '0123abcd'" in unknown
+    assert (
+        "error: not found: no record 'zzzz'" in run(home, "forget", "zzzz", "--yes", code=1).output
+    )
+    run(home, "forget", record_id[:8], "--yes")
+    assert "no chunk or record" in run(home, "show", record_id[:8], code=1).output

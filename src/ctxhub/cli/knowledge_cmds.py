@@ -1,16 +1,23 @@
-"""`ctxhub show ID`: open any chunk id (or a doc page path) with the tool that fits its
-kind, printing that tool's text (or its JSON with --json)."""
+"""`ctxhub show ID`: open any id a search or digest printed (a chunk, a memory record,
+whole or a unique prefix) or a doc page path, with the tool that fits its kind, printing
+that tool's text (or its JSON with --json)."""
 
 from __future__ import annotations
+
+import re
 
 import click
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.core import limits
+from ctxhub.core.errors import NotFoundError
+
+#: Chunk ids are 16 hex digits, record ids uuids: anything else may be a page path.
+_ID = re.compile(r"[0-9a-f]{4,16}|[0-9a-f]{8}-[0-9a-f-]{0,27}")
 
 
 @click.command()
-@click.argument("chunk_id")
+@click.argument("chunk_id", metavar="ID")
 @click.option("--section", help="Doc pages: only sections whose heading contains this.")
 @click.option(
     "--max-tokens",
@@ -22,15 +29,33 @@ from ctxhub.core import limits
 @click.option("--json", "as_json", is_flag=True, help="Print the tool's JSON output.")
 @pass_ctx
 def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_json: bool) -> None:
-    """Open any chunk id: a doc page (get_doc), an example (get_example), or code
-    (get_code_snippet). A doc page path works too."""
+    """Open any id: a doc page (get_doc), an example (get_example), code
+    (get_code_snippet) or a memory record. A unique prefix of an id works, and so does
+    a doc page path."""
+    from ctxhub.cli.output import print_json
     from ctxhub.cli.tool_cmds import print_answer
     from ctxhub.session import HubSession
+    from ctxhub.tools.ids import record_text, resolve_id
     from ctxhub.tools.run import parse_args
     from ctxhub.tools.specs.read import GET_CODE_SNIPPET, GET_DOC, GET_EXAMPLE
 
     budget = {"max_tokens": max_tokens}
     with HubSession(ctx.settings) as hub:
+        resolved = resolve_id(hub.store, chunk_id)
+        if resolved is not None and resolved[0] == "record":
+            (record,) = hub.store.get_records([resolved[1]])
+            if as_json:
+                print_json(record)
+            else:
+                click.echo(record_text(record))
+            return
+        if resolved is not None:
+            chunk_id = resolved[1]
+        elif _ID.fullmatch(chunk_id):  # shaped like an id, not a page path
+            raise NotFoundError(
+                f"no chunk or record with id {chunk_id!r} (ids come from search hits, "
+                "digests and `browse`)"
+            )
         found = hub.store.get_chunks([chunk_id])
         kind = found[0].kind if found else None
         if kind is None:  # not an id: perhaps a doc page path

@@ -71,12 +71,15 @@ def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
 def forget(ctx: Context, record_id: str, yes: bool) -> None:
     """Delete a record (a wrong fix, or one that leaked a secret), with its ratings."""
     from ctxhub.session import HubSession
+    from ctxhub.tools.ids import resolve_id
 
     with HubSession(ctx.settings) as hub:
-        found = hub.store.get_records([record_id])
-        if not found:
+        resolved = resolve_id(hub.store, record_id)
+        if resolved is None or resolved[0] != "record":
             click.echo(f"error: not found: no record {record_id!r}", err=True)
             sys.exit(1)
+        record_id = resolved[1]
+        found = hub.store.get_records([record_id])
         if not yes:
             click.confirm(f"delete {record_id}: {found[0].problem[:80]!r}?", abort=True)
         hub.store.delete_record(record_id)

@@ -150,6 +150,11 @@ class Store(Protocol):
         """The chunks of `ids` that exist, in the order asked."""
         ...
 
+    def chunk_ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        """Up to `limit` chunk ids that start with `prefix` (a shortened id a person
+        typed), in id order."""
+        ...
+
     def find_chunks(self, query: ChunkQuery) -> list[Chunk]:
         """Chunks matching every field of `query`, in a stable order (no ranking)."""
         ...

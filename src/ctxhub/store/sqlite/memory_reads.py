@@ -13,6 +13,7 @@ from ctxhub.core.records import MemoryFilters, Record, TermStats
 from ctxhub.embed.base import Vectors
 from ctxhub.store.sqlite.fts import match_any
 from ctxhub.store.sqlite.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
+from ctxhub.store.sqlite.reads import ids_with_prefix
 from ctxhub.store.sqlite.vectors import Matrix, allowed_rowids, ids_for, load_matrix, top_cosine
 
 #: FTS columns a BM25 search may be restricted to
@@ -60,6 +61,9 @@ class MemoryReads:
         ]
 
     # -- reads -------------------------------------------------------------------------
+    def record_ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        return ids_with_prefix(self.conn, "records", prefix, limit)
+
     def get_records(self, ids: Sequence[str]) -> list[Record]:
         """Records by id, in the order asked (unknown ids left out), with stale links."""
         if not ids:

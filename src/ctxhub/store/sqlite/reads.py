@@ -34,6 +34,16 @@ def _vector_index(location: str, model: str, dim: int) -> VectorIndex:
         return _INDEXES[key]
 
 
+
+def ids_with_prefix(conn: sqlite3.Connection, table: str, prefix: str, limit: int) -> list[str]:
+    """Ids of `table` starting with `prefix`: a range on the id index, not a LIKE scan
+    (and no LIKE wildcards to escape)."""
+    rows = conn.execute(
+        f"SELECT id FROM {table} WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+        (prefix, prefix + "\U0010ffff", limit),
+    )
+    return [str(r[0]) for r in rows]
+
 class SearchQueries:
     """Read queries over `self.conn`; see SQLiteStore for the attributes' owner."""
 
@@ -55,6 +65,9 @@ class SearchQueries:
         ).fetchall()
         by_id = {r["id"]: chunk_from_row(r) for r in rows}
         return [by_id[i] for i in ids if i in by_id]
+
+    def chunk_ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        return ids_with_prefix(self.conn, "chunks", prefix, limit)
 
     def file_text(self, source: str, path: str) -> str | None:
         """The stored text of an indexed file (None when that file's text is not kept)."""
