@@ -59,3 +59,15 @@ def test_record_search_paths(hub_store: HubStore) -> None:
     assert dense[0][0] == "copy"
     records, total = hub_store.list_records(MemoryFilters(), 10)
     assert total == 2 and {r.id for r in records} == {"ssl", "copy"}
+
+
+def test_ids_by_prefix(hub_store: HubStore) -> None:
+    """A typed prefix finds ids in id order, never treating `%` or `_` as wildcards."""
+    for rid in ("abc1-x", "abc2-y", "abd3-z", "a%c_-w"):
+        _put(hub_store, rid, f"problem {rid}", "solution")
+    assert hub_store.record_ids_with_prefix("abc") == ["abc1-x", "abc2-y"]
+    assert hub_store.record_ids_with_prefix("abc", limit=1) == ["abc1-x"]
+    assert hub_store.record_ids_with_prefix("abd3") == ["abd3-z"]
+    assert hub_store.record_ids_with_prefix("a%") == ["a%c_-w"]
+    assert hub_store.record_ids_with_prefix("a_") == []
+    assert hub_store.record_ids_with_prefix("zz") == []

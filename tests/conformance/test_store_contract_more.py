@@ -200,3 +200,16 @@ def test_relabel_version_touches_only_stale_labels(hub_store: HubStore) -> None:
     generation = hub_store.generation()
     assert hub_store.relabel_version("fw", "2.0") == 0
     assert hub_store.generation() == generation
+
+
+def test_chunk_ids_by_prefix(hub_store: HubStore) -> None:
+    _fill(hub_store)
+    every = hub_store.chunk_ids_with_prefix("", limit=100)
+    assert every == sorted(every)
+    assert {c.id for c in hub_store.find_chunks(ChunkQuery(source="fw"))} <= set(every)
+    first = every[0]
+    assert hub_store.chunk_ids_with_prefix(first) == [first]
+    assert hub_store.chunk_ids_with_prefix(first[:1], limit=100) == [
+        i for i in every if i.startswith(first[:1])
+    ]
+    assert hub_store.chunk_ids_with_prefix("zz") == []
