@@ -99,3 +99,19 @@ def test_show_opens_records_and_every_command_takes_a_unique_prefix(home: Path) 
     )
     run(home, "forget", record_id[:8], "--yes")
     assert "no chunk or record" in run(home, "show", record_id[:8], code=1).output
+
+
+def test_every_error_is_worded_one_way_and_names_offer_a_correction(home: Path) -> None:
+    run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
+    lines = [
+        run(home, "remove", "widepkgg", code=1).output,  # click's own exception
+        run(home, "refresh", "wdepkg", code=1).output,
+        run(home, "snippet", "NoSuchSymbolAnywhere", code=1).output,  # a tool's error
+        run(home, "search-api", "x", "--limit", "500", code=2).output,  # a usage error
+        run(home, "no-such-command", code=2).output,
+    ]
+    for output in lines:
+        last = output.strip().splitlines()[-1]
+        assert last.startswith("error: "), output
+        assert "Error:" not in output
+    assert "did you mean widepkg?" in lines[0] and "did you mean widepkg?" in lines[1]

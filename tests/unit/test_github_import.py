@@ -700,15 +700,15 @@ def test_command_errors_are_one_line(
     monkeypatch.setattr("time.sleep", sleeps)
     bad = invoke(tmp_path, "import-github", "not-a-repo")
     assert bad.exit_code == 1
-    assert bad.output.strip() == "Error: expected OWNER/REPO (e.g. pallets/flask), got 'not-a-repo'"
+    assert bad.output.strip() == "error: expected OWNER/REPO (e.g. pallets/flask), got 'not-a-repo'"
     missing = invoke(tmp_path, "import-github", "acme/nope", "--api-url", github.base)
     assert missing.exit_code == 1
     assert missing.output.strip().splitlines() == [
-        "Error: repository acme/nope not found; set GITHUB_TOKEN if it is private"
+        "error: repository acme/nope not found; set GITHUB_TOKEN if it is private"
     ]
     down = invoke(tmp_path, "import-github", "acme/widgets", "--api-url", "http://127.0.0.1:9")
     assert down.exit_code == 1 and "Traceback" not in down.output
-    assert down.output.strip().splitlines()[-1].startswith("Error: cannot reach 127.0.0.1")
+    assert down.output.strip().splitlines()[-1].startswith("error: cannot reach 127.0.0.1")
     assert sleeps == [1.0, 2.0, 4.0]  # backed off between the retries, then gave up
 
 
@@ -720,6 +720,6 @@ def test_command_refuses_an_api_url_without_a_scheme(
     done = invoke(tmp_path, "import-github", "acme/widgets", "--api-url", "ghe.example.com")
     assert done.exit_code == 1 and sleeps == []
     assert done.output.strip().splitlines() == [
-        "Error: invalid API URL 'ghe.example.com':"
+        "error: invalid API URL 'ghe.example.com':"
         " expected http(s)://HOST[/PATH], e.g. https://api.github.com"
     ]

@@ -7,9 +7,12 @@ they run, not every command's dependencies (the model runtime, the MCP SDK).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -66,6 +69,38 @@ def known_error(exc: BaseException) -> bool:
 class CtxhubGroup(click.Group):
     """Loads each command on demand; turns known errors into one clear line and exit
     code 1, never a traceback."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Word every error one way: `error: <message>` on stderr (click's own "Error:"
+        included), exit 2 for a bad command line, 1 otherwise."""
+        run = functools.partial(super().main, args, prog_name, complete_var, False, **extra)
+        if not standalone_mode:
+            return run()
+        try:
+            code: object = run()
+        except click.exceptions.Abort:
+            click.echo("ctxhub: aborted", err=True)
+            sys.exit(1)
+        except click.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `ctxhub`: the help is it
+                exc.show()
+                sys.exit(exc.exit_code)
+            if exc.ctx is not None:
+                click.echo(exc.ctx.get_usage(), err=True)
+                click.echo(f"Try '{exc.ctx.command_path} --help' for help.", err=True)
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMAND_MODULES)

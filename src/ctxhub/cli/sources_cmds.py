@@ -134,6 +134,19 @@ def add(
     err.print(f"added {spec.name} ({spec.origin}) to {manifest.path}")
 
 
+def _did_you_mean(ctx: Context, name: str) -> str:
+    """`; did you mean X?` from the sources the manifests and the store know."""
+    import difflib
+
+    known = {s.name for s in effective_sources(ctx.settings.home)}
+    with open_store(ctx.settings.store_location) as store:
+        known |= {s.name for s in store.sources()}
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+    if close:
+        return f"; did you mean {', '.join(close)}?"
+    return f"; known: {', '.join(sorted(known))}" if known else "; no sources yet (ctxhub add)"
+
+
 @click.command()
 @click.argument("name")
 @pass_ctx
@@ -146,7 +159,7 @@ def remove(ctx: Context, name: str) -> None:
     with open_store(ctx.settings.store_location) as store:
         deleted = store.delete_source(name)
     if not in_manifest and not deleted:
-        raise click.ClickException(f"no source named {name!r}")
+        raise click.ClickException(f"no source named {name!r}{_did_you_mean(ctx, name)}")
     out.print(f"removed {name}: {deleted} chunks deleted")
 
 
@@ -214,7 +227,8 @@ def refresh_cmd(
     if names:
         unknown = sorted(set(names) - {s.name for s in specs})
         if unknown:
-            raise click.ClickException(f"unknown source(s): {', '.join(unknown)}")
+            hint = _did_you_mean(ctx, unknown[0]) if len(unknown) == 1 else ""
+            raise click.ClickException(f"unknown source(s): {', '.join(unknown)}{hint}")
         specs = [s for s in specs if s.name in names]
     if not specs and not reembed:
         raise click.ClickException("no sources; add one with `ctxhub add` or `ctxhub init`")

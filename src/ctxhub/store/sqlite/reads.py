@@ -34,7 +34,6 @@ def _vector_index(location: str, model: str, dim: int) -> VectorIndex:
         return _INDEXES[key]
 
 
-
 def ids_with_prefix(conn: sqlite3.Connection, table: str, prefix: str, limit: int) -> list[str]:
     """Ids of `table` starting with `prefix`: a range on the id index, not a LIKE scan
     (and no LIKE wildcards to escape)."""
@@ -43,6 +42,7 @@ def ids_with_prefix(conn: sqlite3.Connection, table: str, prefix: str, limit: in
         (prefix, prefix + "\U0010ffff", limit),
     )
     return [str(r[0]) for r in rows]
+
 
 class SearchQueries:
     """Read queries over `self.conn`; see SQLiteStore for the attributes' owner."""
