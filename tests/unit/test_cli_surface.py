@@ -4,6 +4,7 @@ hashing embedder, output piped (not a terminal), as an agent's shell tool runs t
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -115,3 +116,35 @@ def test_every_error_is_worded_one_way_and_names_offer_a_correction(home: Path) 
         assert last.startswith("error: "), output
         assert "Error:" not in output
     assert "did you mean widepkg?" in lines[0] and "did you mean widepkg?" in lines[1]
+
+
+@pytest.mark.parametrize("width", [60, 80, 120, 200])
+def test_tables_read_at_any_width(width: int) -> None:
+    """Names are never cut, no line is wider than the console, every cell is shown."""
+    from rich.console import Console
+
+    from ctxhub.cli.tables import fitted_table
+
+    console = Console(width=width, record=True, file=io.StringIO())
+    headers = ("source", "status", "version", "files", "added", "updated", "removed", "skipped")
+    rows = [
+        ["litestar-docs-and-examples", "ok", "2.25.0", "386", "12", "0", "0", "1"],
+        ["mm", "[red]failed[/red]", "-", "0", "0", "0", "0", "0"],
+    ]
+    console.print(fitted_table(console, headers, rows))
+    text = console.export_text()
+    assert "litestar-docs-and-examples" in text and "…" not in text
+    assert all(len(line) <= width for line in text.splitlines())
+    assert "failed" in text and "2.25.0" in text
+    if width >= 100:
+        assert "┃" in text or "│" in text  # a real table when it fits
+
+
+def test_an_empty_hub_says_so_and_how_to_fill_it(home: Path) -> None:
+    for command in ("sources", "status"):
+        assert "no sources yet: ctxhub add SOURCE" in run(home, command).output
+    assert "memory: empty" in run(home, "status").output
+    summary = run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg").output
+    assert "new texts embedded" in summary and "from cache" not in summary
+    again = run(home, "refresh").output
+    assert "nothing to embed" in again

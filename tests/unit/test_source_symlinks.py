@@ -121,7 +121,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def _cli(home: Path, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home)})
+    # a wide console: these tests read the table form (80 columns stacks the rows)
+    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home), "COLUMNS": "200"})
     return result.exit_code, result.output
 
 

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from rich.table import Table
-
 from ctxhub.app.refresh import refresh_index
 from ctxhub.cli.context import Context
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
+from ctxhub.cli.tables import fitted_table
 from ctxhub.ingest.refresh.incremental import RefreshSummary
 from ctxhub.sources.base import SourceSpec
 
@@ -16,32 +15,24 @@ from ctxhub.sources.base import SourceSpec
 MAX_SKIP_LINES = 20
 
 
-def _summary_table(summary: RefreshSummary) -> Table:
-    table = Table(
-        "source", "status", "version", "files", "added", "updated", "removed", "skipped", "seconds"
-    )
+_HEADERS = ("source", "status", "version", "files", "added", "updated", "removed", "skipped")
+
+
+def _summary_rows(summary: RefreshSummary) -> list[list[str]]:
+    rows = []
     for s in summary.sources:
         version = s.version or (s.commit[:10] if s.commit else "-")
         status = s.status if s.status == "ok" else f"[red]{s.status}[/red]"
-        table.add_row(
-            s.name,
-            status,
-            version,
-            str(s.files),
-            str(s.added),
-            str(s.updated),
-            str(s.removed),
-            str(len(s.skipped)),
-            f"{s.seconds:.1f}",
-        )
-    return table
+        counts = (s.files, s.added, s.updated, s.removed, len(s.skipped))
+        rows.append([s.name, status, version, *(str(n) for n in counts)])
+    return rows
 
 
 def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
     if as_json:
         print_json(summary)
         return
-    out.print(_summary_table(summary))
+    out.print(fitted_table(out, _HEADERS, _summary_rows(summary)))
     for s in summary.sources:
         if s.error:
             kept = "previous chunks kept" if s.kept_previous else "nothing indexed"
@@ -53,9 +44,11 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
         if len(s.skipped) > MAX_SKIP_LINES:
             more = len(s.skipped) - MAX_SKIP_LINES
             out.print(f"[yellow]{s.name}: {more} more skipped[/yellow] (see `refresh --json`)")
+    total = summary.lexical_seconds + summary.embed_seconds
+    embedded = f"{summary.embedded} new texts embedded" if summary.embedded else "nothing to embed"
     out.print(
-        f"[dim]lexical {summary.lexical_seconds:.1f}s, embeddings {summary.embed_seconds:.1f}s"
-        f" ({summary.embedded} texts embedded, the rest from cache)[/dim]"
+        f"[dim]{total:.1f}s: reading {summary.lexical_seconds:.1f}s, embedding "
+        f"{summary.embed_seconds:.1f}s ({embedded})[/dim]"
     )
 
 

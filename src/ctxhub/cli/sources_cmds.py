@@ -7,11 +7,11 @@ import sys
 from importlib import resources
 
 import click
-from rich.table import Table
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.refreshing import run_refresh
+from ctxhub.cli.tables import fitted_table
 from ctxhub.core.errors import ManifestError
 from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
 from ctxhub.sources import spec_from_argument
@@ -196,20 +196,27 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
     if as_json:
         print_json(rows)
         return
-    table = Table("name", "origin", "kind", "status", "version", "chunks")
+    cells = []
     for r in rows:
         status = str(r["status"])
         if r["error"]:
             status += f" ({r['error']})" if status == PARTIAL else f": {str(r['error'])[:60]}"
-        table.add_row(
-            str(r["name"]),
-            str(r["origin"]),
-            ",".join(r["kind"]),  # type: ignore[arg-type]
-            status,
-            str(r["version"] or "-"),
-            str(r["chunks"]),
+        kinds = ",".join(r["kind"])  # type: ignore[arg-type]
+        cells.append(
+            [
+                str(r["name"]),
+                str(r["origin"]),
+                kinds,
+                status,
+                str(r["version"] or "-"),
+                str(r["chunks"]),
+            ]
         )
-    out.print(table)
+    if not cells:
+        out.print("no sources yet: ctxhub add SOURCE (a path, git URL, docs URL or pypi:NAME)")
+        return
+    headers = ("name", "origin", "kind", "status", "version", "chunks")
+    out.print(fitted_table(out, headers, cells))
 
 
 @click.command("refresh")

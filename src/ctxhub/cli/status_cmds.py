@@ -6,10 +6,10 @@ import sys
 import time
 
 import click
-from rich.table import Table
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
+from ctxhub.cli.tables import fitted_table
 from ctxhub.memory.records.pending import pending_count
 from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import hub_status
@@ -38,7 +38,7 @@ def status(ctx: Context, as_json: bool) -> None:
     out.print(f"store   {report.store_path} ({_size(report.store_bytes)}{mode})")
     out.print(f"model   {report.model or '-'} (dim {report.dim or '-'})")
     out.print(f"chunks  {report.chunks} ({report.embedded} embedded)")
-    table = Table("source", "kinds", "version", "status", "age (days)", "chunks", "skipped")
+    rows = []
     for s in report.sources:
         version = s.version or (s.commit[:10] if s.commit else "-")
         chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
@@ -51,8 +51,12 @@ def status(ctx: Context, as_json: bool) -> None:
                 state = f"{s.status} (warning: {s.warning[:60]})"
             if s.refresh_due:
                 state += f" [yellow](refresh due: {s.installed_version} installed)[/yellow]"
-        table.add_row(s.name, ",".join(s.kinds), version, state, age, chunks, str(s.skipped_files))
-    out.print(table)
+        rows.append([s.name, ",".join(s.kinds), version, state, age, chunks, str(s.skipped_files)])
+    headers = ("source", "kinds", "version", "status", "age (days)", "chunks", "skipped")
+    if rows:
+        out.print(fitted_table(out, headers, rows))
+    else:
+        out.print("no sources yet: ctxhub add SOURCE (a path, git URL, docs URL or pypi:NAME)")
     out.print(memory_line(report))
     for query, n in report.memory.unhelpful_queries[:5]:
         out.print(f"  rated not useful ({n}x): {query[:120]}")
@@ -77,6 +81,12 @@ def doctor(ctx: Context) -> None:
             for name, ok, detail in store.health():
                 check(name, ok, detail)
             model = store.model
+            if not store.sources():  # not a failure: a fresh hub is empty
+                out.print(
+                    "[yellow]note[/yellow] content: the store is empty; index a source "
+                    "with `ctxhub add SOURCE` (a path, git URL, docs URL or pypi:NAME)",
+                    soft_wrap=True,
+                )
     except Exception as exc:
         check("store", False, str(exc))
         model = None

@@ -271,11 +271,17 @@ def hub_status(status: HubStatus) -> str:
     return "\n".join(lines)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def memory_line(status: HubStatus) -> str:
     m = status.memory
+    if not m.records and not m.pending and not (m.knowledge_useful or m.knowledge_not_useful):
+        return "memory: empty (agents add records with log_solution; `ctxhub log` by hand)"
     sources = ", ".join(f"{k} {n}" for k, n in sorted(m.by_source.items())) or "none"
     return (
-        f"memory: {m.records} records ({sources}); {m.variants} variants; ratings "
-        f"{m.worked} worked / {m.not_worked} not; {m.pending} pending; knowledge hits "
-        f"{m.knowledge_useful} useful / {m.knowledge_not_useful} not useful"
+        f"memory: {_count(m.records, 'record')} ({sources}); {_count(m.variants, 'variant')}; "
+        f"ratings {m.worked} worked / {m.not_worked} not; {m.pending} pending; knowledge "
+        f"hits {m.knowledge_useful} useful / {m.knowledge_not_useful} not useful"
     )
