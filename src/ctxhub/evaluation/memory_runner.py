@@ -1,6 +1,9 @@
-"""Scoring memory search on a labelled set (benchmarks/memory_set): the records are stored
-under deterministic ids, each query runs through the same ranking as search_solutions,
-and the metrics are Recall@1/@5, MRR@10 and abstention. Used by benchmarks/memory.py and
+"""Scoring memory search on a labelled set (benchmarks/memory_set, benchmarks/memory_set2),
+the way issue 14 measures it: a fresh store, every record logged with the `log_solution`
+tool, every query asked through the `search_solutions` tool exactly as an MCP client calls
+it (`tools/run.call`), the response read as a ranked list (its hits, or the nearest records
+when it abstains). Also the evidence features of each query's candidates, to fit the
+abstention model on one set and check it on the other. Used by benchmarks/memory.py and
 the quality gate in tests/quality."""
 
 from __future__ import annotations
@@ -11,110 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
-from ctxhub.memory.records.log import upsert_record
+from ctxhub.core.records import MemoryFilters
 from ctxhub.memory.search import evidence
 from ctxhub.memory.search import retrieval as memsearch
 from ctxhub.memory.search.shape import analyze_memory_query
 from ctxhub.session import HubSession
 
-VARIANTS: list[tuple[str, memsearch.Ablation]] = [
-    ("problem space only", memsearch.Ablation(paths=("problem",), multipliers=False)),
-    ("+ code-context space", memsearch.Ablation(paths=("problem", "code"), multipliers=False)),
-    ("+ BM25", memsearch.Ablation(paths=("problem", "code", "bm25"), multipliers=False)),
-    ("+ multipliers (full ranker)", memsearch.Ablation()),
-]
-
 
 def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-
-
-def build_store(hub: HubSession, records: list[dict[str, Any]]) -> dict[str, str]:
-    """Store every record (by a deterministic id); returns {record id: key}."""
-    keys: dict[str, str] = {}
-    for row in records:
-        data = {k: v for k, v in row.items() if k != "key" and v is not None}
-        rid = record_id_for("bench", row["key"])
-        result = upsert_record(hub, rid, RecordInput.model_validate(data))
-        if result.action == "merged":  # the set's records are distinct problems
-            raise ValueError(f"record {row['key']} merged into {result.matched_id}")
-        keys[rid] = row["key"]
-    return keys
-
-
-@dataclass
-class Outcome:
-    query: dict[str, Any]
-    ranked: list[str]  # record keys, best first
-    evidence: float
-    seconds: float
-    features: dict[str, float] = field(default_factory=dict)  # of the deciding candidate
-
-
-@dataclass
-class Metrics:
-    recall1: float
-    recall5: float
-    mrr: float
-    e2e_recall5: float
-    abstain_ok: float  # share of no-answer queries abstained
-    false_abstain: float  # share of answerable queries abstained
-    by_category: dict[str, float] = field(default_factory=dict)  # R@5 (abstention: accuracy)
-
-
-def run(
-    hub: HubSession,
-    keys: dict[str, str],
-    queries: list[dict[str, Any]],
-    ablation: memsearch.Ablation,
-) -> list[Outcome]:
-    out: list[Outcome] = []
-    for q in queries:
-        started = time.perf_counter()
-        mq = analyze_memory_query(q["query"], q.get("code_context"))
-        filters = MemoryFilters(language=q.get("language"), framework=q.get("framework"))
-        scored = memsearch.rank_records(hub, mq, filters, ablation=ablation)
-        seconds = time.perf_counter() - started
-        ranked = [keys.get(s.record.id, "?") for s in scored[:10]]
-        chosen = evidence.carrier(scored)
-        feats = dict(chosen.features) if chosen is not None else {}
-        strength = evidence.evidence(feats)  # what best_evidence returns
-        out.append(Outcome(q, ranked, strength, seconds, feats))
-    return out
-
-
-def metrics(outcomes: list[Outcome], floor: float) -> Metrics:
-    """Ranking metrics over answerable queries; abstention at `floor` on both kinds."""
-    answerable = [o for o in outcomes if o.query["relevant"]]
-    unanswerable = [o for o in outcomes if not o.query["relevant"]]
-
-    def first(o: Outcome) -> int | None:
-        for i, key in enumerate(o.ranked, start=1):
-            if key in o.query["relevant"]:
-                return i
-        return None
-
-    ranks = [first(o) for o in answerable]
-    n = max(len(answerable), 1)
-    abstained = [o.evidence < floor for o in answerable]
-    cats: dict[str, list[float]] = {}
-    for o, r in zip(answerable, ranks, strict=True):
-        cats.setdefault(o.query["category"], []).append(float(r is not None and r <= 5))
-    for o in unanswerable:
-        cats.setdefault(o.query["category"], []).append(float(o.evidence < floor))
-    return Metrics(
-        recall1=sum(r == 1 for r in ranks) / n,
-        recall5=sum(r is not None and r <= 5 for r in ranks) / n,
-        mrr=sum(1 / r for r in ranks if r is not None) / n,
-        e2e_recall5=sum(
-            r is not None and r <= 5 and not a for r, a in zip(ranks, abstained, strict=True)
-        )
-        / n,
-        abstain_ok=sum(o.evidence < floor for o in unanswerable) / max(len(unanswerable), 1),
-        false_abstain=sum(abstained) / n,
-        by_category={k: sum(v) / len(v) for k, v in sorted(cats.items())},
-    )
 
 
 # --- Through the tools, as an MCP client calls them (issue 14's protocol) ---------------
@@ -226,3 +134,97 @@ def end_to_end(
         no_answer=len(no),
         by_category={k: sum(v) / len(v) for k, v in sorted(cats.items())},
     )
+
+
+# --- Evidence features, for fitting and ablating the abstention ---------------------------
+
+
+@dataclass
+class Candidates:
+    """One query's ranking (record keys by the final score) and, for the first DEPTH by
+    relevance, each candidate's keys, features and whether it is gold."""
+
+    query: dict[str, Any]
+    ranked: list[str]
+    head: list[tuple[bool, dict[str, float]]]
+
+
+def collect(
+    hub: HubSession,
+    ids: dict[str, set[str]],
+    queries: list[dict[str, Any]],
+    ablation: memsearch.Ablation | None = None,
+) -> list[Candidates]:
+    out: list[Candidates] = []
+    for q in queries:
+        mq = analyze_memory_query(q["query"], q.get("code_context"))
+        filters = MemoryFilters(language=q.get("language"), framework=q.get("framework"))
+        scored = memsearch.rank_records(hub, mq, filters, ablation=ablation)
+        ranked = [k for s in scored[:10] for k in sorted(ids.get(s.record.id, {"?"}))]
+        by_relevance = sorted(scored, key=lambda s: -s.relevance)[: evidence.DEPTH]
+        head = [
+            (bool(ids.get(s.record.id, set()) & set(q["relevant"])), dict(s.features))
+            for s in by_relevance
+            if s.features
+        ]
+        out.append(Candidates(q, ranked, head))
+    return out
+
+
+def fit_model(
+    rows: list[Candidates], names: tuple[str, ...], l2: float = 0.05
+) -> tuple[dict[str, float], float]:
+    """Logistic regression, per candidate, of "this record is gold" on `names`; returns
+    (weights in raw feature units, bias)."""
+    import numpy as np
+
+    x = np.array([[f.get(n, 0.0) for n in names] for c in rows for _, f in c.head])
+    y = np.array([float(gold) for c in rows for gold, _ in c.head])
+    mu, sd = x.mean(0), x.std(0) + 1e-6
+    z = (x - mu) / sd
+    w, b = np.zeros(len(names)), 0.0
+    for _ in range(3000):  # gradient descent, L2 on standardised features
+        p = 1 / (1 + np.exp(-(z @ w + b)))
+        w -= 0.2 * (z.T @ (p - y) / len(y) + l2 * w)
+        b -= 0.2 * float((p - y).mean())
+    raw = w / sd
+    bias = b - float((mu * raw).sum())
+    return {n: round(float(v), 3) for n, v in zip(names, raw, strict=True)}, round(bias, 3)
+
+
+def decisions(
+    rows: list[Candidates],
+    weights: dict[str, float],
+    bias: float,
+    threshold: float,
+    signature_rule: bool = True,
+) -> list[bool]:
+    """Abstained or not, per query, under a model (as `evidence.answered` decides)."""
+    out = []
+    for c in rows:
+        best = max((evidence.probability(f, weights, bias) for _, f in c.head), default=0.0)
+        exact = signature_rule and any(f.get("signature", 0.0) >= 1 for _, f in c.head)
+        out.append(not exact and best < threshold)
+    return out
+
+
+#: The most answerable questions of the fitting set the threshold may abstain on: the
+#: issue's false-abstention target, chosen before any held-out figure was seen.
+FIT_FALSE_ABSTAIN = 0.05
+
+
+def fit_threshold(
+    rows: list[Candidates],
+    weights: dict[str, float],
+    bias: float,
+    budget: float = FIT_FALSE_ABSTAIN,
+) -> float:
+    """The highest threshold that abstains on at most `budget` of the answerable fitting
+    questions: abstention is bought with no-answer questions, never with answers."""
+    best = 0.0
+    for t in [i / 200 for i in range(1, 200)]:
+        made = decisions(rows, weights, bias, t)
+        yes = [a for c, a in zip(rows, made, strict=True) if c.query["relevant"]]
+        if sum(yes) / max(len(yes), 1) <= budget:
+            best = t
+    return round(best, 3)

@@ -22,7 +22,7 @@ QueryShape = Literal["error", "code", "natural", "mixed"]
 #: record for having code rather than for matching. Chosen on the calibration queries of
 #: benchmarks/memory_set (never the test queries).
 SHAPE_WEIGHTS: dict[QueryShape, dict[str, float]] = {
-    "natural": {"problem": 1.0, "bm25": 0.7},
+    "natural": {"problem": 1.0, "bm25": 0.5},
     "error": {"problem": 0.8, "code": 1.0, "bm25": 0.5},
     "code": {"problem": 0.8, "code": 1.0, "bm25": 0.8},
     "mixed": {"problem": 0.8, "code": 1.0, "bm25": 1.0},
