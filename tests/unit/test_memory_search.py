@@ -284,12 +284,12 @@ def test_word_coverage_weighs_rare_and_unknown_words_most() -> None:
     assert word_coverage([], stats, "same") == 0.0
 
 
-def test_pasted_coverage_counts_for_pasted_errors_only() -> None:
+def test_pasted_errors_are_told_from_descriptions() -> None:
     record = RecordInput(problem="git pull says fatal: Need to specify how to reconcile")
     pasted = _features("fatal: not a git repository", record, 0.6, coverage=0.8)
-    assert (pasted["pasted"], pasted["coverage"], pasted["pasted_coverage"]) == (1.0, 0.8, 0.8)
+    assert (pasted["pasted"], pasted["coverage"]) == (1.0, 0.8)
     natural = _features("my branches will not merge", record, 0.6, coverage=0.8)
-    assert (natural["pasted"], natural["coverage"], natural["pasted_coverage"]) == (0.0, 0.8, 0.0)
+    assert (natural["pasted"], natural["coverage"]) == (0.0, 0.8)
 
 
 def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> None:

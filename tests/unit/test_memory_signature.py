@@ -148,6 +148,18 @@ def test_an_exact_signature_is_never_abstained_on(tmp_path: Path) -> None:
         h.close()
 
 
+def test_a_quoted_error_no_record_holds_is_evidence_against_them(hub: HubSession) -> None:
+    quoted = "ImportError: cannot import name 'mypkg' from partially initialized module"
+    other = search_solutions(hub, quoted)
+    listed = other.hits or other.nearest
+    assert listed and all(h.metadata["evidence"]["signature_missing"] == 1.0 for h in listed)
+    same = search_solutions(hub, "ModuleNotFoundError: No module named 'mypkg'")
+    assert (same.hits or same.nearest)[0].metadata["evidence"]["signature_missing"] == 0.0
+    described = search_solutions(hub, "my tests cannot import the package")
+    listed = described.hits or described.nearest
+    assert listed and all(h.metadata["evidence"]["signature_missing"] == 0.0 for h in listed)
+
+
 def test_hit_scores_are_probabilities_that_separate_the_answer(hub: HubSession) -> None:
     r = search_solutions(hub, "ModuleNotFoundError: No module named 'mypkg'", limit=4)
     listed = r.hits or r.nearest

@@ -184,7 +184,8 @@ def rank_records(
     # Evidence is about relevance: a record rated as failing still answers the question
     # it answers (it may have failed in one context only); ratings only demote it below.
     out.sort(key=lambda s: -s.relevance)
-    _add_evidence(hub, q, vectors, main_space, out[: evidence.DEPTH], backdrop, exact)
+    head = out[: evidence.DEPTH]
+    _add_evidence(hub, q, vectors, main_space, head, backdrop, exact, bool(asked))
     out.sort(key=lambda s: -s.score)
     return out
 
@@ -197,6 +198,7 @@ def _add_evidence(
     head: list[Scored],
     backdrop: float,
     exact: list[tuple[str, float]],
+    asked: bool,
 ) -> None:
     model = hub.embedder.id
     terms = evidence.coverage_terms(q)
@@ -218,6 +220,7 @@ def _add_evidence(
             coverage=covered,
             backdrop=backdrop,
             signature_match=item.record.id in matched,
+            signature_asked=asked,
         )
         item.probability = evidence.probability(item.features)
 
