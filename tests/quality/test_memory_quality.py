@@ -40,7 +40,7 @@ def test_memory_set_meets_its_targets(tmp_path: Path) -> None:
     assert m.exact_recall1 >= 0.95, m  # target met (1.000)
     assert m.recall1 >= 0.89, m  # target 0.90 NOT met: 0.894 (paraphrases, 0.80)
     assert m.e2e_recall1 >= 0.89, m  # target 0.90 NOT met: 0.894
-    assert m.mrr >= 0.92, m  # target 0.93 NOT met: 0.929
+    assert m.mrr >= 0.92, m  # target 0.93 NOT met: 0.926
     assert m.abstain_ok >= 0.42, m  # target 0.75 NOT met: 0.429 (6 of 14)
 
 
@@ -48,7 +48,7 @@ def test_memory_set2_meets_its_targets(tmp_path: Path) -> None:
     m = measure("memory_set2", tmp_path)
     assert m.false_abstain <= 0.05, m  # target met (0.000)
     assert m.exact_recall1 >= 0.95, m  # target met (1.000)
-    assert m.recall1 >= 0.90, m  # target met (0.968)
-    assert m.e2e_recall1 >= 0.90, m  # target met (0.968)
-    assert m.mrr >= 0.93, m  # target met (0.982)
+    assert m.recall1 >= 0.90, m  # target met (0.978)
+    assert m.e2e_recall1 >= 0.90, m  # target met (0.978)
+    assert m.mrr >= 0.93, m  # target met (0.987)
     assert m.abstain_ok >= 0.63, m  # target 0.75 NOT met: 0.636 (21 of 33)
