@@ -41,7 +41,7 @@ def test_memory_set_meets_its_targets(tmp_path: Path) -> None:
     assert m.recall1 >= 0.89, m  # target 0.90 NOT met: 0.894 (paraphrases, 0.80)
     assert m.e2e_recall1 >= 0.89, m  # target 0.90 NOT met: 0.894
     assert m.mrr >= 0.92, m  # target 0.93 NOT met: 0.926
-    assert m.abstain_ok >= 0.42, m  # target 0.75 NOT met: 0.429 (6 of 14)
+    assert m.abstain_ok >= 0.50, m  # target 0.75 NOT met: 0.500 (7 of 14)
 
 
 def test_memory_set2_meets_its_targets(tmp_path: Path) -> None:

@@ -88,6 +88,20 @@ def test_a_short_message_is_not_a_signature() -> None:
     assert signatures("TypeError: oops") == set()
 
 
+def test_prose_and_questions_are_not_signatures() -> None:
+    for prose in (
+        "I get this error: the file is missing from disk",
+        "FastAPI: How do I stream a response body",
+        "my build broke after the upgrade, any idea why",
+    ):
+        assert signatures(prose) == set(), prose
+    tools = signatures(
+        "React warning: Each child in a list should have a unique key prop\n"
+        "DisallowedHost: Invalid HTTP_HOST header 'api.internal:8000'"
+    )
+    assert {s.kind for s in tools} == {"warning", "disallowedhost"}
+
+
 RECORDS = {
     "mypkg": dict(
         problem="Running the tests fails with ModuleNotFoundError: No module named 'mypkg'",

@@ -26,19 +26,29 @@ _EXCEPTION = re.compile(
     r"(?P<kind>(?:[A-Za-z_][\w]*(?:\.|::|\\))*[A-Z][\w]*(?:Error|Exception|Warning|Fault))"
     r"\s*:\s+(?P<msg>[^\n]+)"
 )
+#: An exception class without the usual suffix (`DisallowedHost: Invalid HTTP_HOST header`,
+#: `MissingGreenlet: greenlet_spawn has not been called`): a CamelCase name of two humps or
+#: more, then a capitalised message that is not a question (`FastAPI: How do I ...`).
+_CAMEL = re.compile(
+    r"\b(?P<kind>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+):\s+"
+    r"(?!(?i:how|what|which|why|when|where|who|can|could|should|would|will|is|are|does"
+    r"|do|did|any|best|i|my|we|our|help|need)\b)(?P<msg>[A-Z][^\n]+)"
+)
 #: Tool codes: rustc `error[E0502]:`, tsc `error TS2345:`, Node `Error [ERR_X]:`, MySQL
 #: `ERROR 1055 (42000):`, Angular `NG0100:`, and a bare `CODE: message`.
 _CODED = re.compile(
-    r"(?:error\s*\[(?P<a>[A-Z]*\d{3,5}|[A-Z][A-Z0-9_]{3,})\]"
-    r"|\berror\s+(?P<b>[A-Z]{1,4}\d{3,5})"
+    r"(?:\b(?:[Ee]rror|ERROR)\s*\[(?P<a>[A-Z]*\d{3,5}|[A-Z][A-Z0-9_]{3,})\]"
+    r"|\b(?:[Ee]rror|ERROR)\s+(?P<b>[A-Z]{1,4}\d{3,5})"
     r"|\bERROR\s+(?P<c>\d{3,5})(?:\s*\([0-9A-Z]{5}\))?"
-    r"|\b(?P<d>[A-Z]{1,4}\d{3,5}|ERR_[A-Z0-9_]+|E[A-Z]{4,12}))"
-    r"\s*:\s*(?P<msg>[^\n]+)",
-    re.IGNORECASE,
+    r"|\b(?P<d>[A-Z]{1,4}\d{3,5}|ERR_[A-Z0-9_]+|E(?!RROR)[A-Z]{4,12}))"
+    r"\s*:\s*(?P<msg>[^\n]+)"
 )
-#: A tool's own prefix: `fatal: ...`, `panic: ...`, `error: ...` (kind is the prefix).
+#: A tool's own prefix at the start of a line, perhaps after the tool's name: `fatal: ...`,
+#: `panic: ...`, `CUDA error: ...`, `React warning: ...` (the kind is the prefix).
 _PREFIXED = re.compile(
-    r"(?im)^\s*(?:\w+(?:\.\w+)?:\s*)?(?P<kind>fatal|panic|error|fatal error)\s*:\s+(?P<msg>[^\n]+)"
+    r"(?im)^\s*(?:(?!(?:this|that|the|an?|my|same|some|following)\s)\w+(?:\.\w+)?:?\s+)?"
+    r"(?P<kind>fatal|panic|error|fatal error|warning)\s*:\s+"
+    r"(?P<msg>[^\n]+)"
 )
 
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”|\[[^\]\n]*\]")
@@ -86,6 +96,9 @@ def signatures(text: str | None) -> set[Signature]:
     found: set[Signature] = set()
     for m in _EXCEPTION.finditer(text):
         _add(found, _kind(m["kind"]), _unquote(text, m.start(), m["msg"]))
+    for m in _CAMEL.finditer(text):
+        if not _EXCEPTION.match(text, m.start()):
+            _add(found, m["kind"].lower(), _unquote(text, m.start(), m["msg"]))
     for m in _CODED.finditer(text):
         code = next(g for g in (m["a"], m["b"], m["c"], m["d"]) if g)
         _add(found, code.lower(), m["msg"])
