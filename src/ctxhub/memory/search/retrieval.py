@@ -2,13 +2,18 @@
 
 1. Candidates: dense over the problem space (the query), dense over the code-context
    space (the pasted code, or the query when it is error- or code-shaped), BM25 over
-   problem, error type, stack trace, solution and code.
-2. Weighted RRF with weights chosen by the query's shape (`shape.SHAPE_WEIGHTS`).
+   problem, error type, stack trace, solution and code; then, among them, the records
+   holding the question's exact error signature (`signature.py`), a path of its own.
+2. Weighted RRF with weights chosen by the query's shape (`shape.SHAPE_WEIGHTS`; the
+   signature path weighs SIGNATURE_WEIGHT whatever the shape).
 3. Multipliers on every fused candidate, before truncation: the record's confidence,
    recency (half-life from last seen), the worked ratio once it has >= 3 ratings, and a
    small penalty when a linked knowledge symbol has changed since the record was written.
-4. Abstain: evidence (`evidence.py`: cosine plus exact error-code agreement) below a
-   calibrated floor means nothing relevant was found.
+   Relevance is the same without the worked ratio: it picks which records are shown and
+   which carry evidence; ratings only reorder them (demoted, never removed).
+4. Each of the first DEPTH by relevance gets the probability that it answers the
+   question (`evidence.py`); memory abstains when none reaches the threshold, and never
+   when one holds the question's exact error signature.
 """
 
 from __future__ import annotations
