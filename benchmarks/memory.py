@@ -99,6 +99,27 @@ def fitted(
     return weights, bias, fit_threshold(rows, weights, bias, budget)
 
 
+def calibration(rows: list[Candidates]) -> str:
+    """How well the shipped per-hit probability says which candidates are gold: mean
+    probability of gold and of other candidates, and, per band, the share that is gold."""
+    pairs = [(evidence.probability(f), gold) for c in rows for gold, f in c.head]
+    gold = [p for p, g in pairs if g]
+    other = [p for p, g in pairs if not g]
+    bands = []
+    for lo, hi in ((0.0, 0.1), (0.1, 0.3), (0.3, 0.6), (0.6, 1.01)):
+        inside = [g for p, g in pairs if lo <= p < hi]
+        if inside:
+            bands.append(f"[{lo:.1f}, {min(hi, 1.0):.1f}): {sum(inside) / len(inside):.2f}")
+    brier = sum((p - g) ** 2 for p, g in pairs) / max(len(pairs), 1)
+    return (
+        f"Per-hit probability over the first {evidence.DEPTH} candidates: gold mean"
+        f" {statistics.fmean(gold) if gold else 0:.2f}, others"
+        f" {statistics.fmean(other) if other else 0:.2f}; share gold by band "
+        + ", ".join(bands)
+        + f"; Brier {brier:.3f}."
+    )
+
+
 def report(run: SetRun, other: SetRun, budget: float) -> str:
     w, b, t = evidence.WEIGHTS, evidence.BIAS, evidence.THRESHOLD
     lines = [
@@ -133,6 +154,8 @@ def report(run: SetRun, other: SetRun, budget: float) -> str:
         + ", ".join(f"{k} {v:.3f}" for k, v in run.shipped.by_category.items())
         + f". Search median {run.latency_ms:.1f} ms. The offline replay of the shipped"
         f" decision agrees with the tool on {run.agree} of {len(run.test)} queries.",
+        "",
+        calibration(run.test),
     ]
     return "\n".join(lines)
 
