@@ -182,6 +182,19 @@ def test_hit_scores_are_probabilities_that_separate_the_answer(hub: HubSession) 
     assert all(listed[0].score > h.score for h in listed[1:])
 
 
+def test_every_hit_shown_carries_its_probability(hub: HubSession) -> None:
+    for i in range(6):
+        upsert_record(
+            hub,
+            record_id_for("s", f"filler{i}"),
+            RecordInput(problem=f"tests fail to import module number {i}", solution="fix it"),
+        )
+    r = search_solutions(hub, "tests fail to import the module", limit=8)
+    listed = r.hits or r.nearest
+    assert len(listed) > 5  # deeper than the candidates the decision reads
+    assert all("evidence" in h.metadata and 0.0 < h.score < 1.0 for h in listed)
+
+
 def test_failures_demote_a_record_but_never_hide_it(hub: HubSession) -> None:
     query = "ModuleNotFoundError: No module named 'mypkg'"
     upsert_record(

@@ -122,9 +122,10 @@ def rank_records(
     main_space: str = "problem",
     bm25_fields: Sequence[str] | None = None,
     ablation: Ablation | None = None,
+    scored_depth: int = evidence.DEPTH,
 ) -> list[Scored]:
-    """Every candidate, fused and multiplied, best first; the first DEPTH by relevance
-    carry their evidence features and probability."""
+    """Every candidate, fused and multiplied, best first; the first `scored_depth` (at
+    least DEPTH) by relevance carry their evidence features and probability."""
     ablation = ablation or Ablation()
     model = hub.embedder.id
     texts = [q.text] + ([q.code_context] if q.code_context else [])
@@ -189,7 +190,7 @@ def rank_records(
     # Evidence is about relevance: a record rated as failing still answers the question
     # it answers (it may have failed in one context only); ratings only demote it below.
     out.sort(key=lambda s: -s.relevance)
-    head = out[: evidence.DEPTH]
+    head = out[: max(evidence.DEPTH, scored_depth)]
     _add_evidence(hub, q, vectors, main_space, head, backdrop, exact, bool(asked))
     out.sort(key=lambda s: -s.score)
     return out
@@ -242,7 +243,9 @@ def _respond(
     q: MemoryQuery, scored: list[Scored], limit: int, tool: str, threshold: float | None
 ) -> SolutionSearchResponse:
     """`threshold` None: never abstain (only an empty result is "nothing relevant")."""
-    head = [s for s in scored[: evidence.DEPTH] if s.features]
+    # the decision reads the first DEPTH by relevance, as the model was fitted
+    by_relevance = sorted(scored, key=lambda s: -s.relevance)[: evidence.DEPTH]
+    head = [s for s in by_relevance if s.features]
     probabilities = [s.probability for s in head]
     confidence = round(max(probabilities, default=0.0), 4)
     nothing = not scored or (
@@ -293,7 +296,7 @@ def search_solutions(
 ) -> SolutionSearchResponse:
     query = _check(query, limit)
     q = analyze_memory_query(query, (code_context or "").strip() or None)
-    scored = rank_records(hub, q, filters or MemoryFilters(), ablation=ablation)
+    scored = rank_records(hub, q, filters or MemoryFilters(), ablation=ablation, scored_depth=limit)
     floor = hub.settings.memory_floor
     threshold = evidence.THRESHOLD if floor is None else floor
     return _respond(q, scored, limit, "search_solutions", threshold)
