@@ -209,7 +209,7 @@ def decisions(
 
 
 #: The most answerable questions of the fitting set the threshold may abstain on: the
-#: issue's false-abstention target, chosen before any held-out figure was seen.
+#: issue's false-abstention target (docs/MEMORY.md says what else was tried).
 FIT_FALSE_ABSTAIN = 0.05
 
 
