@@ -30,7 +30,7 @@ class Settings(BaseModel):
     embed_batch_size: int = 32
     token: str | None = None  # bearer token for non-loopback HTTP serving
     memory_half_life_days: float = 180.0  # recency half-life of a record, from last seen
-    memory_floor: float | None = None  # relevance floor override (default: the calibrated)
+    memory_floor: float | None = None  # abstention threshold, a probability (default: fitted)
 
     @field_validator("home")
     @classmethod

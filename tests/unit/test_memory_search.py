@@ -135,7 +135,7 @@ def test_recency_and_confidence_multiply_the_score(hub: HubSession) -> None:
     assert [h.id for h in r.hits].index(a) < [h.id for h in r.hits].index(b)
     factors = hits[b].metadata["multipliers"]
     assert factors["recency"] < 0.75 and factors["confidence"] == pytest.approx(0.65)
-    assert hits[b].score < hits[a].score
+    assert hits[b].metadata["rank_score"] < hits[a].metadata["rank_score"]
 
 
 def test_search_by_approach_searches_solutions(hub: HubSession) -> None:
@@ -152,7 +152,7 @@ def test_bad_arguments_are_precise(hub: HubSession) -> None:
 
 
 def _features(
-    query: str, record: RecordInput, cosine: float, agree: bool, coverage: float = 0.0
+    query: str, record: RecordInput, cosine: float, coverage: float = 0.0, backdrop: float = 0.0
 ) -> dict[str, float]:
     import numpy as np
 
@@ -163,23 +163,48 @@ def _features(
     vectors = {"query": np.array([1.0, 0.0], dtype=np.float32)}
     full = Record(id="r", **record.model_dump(exclude_none=True))
     q = analyze_memory_query(query)
-    return evidence.features(full, stored, q, vectors, "problem", agree, coverage)
+    return evidence.features(
+        full,
+        stored,
+        q,
+        vectors,
+        "problem",
+        first=True,
+        coverage=coverage,
+        backdrop=backdrop,
+        signature_match=False,
+    )
 
 
-def test_path_agreement_needs_closeness_in_meaning() -> None:
+def test_lift_is_the_cosine_above_what_the_store_scores_for_the_question() -> None:
+    from ctxhub.memory.search.evidence import background
+
     record = RecordInput(problem="docker image build downloads torch every time")
-    assert _features("resize an image", record, 0.27, agree=True)["paths_agree"] == 0.0
-    assert _features("docker rebuild slow", record, 0.6, agree=True)["paths_agree"] == 1.0
+    # ranks 4-13 of the question's dense scores stand for the rest of the store
+    scores = [0.9, 0.8, 0.7] + [0.3] * 10 + [0.0] * 5
+    assert background(scores) == pytest.approx(0.3)
+    assert background([0.9, 0.8]) == 0.0  # too small a store to say
+    f = _features("docker rebuild slow", record, 0.6, backdrop=background(scores))
+    assert f["lift"] == pytest.approx(0.3, abs=1e-3)
+
+
+def test_probability_is_on_a_0_1_scale_and_rises_with_evidence() -> None:
+    from ctxhub.memory.search import evidence
+
+    weak = {"cosine": 0.3, "lift": 0.0, "coverage": 0.1}
+    strong = {**weak, "cosine": 0.8, "lift": 0.4, "coverage": 0.9, "first": 1.0}
+    assert 0.0 <= evidence.probability(weak) < evidence.probability(strong) <= 1.0
+    assert evidence.probability({"cosine": 1e9}) <= 1.0  # no overflow
 
 
 def test_generic_exception_names_do_not_count_as_a_shared_code() -> None:
     numpy = RecordInput(problem="AttributeError: module 'numpy' has no attribute 'int'")
-    f = _features("AttributeError: 'NoneType' object has no attribute 'split'", numpy, 0.5, False)
+    f = _features("AttributeError: 'NoneType' object has no attribute 'split'", numpy, 0.5)
     assert f["code_match"] == 0.0 and f["code_mismatch"] == 0.0
     esm = RecordInput(problem="ERR_REQUIRE_ESM when requiring chalk", error_type="ERR_REQUIRE_ESM")
-    assert _features("Error [ERR_REQUIRE_ESM]: require()", esm, 0.5, False)["code_match"] == 1.0
+    assert _features("Error [ERR_REQUIRE_ESM]: require()", esm, 0.5)["code_match"] == 1.0
     jest = RecordInput(problem="Jest fails: SyntaxError: Unexpected token 'export'")
-    other = _features("Error [ERR_PACKAGE_PATH_NOT_EXPORTED]: subpath", jest, 0.5, False)
+    other = _features("Error [ERR_PACKAGE_PATH_NOT_EXPORTED]: subpath", jest, 0.5)
     assert other["code_mismatch"] == 1.0
 
 
@@ -259,12 +284,12 @@ def test_word_coverage_weighs_rare_and_unknown_words_most() -> None:
     assert word_coverage([], stats, "same") == 0.0
 
 
-def test_word_coverage_counts_for_pasted_errors_only() -> None:
+def test_pasted_errors_are_told_from_descriptions() -> None:
     record = RecordInput(problem="git pull says fatal: Need to specify how to reconcile")
-    pasted = _features("fatal: not a git repository", record, 0.6, False, coverage=0.8)
-    assert (pasted["pasted_error"], pasted["error_words_covered"]) == (1.0, 0.8)
-    natural = _features("my branches will not merge", record, 0.6, False, coverage=0.8)
-    assert (natural["pasted_error"], natural["error_words_covered"]) == (0.0, 0.0)
+    pasted = _features("fatal: not a git repository", record, 0.6, coverage=0.8)
+    assert (pasted["pasted"], pasted["coverage"]) == (1.0, 0.8)
+    natural = _features("my branches will not merge", record, 0.6, coverage=0.8)
+    assert (natural["pasted"], natural["coverage"]) == (0.0, 0.8)
 
 
 def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> None:
@@ -284,7 +309,7 @@ def test_a_sibling_error_covers_less_of_the_pasted_message(tmp_path: Path) -> No
         def covered(query: str) -> float:
             scored = rank_records(h, analyze_memory_query(query), MemoryFilters())
             top = next(s for s in scored if s.record.id == record_id_for("g", "pull"))
-            return top.features["error_words_covered"]
+            return top.features["coverage"]
 
         same = covered("fatal: Need to specify how to reconcile divergent branches")
         sibling = covered("git pull says fatal: couldn't find remote ref feature/login")

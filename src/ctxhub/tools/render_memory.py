@@ -32,12 +32,13 @@ def record_block(n: int, hit: Hit, show_why: bool = True) -> list[str]:
         facts.append(str(meta["error_type"]))
     if meta.get("worked") or meta.get("not_worked"):
         total = int(meta.get("worked", 0)) + int(meta.get("not_worked", 0))
-        facts.append(f"worked {meta.get('worked', 0)}/{total}")
+        facts.append(f"rated {meta.get('worked', 0)}/{total} worked")
     if int(meta.get("occurrences", 1)) > 1:
         facts.append(f"seen {meta['occurrences']}x")
     if meta.get("variant_of"):
         facts.append(f"variant of {meta['variant_of']}")
-    score = f" score {hit.score:.2f}" if hit.score else ""
+    # a memory hit's score is the probability that it answers the question
+    score = f" p {hit.score:.2f}" if hit.score else ""
     lines = [f"{n}. {hit.id}{score} · {' · '.join(facts)}"]
     if meta.get("possibly_stale"):
         changed = ", ".join(meta.get("stale_symbols", [])[:5])

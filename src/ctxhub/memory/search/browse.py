@@ -27,7 +27,7 @@ def browse_solutions(
         raise InputError(f"limit must be between 1 and {MAX_PAGE} (got {limit})")
     key = cursor_key("browse", filters.model_dump_json())
     records, total, last = hub.store.records_after(filters, limit, _position(cursor, key))
-    hits = [record_hit(r, 0.0, {}, {}) for r in records]
+    hits = [record_hit(r, 0.0, 0.0, {}, {}) for r in records]
     more = last is not None and len(records) == limit
     return BrowseResponse(
         hits=hits,

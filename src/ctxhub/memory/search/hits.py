@@ -48,13 +48,15 @@ def record_metadata(record: Record) -> dict[str, Any]:
 
 def record_hit(
     record: Record,
-    score: float,
+    probability: float,
+    rank_score: float,
     signals: dict[str, tuple[int, float]],
     multipliers: dict[str, float],
     evidence: dict[str, float] | None = None,
 ) -> Hit:
     meta = record_metadata(record)
     meta["multipliers"] = multipliers
+    meta["rank_score"] = round(rank_score, 4)  # the order's score; `score` is the probability
     if evidence:
         meta["evidence"] = evidence  # the relevance features: cosine, code (mis)match
     first_line = record.problem.strip().splitlines()[0] if record.problem.strip() else ""
@@ -66,7 +68,7 @@ def record_hit(
         title=trim(first_line, 160)[0],
         url=record.url,
         snippet=_short(record.solution, SOLUTION_CHARS) or "",
-        score=round(score, 4),
+        score=round(probability, 4),  # that this record answers the question, 0-1
         signals={p: Signal(rank=r, score=round(s, 4)) for p, (r, s) in signals.items()},
         metadata=meta,
     )

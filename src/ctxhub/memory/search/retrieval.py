@@ -2,13 +2,18 @@
 
 1. Candidates: dense over the problem space (the query), dense over the code-context
    space (the pasted code, or the query when it is error- or code-shaped), BM25 over
-   problem, error type, stack trace, solution and code.
-2. Weighted RRF with weights chosen by the query's shape (`shape.SHAPE_WEIGHTS`).
+   problem, error type, stack trace, solution and code; then, among them, the records
+   holding the question's exact error signature (`signature.py`), a path of its own.
+2. Weighted RRF with weights chosen by the query's shape (`shape.SHAPE_WEIGHTS`; the
+   signature path weighs SIGNATURE_WEIGHT whatever the shape).
 3. Multipliers on every fused candidate, before truncation: the record's confidence,
    recency (half-life from last seen), the worked ratio once it has >= 3 ratings, and a
    small penalty when a linked knowledge symbol has changed since the record was written.
-4. Abstain: evidence (`evidence.py`: cosine plus exact error-code agreement) below a
-   calibrated floor means nothing relevant was found.
+   Relevance is the same without the worked ratio: it picks which records are shown and
+   which carry evidence; ratings only reorder them (demoted, never removed).
+4. Each of the first DEPTH by relevance gets the probability that it answers the
+   question (`evidence.py`); memory abstains when none reaches the threshold, and never
+   when one holds the question's exact error signature.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ctxhub.core.outputs import SolutionSearchResponse
 from ctxhub.core.records import MemoryFilters, Record
 from ctxhub.embed.base import Vectors
 from ctxhub.memory.search import evidence
+from ctxhub.memory.search import signature as sig
 from ctxhub.memory.search.hits import record_hit
 from ctxhub.memory.search.shape import MemoryQuery, analyze_memory_query
 from ctxhub.search.fusion import max_fused, rrf
@@ -44,22 +50,29 @@ DENSE_MIN = 0.15
 #: dense path is named after the space it searches: "problem" for search_solutions,
 #: "solution" for search_by_approach.
 ALL_PATHS = ("problem", "solution", "code", "bm25")
+#: RRF weight of the exact-signature path: a record holding the pasted error's signature
+#: outranks one that is only close in meaning or shares code.
+SIGNATURE_WEIGHT = 1.5
+NEAREST = 3  # records shown when nothing is relevant
 
 
 @dataclass
 class Ablation:
     paths: tuple[str, ...] = ALL_PATHS
     multipliers: bool = True
+    signature: bool = True  # the exact-error-signature path
 
 
 @dataclass
 class Scored:
     record: Record
     fused: float
-    score: float
+    score: float  # the ranking score: fused, normalised, times every multiplier
     signals: dict[str, tuple[int, float]]
     multipliers: dict[str, float]
     features: dict[str, float]
+    relevance: float = 0.0  # the ranking score before ratings (what decides the features)
+    probability: float = 0.0  # that this record answers the question (evidence.py)
 
 
 def multipliers(record: Record, now: float, half_life_days: float) -> dict[str, float]:
@@ -88,6 +101,19 @@ def _guarded(path: str, run: Callable[[], T]) -> T | None:
         return None
 
 
+def _signature_path(
+    asked: set[sig.Signature], records: dict[str, Record]
+) -> list[tuple[str, float]]:
+    """Candidates holding the question's exact error signature, best agreement first."""
+    if not asked:
+        return []
+    found = [
+        (rid, sig.best_match(asked, evidence.record_signatures(record)))
+        for rid, record in records.items()
+    ]
+    return sorted(((r, s) for r, s in found if s >= sig.MATCH), key=lambda x: -x[1])
+
+
 def rank_records(
     hub: HubSession,
     q: MemoryQuery,
@@ -96,8 +122,10 @@ def rank_records(
     main_space: str = "problem",
     bm25_fields: Sequence[str] | None = None,
     ablation: Ablation | None = None,
+    scored_depth: int = evidence.DEPTH,
 ) -> list[Scored]:
-    """Every candidate, fused and multiplied, best first."""
+    """Every candidate, fused and multiplied, best first; the first `scored_depth` (at
+    least DEPTH) by relevance carry their evidence features and probability."""
     ablation = ablation or Ablation()
     model = hub.embedder.id
     texts = [q.text] + ([q.code_context] if q.code_context else [])
@@ -123,14 +151,21 @@ def rank_records(
         found = _guarded(path, run)
         if found is not None:
             ranked[path] = found
+    backdrop = evidence.background([s for _, s in ranked.get(main_space, [])])
     for path in (main_space, "code"):
         if path in ranked:
             ranked[path] = [(d, s) for d, s in ranked[path] if s >= DENSE_MIN]
+    ids = list(dict.fromkeys(d for found in ranked.values() for d, _ in found))
+    records = {r.id: r for r in hub.store.get_records(ids)}
+    asked = sig.signatures(f"{q.text}\n{q.code_context or ''}")
+    exact = _signature_path(asked, records) if ablation.signature else []
+    if exact:
+        ranked["signature"] = exact
+        weights["signature"] = SIGNATURE_WEIGHT
     fused = rrf(ranked, weights)
     if not fused:
         return []
     norm = max_fused(weights) or 1.0
-    records = {r.id: r for r in hub.store.get_records([d for d, _, _ in fused])}
     now = time.time()
     half_life = hub.settings.memory_half_life_days
     out: list[Scored] = []
@@ -140,6 +175,7 @@ def rank_records(
             continue
         factors = multipliers(record, now, half_life) if ablation.multipliers else {}
         product = float(np.prod(list(factors.values()))) if factors else 1.0
+        unrated = product / factors.get("worked_ratio", 1.0)
         out.append(
             Scored(
                 record=record,
@@ -148,34 +184,78 @@ def rank_records(
                 signals={p: (s.rank, s.score) for p, s in signals.items()},
                 multipliers={k: round(v, 4) for k, v in factors.items()},
                 features={},
+                relevance=min(1.0, score / norm * unrated),
             )
         )
+    # Evidence is about relevance: a record rated as failing still answers the question
+    # it answers (it may have failed in one context only); ratings only demote it below.
+    out.sort(key=lambda s: -s.relevance)
+    head = out[: max(evidence.DEPTH, scored_depth)]
+    _add_evidence(hub, q, vectors, main_space, head, backdrop, exact, bool(asked))
     out.sort(key=lambda s: -s.score)
-    head = out[: evidence.DEPTH]
-    terms = evidence.coverage_terms(q) if q.shape in evidence.PASTED else []
-    stats = None
-    if terms:
-        ids = [s.record.id for s in head]
-        stats = _guarded("term statistics", lambda: hub.store.record_term_stats(terms, ids))
-    for i, item in enumerate(head):
-        stored = hub.store.record_vectors(item.record.id, model)
-        agree = i == 0 and item.signals.get("bm25", (0, 0.0))[0] == 1
-        covered = evidence.word_coverage(terms, stats, item.record.id) if stats else 0.0
-        item.features = evidence.features(
-            item.record, stored, q, vectors, main_space, agree, covered
-        )
     return out
 
 
+def _add_evidence(
+    hub: HubSession,
+    q: MemoryQuery,
+    vectors: dict[str, Vectors],
+    main_space: str,
+    head: list[Scored],
+    backdrop: float,
+    exact: list[tuple[str, float]],
+    asked: bool,
+) -> None:
+    model = hub.embedder.id
+    terms = evidence.coverage_terms(q)
+    stats = None
+    if terms and head:
+        ids = [s.record.id for s in head]
+        stats = _guarded("term statistics", lambda: hub.store.record_term_stats(terms, ids))
+    matched = {rid for rid, _ in exact}
+    for i, item in enumerate(head):
+        stored = hub.store.record_vectors(item.record.id, model)
+        covered = evidence.word_coverage(terms, stats, item.record.id) if stats else 0.0
+        item.features = evidence.features(
+            item.record,
+            stored,
+            q,
+            vectors,
+            main_space,
+            first=i == 0,
+            coverage=covered,
+            backdrop=backdrop,
+            signature_match=item.record.id in matched,
+            signature_asked=asked,
+        )
+        item.probability = evidence.probability(item.features)
+
+
+def _findable(scored: list[Scored], window: int) -> list[Scored]:
+    """The records relevance puts in the first `window`, ordered by the full score:
+    ratings reorder what is shown (a record that failed, perhaps in another context, moves
+    down), they never remove a record relevance would show."""
+    shown = sorted(scored, key=lambda s: -s.relevance)[:window]
+    return sorted(shown, key=lambda s: -s.score)
+
+
 def _respond(
-    q: MemoryQuery, scored: list[Scored], limit: int, tool: str, floor: float | None
+    q: MemoryQuery, scored: list[Scored], limit: int, tool: str, threshold: float | None
 ) -> SolutionSearchResponse:
-    """`floor` None: never abstain (only an empty result is "nothing relevant")."""
-    top = scored[:limit]
-    strength = evidence.best_evidence(scored)
-    confidence = round(evidence.confidence_of(strength), 4) if scored else 0.0
-    hits = [record_hit(s.record, s.score, s.signals, s.multipliers, s.features) for s in top]
-    nothing = not hits or (floor is not None and strength < floor)
+    """`threshold` None: never abstain (only an empty result is "nothing relevant")."""
+    # the decision reads the first DEPTH by relevance, as the model was fitted
+    by_relevance = sorted(scored, key=lambda s: -s.relevance)[: evidence.DEPTH]
+    head = [s for s in by_relevance if s.features]
+    probabilities = [s.probability for s in head]
+    confidence = round(max(probabilities, default=0.0), 4)
+    nothing = not scored or (
+        threshold is not None and not evidence.answered(head, probabilities, threshold)
+    )
+    top = _findable(scored, NEAREST if nothing else limit)
+    hits = [
+        record_hit(s.record, s.probability, s.score, s.signals, s.multipliers, s.features)
+        for s in top
+    ]
     message = ""
     if nothing:
         message = (
@@ -188,7 +268,7 @@ def _respond(
         shape=q.shape,
         weights=q.weights,
         hits=[] if nothing else hits,
-        nearest=hits[:3] if nothing else [],
+        nearest=hits if nothing else [],
         confidence=confidence,
         nothing_relevant=nothing,
         message=message,
@@ -216,11 +296,10 @@ def search_solutions(
 ) -> SolutionSearchResponse:
     query = _check(query, limit)
     q = analyze_memory_query(query, (code_context or "").strip() or None)
-    scored = rank_records(hub, q, filters or MemoryFilters(), ablation=ablation)
+    scored = rank_records(hub, q, filters or MemoryFilters(), ablation=ablation, scored_depth=limit)
     floor = hub.settings.memory_floor
-    return _respond(
-        q, scored, limit, "search_solutions", evidence.EVIDENCE_FLOOR if floor is None else floor
-    )
+    threshold = evidence.THRESHOLD if floor is None else floor
+    return _respond(q, scored, limit, "search_solutions", threshold)
 
 
 def search_by_approach(

@@ -19,12 +19,16 @@ QueryShape = Literal["error", "code", "natural", "mixed"]
 
 #: RRF weight of each path, per query shape. A plain-language query does not search the
 #: code space at all: only records with code are in it, so any weight there rewards a
-#: record for having code rather than for matching. Chosen on the calibration queries of
-#: benchmarks/memory_set (never the test queries).
+#: record for having code rather than for matching. For the same reason pasted code counts
+#: less than the question's meaning (the code vector rewards records that have code), and
+#: BM25 counts less for a description (its words are the asker's, not the record's).
+#: An error-shaped query gets the exact-signature path on top (`retrieval.py`). Chosen on
+#: the calibration queries of benchmarks/memory_set; docs/MEMORY.md says what else was
+#: looked at.
 SHAPE_WEIGHTS: dict[QueryShape, dict[str, float]] = {
-    "natural": {"problem": 1.0, "bm25": 0.7},
+    "natural": {"problem": 1.0, "bm25": 0.5},
     "error": {"problem": 0.8, "code": 1.0, "bm25": 0.5},
-    "code": {"problem": 0.8, "code": 1.0, "bm25": 0.8},
+    "code": {"problem": 1.0, "code": 0.5, "bm25": 0.8},
     "mixed": {"problem": 0.8, "code": 1.0, "bm25": 1.0},
 }
 
