@@ -90,6 +90,8 @@ def test_show_opens_records_and_every_command_takes_a_unique_prefix(home: Path) 
     shown = run(home, "show", record_id[:8]).output
     assert f"record {record_id}" in shown and "upgrade widepkg to 2.0" in shown
     assert "not rated yet" in shown
+    run(home, "rate", record_id[:8], "worked")  # digests print 8 characters
+    assert "rated 1/1 worked" in run(home, "show", record_id).output
     snippet = run(home, "snippet", "widepkg.wide.wide_function").output
     chunk_id = next(w for w in snippet.split() if len(w) == 16 and w.isalnum())
     assert "wide_function" in run(home, "show", chunk_id[:6]).output

@@ -35,7 +35,8 @@ def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_j
     from ctxhub.cli.output import print_json
     from ctxhub.cli.tool_cmds import print_answer
     from ctxhub.session import HubSession
-    from ctxhub.tools.ids import record_text, resolve_id
+    from ctxhub.store.ids import resolve_id
+    from ctxhub.tools.render_memory import record_text
     from ctxhub.tools.run import parse_args
     from ctxhub.tools.specs.read import GET_CODE_SNIPPET, GET_DOC, GET_EXAMPLE
 

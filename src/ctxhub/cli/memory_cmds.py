@@ -71,7 +71,7 @@ def import_cmd(ctx: Context, file: Path, as_json: bool) -> None:
 def forget(ctx: Context, record_id: str, yes: bool) -> None:
     """Delete a record (a wrong fix, or one that leaked a secret), with its ratings."""
     from ctxhub.session import HubSession
-    from ctxhub.tools.ids import resolve_id
+    from ctxhub.store.ids import resolve_id
 
     with HubSession(ctx.settings) as hub:
         resolved = resolve_id(hub.store, record_id)

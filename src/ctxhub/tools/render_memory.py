@@ -9,7 +9,7 @@ from ctxhub.core.budget import trim
 if TYPE_CHECKING:  # renderings only read the models: `ctxhub rate` loads none of them
     from ctxhub.core.knowledge import Hit
     from ctxhub.core.outputs import BrowseResponse, DigestResponse, SolutionSearchResponse
-    from ctxhub.core.records import LogResult, RateResult
+    from ctxhub.core.records import LogResult, RateResult, Record
 
 
 def _why(hit: Hit) -> str:
@@ -96,3 +96,29 @@ def browse_response(r: BrowseResponse) -> str:
 
 def digest(r: DigestResponse) -> str:
     return r.markdown
+
+
+def record_text(r: Record) -> str:
+    """A memory record in full, for `ctxhub show`."""
+    rated = f"rated {r.worked}/{r.ratings} worked" if r.ratings else "not rated yet"
+    labels = [x for x in (r.language, r.framework) if x] + list(r.tags)
+    lines = [
+        f"record {r.id} · seen {r.occurrences}x · {rated}",
+        f"labels: {', '.join(labels)}" if labels else "",
+        f"variant of {r.variant_of}" if r.variant_of else "",
+        "",
+        "problem:",
+        r.problem,
+    ]
+    if r.error_type:
+        lines += ["", f"error: {r.error_type}"]
+    if r.stack_trace:
+        lines += ["", "stack trace:", r.stack_trace]
+    if r.code_snippet:
+        lines += ["", "code:", r.code_snippet]
+    if r.code_diff:
+        lines += ["", "diff:", r.code_diff]
+    lines += ["", "solution:", r.solution or "(none recorded)"]
+    if r.stale_symbols:
+        lines += ["", f"possibly stale: {', '.join(r.stale_symbols)} changed since it was logged"]
+    return "\n".join(line for i, line in enumerate(lines) if line or i > 2)

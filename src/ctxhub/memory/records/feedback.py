@@ -13,6 +13,7 @@ from typing import Literal
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.records import RateResult
 from ctxhub.session import HubSession
+from ctxhub.store.ids import resolve_id
 
 MAX_NOTE = 2000
 
@@ -32,6 +33,9 @@ def rate(
         raise InputError("id must not be empty: pass a record id or a knowledge hit id")
     if note is not None and len(note) > MAX_NOTE:
         raise InputError(f"note is {len(note)} characters; at most {MAX_NOTE}")
+    resolved = resolve_id(hub.store, id)  # a unique prefix (digests print 8 characters)
+    if resolved is not None:
+        id = resolved[1]
     extra = {"note": note, "agent": agent, "session_id": session_id, "query": query}
     counts = hub.store.add_feedback(id, "memory", worked, **extra)
     kind: Literal["memory", "knowledge"] = "memory"

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Literal
 
 from ctxhub.core.errors import InputError
-from ctxhub.core.records import Record
 from ctxhub.store.protocol import HubStore
 
 IdKind = Literal["chunk", "record"]
@@ -34,29 +33,3 @@ def resolve_id(store: HubStore, text: str) -> tuple[IdKind, str] | None:
         listed = ", ".join(f"{i} ({kind})" for kind, i in found[:3])
         raise InputError(f"{text!r} starts several ids: {listed}; give more characters")
     return found[0] if found else None
-
-
-def record_text(r: Record) -> str:
-    """A memory record in full, for `ctxhub show`."""
-    rated = f"rated {r.worked}/{r.ratings} worked" if r.ratings else "not rated yet"
-    labels = [x for x in (r.language, r.framework) if x] + list(r.tags)
-    lines = [
-        f"record {r.id} · seen {r.occurrences}x · {rated}",
-        f"labels: {', '.join(labels)}" if labels else "",
-        f"variant of {r.variant_of}" if r.variant_of else "",
-        "",
-        "problem:",
-        r.problem,
-    ]
-    if r.error_type:
-        lines += ["", f"error: {r.error_type}"]
-    if r.stack_trace:
-        lines += ["", "stack trace:", r.stack_trace]
-    if r.code_snippet:
-        lines += ["", "code:", r.code_snippet]
-    if r.code_diff:
-        lines += ["", "diff:", r.code_diff]
-    lines += ["", "solution:", r.solution or "(none recorded)"]
-    if r.stale_symbols:
-        lines += ["", f"possibly stale: {', '.join(r.stale_symbols)} changed since it was logged"]
-    return "\n".join(line for i, line in enumerate(lines) if line or i > 2)
