@@ -150,3 +150,24 @@ def test_an_empty_hub_says_so_and_how_to_fill_it(home: Path) -> None:
     assert "new texts embedded" in summary and "from cache" not in summary
     again = run(home, "refresh").output
     assert "nothing to embed" in again
+
+
+def test_every_option_of_every_command_says_what_it_does() -> None:
+    import click
+
+    group = cli
+    assert isinstance(group, click.Group)
+    ctx = click.Context(group)
+    missing = []
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None
+        commands = [command]
+        if isinstance(command, click.Group):
+            commands += [command.get_command(ctx, n) for n in command.list_commands(ctx)]  # type: ignore[misc]
+        for cmd in commands:
+            assert cmd is not None
+            for param in cmd.params:
+                if isinstance(param, click.Option) and not param.hidden and not param.help:
+                    missing.append(f"{cmd.name} {param.opts[0]}")
+    assert not missing, missing

@@ -73,7 +73,7 @@ def _table(report: EvalReport) -> Table:
     metavar="ID",
     help="Show where each path ranked each gold item of query ID (repeatable).",
 )
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
 @click.pass_context
 def eval_cmd(
     click_ctx: click.Context,

@@ -110,7 +110,13 @@ def status(ctx: Context, as_json: bool) -> None:
 
 
 @hook.command("drain")
-@click.option("--limit", type=click.IntRange(1), default=500, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1),
+    default=500,
+    show_default=True,
+    help="Pending records to store in this run (the rest wait for the next).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
 def drain(ctx: Context, limit: int, as_json: bool) -> None:

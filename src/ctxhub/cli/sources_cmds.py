@@ -164,7 +164,7 @@ def remove(ctx: Context, name: str) -> None:
 
 
 @click.command("sources")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the sources as JSON.")
 @pass_ctx
 def sources_cmd(ctx: Context, as_json: bool) -> None:
     """List the manifest's sources and their indexed state."""
@@ -224,7 +224,7 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
 @click.option("--force", is_flag=True, help="Re-extract every file, changed or not.")
 @click.option("--reembed", is_flag=True, help="Switch the store to the current model.")
 @click.option("--no-embed", is_flag=True, help="Lexical index only; embed later.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the refresh summary as JSON.")
 @pass_ctx
 def refresh_cmd(
     ctx: Context, names: tuple[str, ...], force: bool, reembed: bool, no_embed: bool, as_json: bool
