@@ -171,3 +171,31 @@ def test_every_option_of_every_command_says_what_it_does() -> None:
                 if isinstance(param, click.Option) and not param.hidden and not param.help:
                     missing.append(f"{cmd.name} {param.opts[0]}")
     assert not missing, missing
+
+
+def test_sources_refresh_and_remove_work_from_any_folder(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One store, manifests per project: a source added in project A is listed, refreshed
+    by name and removed (from A's ctxhub.toml too) while working in project B."""
+    project_a, project_b = home / "a", home / "b"
+    for p in (project_a, project_b):
+        p.mkdir()
+        (p / "ctxhub.toml").write_text("# this project's sources\n")
+    monkeypatch.chdir(project_a)
+    run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
+    assert "widepkg" in (project_a / "ctxhub.toml").read_text()
+    monkeypatch.chdir(project_b)
+    listed = json.loads(run(home, "sources", "--json").output)
+    (row,) = listed
+    assert row["name"] == "widepkg" and row["chunks"] > 0 and not row["this_folder"]
+    assert row["defined_in"] == f"defined in {project_a / 'ctxhub.toml'}"
+    assert "not listed here" in run(home, "sources").output
+    refreshed = run(home, "refresh", "widepkg").output
+    assert "widepkg" in refreshed and "ok" in refreshed
+    assert "no ctxhub.toml here" not in run(home, "refresh", "--all").output
+    removed = run(home, "remove", "widepkg").output
+    assert f"from {project_a / 'ctxhub.toml'}" in removed
+    assert "widepkg" not in (project_a / "ctxhub.toml").read_text()
+    assert (project_a / "ctxhub.toml").read_text().startswith("# this project's sources")
+    assert json.loads(run(home, "sources", "--json").output) == []

@@ -201,6 +201,8 @@ def test_saving_the_manifest_keeps_what_a_person_wrote(tmp_path: Path) -> None:
     changed = read_manifest(path)
     changed.add(SourceSpec(name="fw", package="fw", kind=["python", "docs"]), replace=True)
     changed.save()
-    assert read_manifest(path).get("fw") == SourceSpec(
-        name="fw", package="fw", kind=["python", "docs"]
-    )
+    fw = read_manifest(path).get("fw")
+    assert fw is not None and fw.manifest == str(path)  # where the entry lives
+    assert fw.model_dump() == {
+        **SourceSpec(name="fw", package="fw", kind=["python", "docs"]).model_dump()
+    }

@@ -30,8 +30,10 @@ class _LazyConsole:
 
 
 #: Human output goes to stdout; progress and logs to stderr (never mixed into --json).
-out = cast("Console", _LazyConsole(highlight=False, soft_wrap=False))
-err = cast("Console", _LazyConsole(stderr=True, highlight=False))
+#: Lines are never broken by Rich (soft_wrap): a path or a command in a message stays one
+#: line to copy, a terminal wraps it for the eye; tables still fit the console's width.
+out = cast("Console", _LazyConsole(highlight=False, soft_wrap=True))
+err = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=True))
 
 
 def interactive() -> bool:

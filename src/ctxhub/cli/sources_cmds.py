@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from importlib import resources
+from pathlib import Path
 
 import click
 
+from ctxhub.app.sources import defined_in, known_sources
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.refreshing import run_refresh
@@ -117,6 +119,7 @@ def add(
     extra = {"base_url": base_url, "ref": ref, "include": list(include), "exclude": list(exclude)}
     spec = spec.model_copy(update={k: v for k, v in extra.items() if v})
     manifest = writable_manifest(ctx.settings.home)
+    spec = spec.model_copy(update={"manifest": str(manifest.path.absolute())})
     manifest.add(spec)  # raises before anything is written when the name is taken
     if not no_refresh:
         with open_store(ctx.settings.store_location) as store:
@@ -151,8 +154,13 @@ def _did_you_mean(ctx: Context, name: str) -> str:
 @click.argument("name")
 @pass_ctx
 def remove(ctx: Context, name: str) -> None:
-    """Remove source NAME from the manifest and delete its chunks."""
-    manifest = writable_manifest(ctx.settings.home)
+    """Remove source NAME from the manifest that lists it (this folder's, or the one the
+    store recorded when it was indexed elsewhere) and delete its chunks."""
+    with open_store(ctx.settings.store_location) as store:
+        known = {k.name: k for k in known_sources(store, ctx.settings.home)}
+    source = known.get(name)
+    where = source.spec.manifest if source is not None and source.spec is not None else None
+    manifest = read_manifest(Path(where)) if where else writable_manifest(ctx.settings.home)
     in_manifest = manifest.remove(name)
     if in_manifest:
         manifest.save()
@@ -160,37 +168,41 @@ def remove(ctx: Context, name: str) -> None:
         deleted = store.delete_source(name)
     if not in_manifest and not deleted:
         raise click.ClickException(f"no source named {name!r}{_did_you_mean(ctx, name)}")
-    out.print(f"removed {name}: {deleted} chunks deleted")
+    listed = f" and from {manifest.path}" if in_manifest else ""
+    out.print(f"removed {name}: {deleted} chunks deleted{listed}")
 
 
 @click.command("sources")
 @click.option("--json", "as_json", is_flag=True, help="Print the sources as JSON.")
 @pass_ctx
 def sources_cmd(ctx: Context, as_json: bool) -> None:
-    """List the manifest's sources and their indexed state."""
-    specs = effective_sources(ctx.settings.home)
+    """List every source: this folder's manifests (project, then user) and the ones the
+    store indexed from elsewhere, with their state and where each is defined."""
     with open_store(ctx.settings.store_location) as store:
-        states = {s.name: s for s in store.sources()}
+        known = known_sources(store, ctx.settings.home)
         counts = store.counts()
     rows: list[dict[str, object]] = []
-    for s in specs:
-        chunks = sum(counts.get(s.name, {}).values())
-        state = states.get(s.name)
+    for k in known:
+        chunks = sum(counts.get(k.name, {}).values())
+        state = k.state
         if state is not None:
             status, error = label(state.status, state.error, state.stats)
         elif chunks:  # chunks without a source row: an older ctxhub was killed mid-refresh
             status, error = PARTIAL, INTERRUPTED
         else:
             status, error = "not indexed", None
+        spec = k.spec
         rows.append(
             {
-                "name": s.name,
-                "origin": s.origin,
-                "kind": [str(k) for k in s.kind] or ["auto"],
+                "name": k.name,
+                "origin": spec.origin if spec is not None else (state.origin if state else "-"),
+                "kind": [str(x) for x in spec.kind] if spec and spec.kind else ["auto"],
                 "status": status,
                 "error": error,
                 "version": state.version if state is not None else None,
                 "chunks": chunks,
+                "defined_in": defined_in(spec),
+                "this_folder": k.where == "here",
             }
         )
     if as_json:
@@ -217,6 +229,9 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
         return
     headers = ("name", "origin", "kind", "status", "version", "chunks")
     out.print(fitted_table(out, headers, cells))
+    elsewhere = [r for r in rows if not r["this_folder"]]
+    for r in elsewhere:
+        out.print(f"[dim]{r['name']}: not listed here; {r['defined_in']}[/dim]")
 
 
 @click.command("refresh")
@@ -224,19 +239,46 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
 @click.option("--force", is_flag=True, help="Re-extract every file, changed or not.")
 @click.option("--reembed", is_flag=True, help="Switch the store to the current model.")
 @click.option("--no-embed", is_flag=True, help="Lexical index only; embed later.")
+@click.option(
+    "--all",
+    "every",
+    is_flag=True,
+    help="Also the sources indexed from other folders (the store recorded their entries).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the refresh summary as JSON.")
 @pass_ctx
 def refresh_cmd(
-    ctx: Context, names: tuple[str, ...], force: bool, reembed: bool, no_embed: bool, as_json: bool
+    ctx: Context,
+    names: tuple[str, ...],
+    force: bool,
+    reembed: bool,
+    no_embed: bool,
+    every: bool,
+    as_json: bool,
 ) -> None:
-    """Re-index sources (all, or NAMES): only changed files are re-extracted."""
-    specs = effective_sources(ctx.settings.home)
+    """Re-index sources: this folder's manifests (project and user), NAMES (any source
+    the store knows, from any folder) or --all. Only changed files are re-extracted."""
+    with open_store(ctx.settings.store_location) as store:
+        known = known_sources(store, ctx.settings.home)
     if names:
-        unknown = sorted(set(names) - {s.name for s in specs})
+        by_name = {k.name: k for k in known}
+        unknown = sorted(set(names) - set(by_name))
         if unknown:
             hint = _did_you_mean(ctx, unknown[0]) if len(unknown) == 1 else ""
             raise click.ClickException(f"unknown source(s): {', '.join(unknown)}{hint}")
-        specs = [s for s in specs if s.name in names]
+        chosen = [by_name[n] for n in dict.fromkeys(names)]
+    else:
+        chosen = [k for k in known if every or k.where == "here"]
+        if not chosen and known and not reembed:
+            chosen = known  # no manifest here: what the store holds is what there is
+            err.print(f"no ctxhub.toml here: refreshing the {len(known)} sources the store holds")
+    blind = [k.name for k in chosen if k.spec is None]
+    if blind:
+        raise click.ClickException(
+            f"{', '.join(blind)}: indexed by an older ctxhub that did not record the entry; "
+            "run `ctxhub refresh` once from the folder whose ctxhub.toml lists it"
+        )
+    specs = [k.spec for k in chosen if k.spec is not None]
     if not specs and not reembed:
         raise click.ClickException("no sources; add one with `ctxhub add` or `ctxhub init`")
     summary = run_refresh(

@@ -58,6 +58,8 @@ class SourceSpec(BaseModel):
     include: list[str] = Field(default_factory=list)  # globs; empty: everything
     exclude: list[str] = Field(default_factory=list)  # globs added to the defaults
     base_url: str | None = None  # docs site root, to give doc chunks a URL
+    #: the ctxhub.toml this entry was read from (not written back: where it lives)
+    manifest: str | None = Field(default=None, exclude=True)
 
     @field_validator("kind", mode="before")
     @classmethod

@@ -56,7 +56,8 @@ class Manifest:
         parts = [header] if header.strip() else []
         for spec in self.sources:
             kept = tables.get(spec.name)
-            parts.append(kept[1] if kept and kept[0] == spec else _table(spec))
+            same = kept is not None and kept[0].model_dump() == spec.model_dump()
+            parts.append(kept[1] if kept and same else _table(spec))
         tmp = self.path.with_suffix(".toml.tmp")
         tmp.write_text("\n".join(p.strip("\n") + "\n" for p in parts), encoding="utf-8")
         tmp.replace(self.path)
@@ -104,7 +105,8 @@ def read_manifest(path: Path) -> Manifest:
     specs: list[SourceSpec] = []
     for i, entry in enumerate(data.get("sources", [])):
         try:
-            specs.append(SourceSpec.model_validate(entry))
+            spec = SourceSpec.model_validate(entry)
+            specs.append(spec.model_copy(update={"manifest": str(path.absolute())}))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "entry"

@@ -231,6 +231,10 @@ def refresh_source(
                 "left_out": [list(x) for x in left_out[:MAX_LEFT_OUT]],
                 "left_out_count": len(left_out),
                 "warning": summary.warning,
+                # where the source is defined, and the entry itself: `sources`, `refresh`
+                # and `remove` work on it from any folder
+                "manifest": spec.manifest,
+                "spec": spec.model_dump(mode="json", exclude_defaults=True),
             },
         )
     )
