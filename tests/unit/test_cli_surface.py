@@ -199,3 +199,15 @@ def test_sources_refresh_and_remove_work_from_any_folder(
     assert "widepkg" not in (project_a / "ctxhub.toml").read_text()
     assert (project_a / "ctxhub.toml").read_text().startswith("# this project's sources")
     assert json.loads(run(home, "sources", "--json").output) == []
+
+
+def test_progress_bars_on_a_terminal_do_not_break_the_refresh(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a terminal the refresh draws Rich bars, which enter the console as a context
+    manager: the lazy console stand-in must hand over the real one."""
+    from ctxhub.cli import progress
+
+    monkeypatch.setattr(progress, "interactive", lambda: True)
+    done = run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
+    assert "widepkg" in done.output and "Traceback" not in done.output

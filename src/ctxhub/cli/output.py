@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -21,19 +21,38 @@ class _LazyConsole:
         self._options = options
         self._console: Console | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def real(self) -> Console:
+        """The Console itself, for what needs one and not a stand-in (Rich's Live and
+        Progress enter the console as a context manager, which `__getattr__` cannot
+        serve: dunder methods are looked up on the type)."""
         if self._console is None:
             from rich.console import Console
 
             self._console = Console(**self._options)
-        return getattr(self._console, name)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
+
+
+def _piped(stream: TextIO) -> bool:
+    try:
+        return not stream.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        return True
 
 
 #: Human output goes to stdout; progress and logs to stderr (never mixed into --json).
-#: Lines are never broken by Rich (soft_wrap): a path or a command in a message stays one
-#: line to copy, a terminal wraps it for the eye; tables still fit the console's width.
-out = cast("Console", _LazyConsole(highlight=False, soft_wrap=True))
-err = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=True))
+#: On a terminal Rich wraps messages between words at its width; piped, it never breaks
+#: a line (soft_wrap), so a path or a command stays one line to copy. Tables fit the
+#: console's width either way.
+out = cast("Console", _LazyConsole(highlight=False, soft_wrap=_piped(sys.stdout)))
+err = cast("Console", _LazyConsole(stderr=True, highlight=False, soft_wrap=_piped(sys.stderr)))
+
+
+def real_console(console: Console) -> Console:
+    """`out` or `err` as the Rich Console it stands for."""
+    return console.real() if isinstance(console, _LazyConsole) else console
 
 
 def interactive() -> bool:

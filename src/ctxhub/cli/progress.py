@@ -12,7 +12,7 @@ from rich.progress import (
 )
 from rich.progress import Progress as RichProgress
 
-from ctxhub.cli.output import err, interactive
+from ctxhub.cli.output import err, interactive, real_console
 from ctxhub.core.progress import NO_PROGRESS, Progress
 
 
@@ -26,7 +26,7 @@ class BarProgress:
             MofNCompleteColumn(),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
-            console=err,
+            console=real_console(err),
             transient=False,
         )
         self._task: TaskID | None = None
