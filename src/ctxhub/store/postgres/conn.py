@@ -48,11 +48,14 @@ def display_location(location: str) -> str:
         info = conninfo_to_dict(location)
     except Exception:  # a malformed URL: say so where it is opened
         return location.split("@")[-1] if "@" in location else location
-    user = info.get("user") or ""
+    user = str(info.get("user") or "")
     host = str(info.get("host") or "localhost")
-    port = info.get("port")
-    where = host if host.startswith("/") else f"{host}{':' + str(port) if port else ''}"
-    return f"postgresql://{user + '@' if user else ''}{where}/{info.get('dbname') or user}"
+    port = str(info.get("port") or "")
+    dbname = str(info.get("dbname") or user)
+    who = f"{user}@" if user else ""
+    if host.startswith("/"):  # a unix socket folder: as the URL spells it
+        return f"postgresql://{who}/{dbname}?host={host}"
+    return f"postgresql://{who}{host}{':' + port if port else ''}/{dbname}"
 
 
 def connect_error(exc: Exception, shown: str) -> StoreError:

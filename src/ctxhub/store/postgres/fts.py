@@ -67,7 +67,5 @@ def idf(df: int, total: int) -> float:
 
 def rank_sum(column: str, idfs: Sequence[float], weights: str) -> str:
     """Σ idf(t) * ts_rank(column, t) over the query's terms (length-normalised)."""
-    parts = [
-        f"{w!r} * ts_rank('{weights}', {column}, q.q{i}, 1)" for i, w in enumerate(idfs)
-    ]
+    parts = [f"{w!r} * ts_rank('{weights}', {column}, q.q{i}, 1)" for i, w in enumerate(idfs)]
     return "(" + " + ".join(parts) + ")" if parts else "0"

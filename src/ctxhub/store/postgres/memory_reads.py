@@ -135,7 +135,8 @@ class PgMemoryReads:
         fields: Sequence[str] | None = None,
     ) -> list[tuple[str, float]]:
         if fields and not set(fields) <= set(FTS_COLUMNS):
-            raise ValueError(f"unknown record text fields: {sorted(set(fields) - set(FTS_COLUMNS))}")
+            unknown = sorted(set(fields) - set(FTS_COLUMNS))
+            raise ValueError(f"unknown record text fields: {unknown}")
         words = phrases(terms)
         if not words:
             return []

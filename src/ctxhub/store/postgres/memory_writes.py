@@ -165,9 +165,7 @@ class PgMemoryQueries(PgMemoryReads):
                 "DELETE FROM feedback_events WHERE target = %s AND target_kind = 'memory'",
                 (record_id,),
             )
-            conn.execute(
-                "UPDATE records SET variant_of = NULL WHERE variant_of = %s", (record_id,)
-            )
+            conn.execute("UPDATE records SET variant_of = NULL WHERE variant_of = %s", (record_id,))
             conn.execute("DELETE FROM record_aliases WHERE record_id = %s", (record_id,))
         return True
 

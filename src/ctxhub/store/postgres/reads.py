@@ -264,7 +264,10 @@ class PgSearchQueries:
     def file_states(self, source: str) -> dict[str, FileState]:
         return {
             r["path"]: FileState(
-                path=r["path"], hash=r["hash"], kind=r["kind"], status=r["status"],
+                path=r["path"],
+                hash=r["hash"],
+                kind=r["kind"],
+                status=r["status"],
                 reason=r["reason"],
             )
             for r in self._all("SELECT * FROM files WHERE source = %s", (source,), dicts=True)

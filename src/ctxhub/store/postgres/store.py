@@ -39,6 +39,7 @@ from ctxhub.store.protocol import Store
 
 if TYPE_CHECKING:
     import psycopg
+    from psycopg_pool import ConnectionPool
 
 T = TypeVar("T")
 
@@ -72,7 +73,7 @@ class PostgresStore(PgChunkWrites, PgSearchQueries, PgMemoryQueries):
             self._migrate(first)
             self._model = self._read_model(first)
             self.server_version = str(first.info.server_version)
-        self.pool = acquire_pool(location, self.read_only)
+        self.pool: ConnectionPool[Any] | None = acquire_pool(location, self.read_only)
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
         import psycopg

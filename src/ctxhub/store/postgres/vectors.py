@@ -63,7 +63,9 @@ def ensure_index(conn: Any, table: str, model: str, dim: int, lock: tuple[int, i
                 "CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw "
                 "((vec::vector({})) vector_cosine_ops) WHERE model = {}"
             ).format(
-                sql.Identifier(name), sql.Identifier(table), sql.Literal(int(dim)),
+                sql.Identifier(name),
+                sql.Identifier(table),
+                sql.Literal(int(dim)),
                 sql.Literal(model),
             )
         )
@@ -107,9 +109,11 @@ def nearest_chunks(
     with conn.transaction():
         if not exact:
             conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
-                sql.Literal(max(EF_SEARCH, min(1000, limit)))
-            ))
+            conn.execute(
+                sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
+                    sql.Literal(max(EF_SEARCH, min(1000, limit)))
+                )
+            )
         rows = conn.execute(statement, [q, *params, limit]).fetchall()
     # relaxed order: the index may return near-ties out of order; sort them here
     found = [(str(r[0]), 1.0 - float(r[1])) for r in rows if r[1] == r[1]]  # no NaN

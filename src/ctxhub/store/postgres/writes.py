@@ -98,16 +98,23 @@ class PgChunkWrites:
                 else:
                     result.added += 1
                 self.insert_chunk(conn, chunk, file)
-            conn.execute(
-                "DELETE FROM deprecations WHERE source = %s AND file = %s", (source, file)
-            )
+            conn.execute("DELETE FROM deprecations WHERE source = %s AND file = %s", (source, file))
             if deprecations:
                 conn.cursor().executemany(
                     "INSERT INTO deprecations(source, file, symbol, replacement, since, note,"
                     " path, line, origin) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     [
-                        (source, file, d.symbol, d.replacement, d.since, d.note, d.path,
-                         d.line, d.origin)
+                        (
+                            source,
+                            file,
+                            d.symbol,
+                            d.replacement,
+                            d.since,
+                            d.note,
+                            d.path,
+                            d.line,
+                            d.origin,
+                        )
                         for d in deprecations
                     ],
                 )
@@ -146,7 +153,11 @@ class PgChunkWrites:
             n = conn.execute(
                 "DELETE FROM chunks WHERE source = %s AND file = %s", (source, file)
             ).rowcount
-            for table, column in (("deprecations", "file"), ("files", "path"), ("file_texts", "unit")):
+            for table, column in (
+                ("deprecations", "file"),
+                ("files", "path"),
+                ("file_texts", "unit"),
+            ):
                 conn.execute(
                     f"DELETE FROM {table} WHERE source = %s AND {column} = %s", (source, file)
                 )
