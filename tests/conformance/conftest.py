@@ -94,3 +94,15 @@ def hub_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HubSto
         yield store
     finally:
         store.close()
+
+
+@pytest.fixture
+def pg_url() -> str:
+    """A fresh empty database on the session's PostgreSQL server (postgres-only tests)."""
+    return fresh_database()
+
+
+@pytest.fixture
+def pg_server(pg_url: str) -> Any:
+    """The session's server handle (`pgdata`, `get_uri`), for tests that configure it."""
+    return _SERVER["server"]

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
 from ctxhub.embed.base import Vectors
+from ctxhub.store.postgres import vectors
 from ctxhub.store.postgres.filters import chunk_query_where, where_clause
 from ctxhub.store.postgres.fts import (
     CHUNK_RANK_WEIGHTS,
@@ -18,7 +19,7 @@ from ctxhub.store.postgres.fts import (
     query_cte,
     rank_sum,
 )
-from ctxhub.store.postgres.vectors import EXACT_MAX, nearest_chunks
+from ctxhub.store.postgres.vectors import nearest_chunks
 from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.rows import READ_COLUMNS, chunk_from_row
 
@@ -155,7 +156,7 @@ class PgSearchQueries:
             size = self.chunk_count()
         else:
             size = int(self._one(f"SELECT count(*) FROM chunks c WHERE {where}", params)[0])
-        exact = size <= EXACT_MAX
+        exact = size <= vectors.EXACT_MAX  # read here: a test may lower it
         return self._read(
             lambda conn: nearest_chunks(conn, model, dim, query, where, params, limit, exact)
         )

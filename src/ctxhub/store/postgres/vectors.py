@@ -84,6 +84,27 @@ def drop_indexes_except(conn: Any, table: str, keep: str) -> None:
         conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(name)))
 
 
+def nearest_sql(model: str, dim: int, where: str, exact: bool) -> Any:
+    """The nearest-chunks statement (parameters: the query vector, `where`'s, the limit).
+
+    Index path: the distance is the index's own expression (the cast to `vector(dim)`)
+    and the ORDER BY is that distance alone, since any second sort key makes the planner
+    sort every row instead of reading the HNSW index in order. Exact path: the bare
+    column, ties broken by rowid."""
+    from psycopg import sql
+
+    if exact:
+        distance, order = "e.vec <=> %s::vector", "d, c.rowid"
+    else:
+        distance = f"(e.vec::vector({int(dim)})) <=> %s::vector({int(dim)})"
+        order = "d"
+    return sql.SQL(
+        "SELECT c.id, " + distance + " AS d FROM embeddings e "
+        "JOIN chunks c ON c.embed_hash = e.text_hash "
+        "WHERE e.model = {model} AND " + where + " ORDER BY " + order + " LIMIT %s"
+    ).format(model=sql.Literal(model))
+
+
 def nearest_chunks(
     conn: Any,
     model: str,
@@ -97,24 +118,18 @@ def nearest_chunks(
     """(chunk id, cosine) of the chunks nearest `query` among those `where` admits."""
     from psycopg import sql
 
-    q = vector_text(query)
-    # the index matches only its own expression: the cast (index) or the bare column
-    distance = "(e.vec::vector({dim})) <=> %s::vector({dim})" if not exact else "e.vec <=> %s"
-    order = sql.SQL(distance.format(dim=int(dim)))
-    statement = sql.SQL(
-        "SELECT c.id, {order} AS d FROM embeddings e "
-        "JOIN chunks c ON c.embed_hash = e.text_hash "
-        "WHERE e.model = {model} AND " + where + " ORDER BY d, c.rowid LIMIT %s"
-    ).format(order=order, model=sql.Literal(model))
+    statement = nearest_sql(model, dim, where, exact)
     with conn.transaction():
         if not exact:
+            # iterative scans: a filter that rejects most of the index's candidates makes
+            # pgvector read on (not return fewer than `limit` rows)
             conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             conn.execute(
                 sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
                     sql.Literal(max(EF_SEARCH, min(1000, limit)))
                 )
             )
-        rows = conn.execute(statement, [q, *params, limit]).fetchall()
+        rows = conn.execute(statement, [vector_text(query), *params, limit]).fetchall()
     # relaxed order: the index may return near-ties out of order; sort them here
     found = [(str(r[0]), 1.0 - float(r[1])) for r in rows if r[1] == r[1]]  # no NaN
     return sorted(found, key=lambda x: -x[1])

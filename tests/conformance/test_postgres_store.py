@@ -1,0 +1,219 @@
+"""PostgreSQL only: what a shared server adds to the contract. Many writers at once
+(counters, log-or-merge, migrations), the HNSW index and its filtered scans, dropped
+connections, text-index parity with SQLite, and psycopg loading only when needed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ctxhub.core.knowledge import ChunkQuery, SearchFilters
+from ctxhub.core.records import Record
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.store.factory import open_store
+from ctxhub.store.protocol import HubStore
+from tests.conftest import make_chunk
+
+EMBEDDER = HashingEmbedder(dim=384)  # the real model's size: vector(384) columns
+
+
+def _together(n: int, work: Callable[[int], None]) -> None:
+    """Run work(0..n-1) on n threads released at once; re-raise the first failure."""
+    start = threading.Barrier(n)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            start.wait()
+            work(i)
+        except BaseException as exc:  # reported below, in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    if errors:
+        raise errors[0]
+
+
+def test_concurrent_migrations_make_one_schema(pg_url: str) -> None:
+    stores: list[HubStore] = []
+    _together(4, lambda _: stores.append(open_store(pg_url)))
+    try:
+        versions = {s.schema_version() for s in stores}
+        assert len(stores) == 4 and len(versions) == 1
+        assert stores[0].generation() == 0  # the counters were created once
+    finally:
+        for s in stores:
+            s.close()
+    with open_store(pg_url) as again:  # a current schema: opening changes nothing
+        assert {again.schema_version()} == versions
+
+
+def test_counters_lose_no_concurrent_rating(pg_url: str) -> None:
+    stores = [open_store(pg_url), open_store(pg_url)]  # two hubs on one database
+    try:
+        record = Record(id="r", problem="pip fails", solution="upgrade pip")
+        stores[0].put_record(record, "h", None, EMBEDDER.id)
+
+        def rate(i: int) -> None:
+            for n in range(10):
+                stores[i % 2].add_feedback("r", "memory", worked=(n % 2 == 0))
+
+        _together(4, rate)
+        (got,) = stores[1].get_records(["r"])
+        assert (got.worked, got.not_worked) == (20, 20)
+        assert stores[0].memory_counts()["worked"] == 20
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_two_agents_logging_one_problem_make_one_record(pg_url: str, tmp_path: Path) -> None:
+    from ctxhub.config import Settings
+    from ctxhub.core.records import RecordInput
+    from ctxhub.memory.records.log import log_solution
+    from ctxhub.session import HubSession
+
+    report = RecordInput(
+        problem="docker build fails: COPY failed, no such file requirements.txt",
+        solution="run docker build from the folder that holds requirements.txt",
+    )
+    results: list[str] = []
+
+    def log(i: int) -> None:
+        settings = Settings(home=tmp_path / str(i), db=pg_url)
+        with HubSession(settings, embedder=EMBEDDER) as hub:
+            results.append(log_solution(hub, report).action)
+
+    open_store(pg_url).close()  # the schema first: this test is about the records
+    _together(3, log)
+    assert sorted(results) == ["created", "merged", "merged"]
+    with open_store(pg_url) as store:
+        records, total = store.list_records(store_filters(), 10)
+        assert total == 1 and records[0].occurrences == 3
+
+
+def store_filters() -> Any:
+    from ctxhub.core.records import MemoryFilters
+
+    return MemoryFilters()
+
+
+def _fill_vectors(store: HubStore, sources: dict[str, int]) -> None:
+    for source, n in sources.items():
+        chunks = [
+            make_chunk(source, f"{source}/m{i}.py", f"{source}.m{i}.f", content=f"frame {i}")
+            for i in range(n)
+        ]
+        for chunk in chunks:
+            store.replace_file(source, chunk.path, [chunk])
+    store.bind_model(EMBEDDER.id, EMBEDDER.dim)
+    missing = store.missing_embeddings(EMBEDDER.id, limit=10_000)
+    vectors = EMBEDDER.embed([t for _, t in missing])
+    store.put_embeddings(EMBEDDER.id, list(zip([h for h, _ in missing], vectors, strict=True)))
+
+
+def test_the_hnsw_index_answers_like_the_exact_scan(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ctxhub.store.postgres import vectors
+
+    with open_store(pg_url) as store:
+        _fill_vectors(store, {"big": 300, "rare": 7})
+        (query,) = EMBEDDER.embed(["big.m42.f frame 42"])
+        exact = store.dense(query, SearchFilters(), None, 10)
+        rare_exact = store.dense(query, SearchFilters(source=["rare"]), None, 50)
+        monkeypatch.setattr(vectors, "EXACT_MAX", 0)  # every search through the index
+        indexed = store.dense(query, SearchFilters(), None, 10)
+        assert [i for i, _ in indexed][:3] == [i for i, _ in exact][:3]
+        assert indexed[0][1] == pytest.approx(exact[0][1], abs=1e-5)
+        # a filter admitting 7 of 307 rows: the iterative scan still finds all 7
+        rare = store.dense(query, SearchFilters(source=["rare"]), None, 50)
+        assert {i for i, _ in rare} == {i for i, _ in rare_exact} and len(rare) == 7
+        assert sorted(s for _, s in rare) == pytest.approx(sorted(s for _, s in rare_exact))
+
+
+def test_the_index_path_can_use_the_hnsw_index(pg_url: str) -> None:
+    import psycopg
+
+    from ctxhub.store.postgres.vectors import index_name, nearest_sql, vector_text
+
+    with open_store(pg_url) as store:
+        _fill_vectors(store, {"big": 50})
+    statement = nearest_sql(EMBEDDER.id, EMBEDDER.dim, "c.source = %s", exact=False)
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("ANALYZE")
+        conn.execute("SET enable_seqscan = off")  # too few rows to make it the cheapest
+        conn.execute("SET enable_bitmapscan = off")
+        explain = statement.as_string(conn)
+        (query,) = EMBEDDER.embed(["frame"])
+        rows = conn.execute(f"EXPLAIN {explain}", [vector_text(query), "big", 5]).fetchall()
+    plan = "\n".join(r[0] for r in rows)
+    assert index_name("embeddings", EMBEDDER.id, EMBEDDER.dim) in plan, plan
+
+
+def test_a_dropped_connection_is_replaced(pg_url: str) -> None:
+    import psycopg
+
+    with open_store(pg_url) as store:
+        store.replace_file("s", "a.py", [make_chunk("s", "a.py", "a.f")])
+        assert store.counts() == {"s": {"api": 1}}
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid != pg_backend_pid()"
+            )
+        assert store.counts() == {"s": {"api": 1}}  # retried once on a fresh connection
+
+
+def test_identifiers_match_as_in_sqlite(pg_url: str, tmp_path: Path) -> None:
+    chunks = [
+        make_chunk("fw", "pkg/proc.py", "pkg.proc.FrameProcessor.push_frame", content="x"),
+        make_chunk("fw", "pkg/http.py", "pkg.http.HTTPClient", content="GET a URL"),
+        make_chunk("fw", "pkg/run.py", "pkg.run.main", content="run the pipeline's tasks"),
+    ]
+    queries = [
+        ["push_frame"],
+        ["frame"],
+        ["FrameProcessor"],
+        ["processor"],
+        ["http"],
+        ["pipelines"],
+        ["pkg.proc"],
+        ["task"],
+        ["push frame"],
+    ]
+    found: dict[str, list[set[str]]] = {}
+    for name, location in (("sqlite", str(tmp_path / "c.db")), ("postgres", pg_url)):
+        with open_store(location) as store:
+            store.replace_file("fw", "all", chunks)
+            symbols = {c.id: c.symbol for c in store.find_chunks(ChunkQuery())}
+            found[name] = [
+                {str(symbols[i]) for i, _ in store.bm25(q, SearchFilters(), None, 10)}
+                for q in queries
+            ]
+    assert found["postgres"] == found["sqlite"]
+    assert all(found["postgres"][:7])  # each of those finds something
+
+
+def test_psycopg_loads_only_for_a_postgresql_store(tmp_path: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from ctxhub.store.factory import open_store\n"
+        "import ctxhub.cli.main\n"
+        f"open_store({str(tmp_path / 'x.db')!r}).close()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_pool')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "[]"
