@@ -217,3 +217,23 @@ def test_psycopg_loads_only_for_a_postgresql_store(tmp_path: Path) -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
+    import psycopg
+
+    from ctxhub.store.postgres.schema import SCHEMA_VERSION
+
+    chunk = make_chunk("s", "a.py", "a.push_frame", content="push a frame downstream")
+    with open_store(pg_url) as store:
+        store.replace_file("s", "a.py", [chunk])
+        before = store.bm25(["frame"], SearchFilters(), None, 5)
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # back to schema 1
+        conn.execute("ALTER TABLE chunks DROP COLUMN dl")
+        conn.execute("ALTER TABLE records DROP COLUMN dl")
+        conn.execute("DROP FUNCTION ctxhub_tokens")
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    with open_store(pg_url) as store:
+        assert store.schema_version() == SCHEMA_VERSION == 2
+        assert store.bm25(["frame"], SearchFilters(), None, 5) == before  # dl filled in
+        assert store.get_chunks([chunk.id])[0].content == chunk.content

@@ -7,9 +7,12 @@ file path. So ctxhub splits the text itself (`fts_text`): words of letters, digi
 `_`, with the `_` dropped so `push_frame` stays one token (its parts are indexed apart
 in the identifier column, as in SQLite). Stems: Snowball English, no stop words.
 
-Ranking: FTS5's BM25 weighs a rare word above a common one; `ts_rank` alone does not.
-Each term's rank is multiplied by its BM25 IDF (from the document frequencies the
-retriever asks for anyway), and the column weights are SQLite's, scaled to 1.
+Ranking: FTS5's own BM25 (`bm25_sql`), computed in SQL from what a tsvector keeps: each
+lexeme's positions (its term frequency) and their weights (the column it came from),
+and a stored token count per row (`dl`, a generated column) for the length
+normalisation. Same k1, b, IDF and column weights as SQLite, so both backends rank alike;
+where they differ: Snowball stems instead of Porter's, and an exact phrase's frequency
+is that of its rarest word (an upper bound of FTS5's phrase count).
 """
 
 from __future__ import annotations
@@ -22,9 +25,8 @@ from ctxhub.store.postgres.schema import FTS_CONFIG
 
 _WORD = re.compile(r"\w+")
 
-#: ts_rank weights {D, C, B, A}: content (D) 1.0, identifier parts (B) 1.5, names (A)
-#: 4.0 as in SQLite's BM25_WEIGHTS, divided by 4 (ts_rank takes weights up to 1).
-CHUNK_RANK_WEIGHTS = "{0.25, 0.0, 0.375, 1.0}"
+#: FTS5's BM25 constants.
+K1, B = 1.2, 0.75
 
 
 def fts_text(text: str) -> str:
@@ -65,7 +67,46 @@ def idf(df: int, total: int) -> float:
     return max(1e-6, math.log((total - df + 0.5) / (df + 0.5)))
 
 
-def rank_sum(column: str, idfs: Sequence[float], weights: str) -> str:
-    """Σ idf(t) * ts_rank(column, t) over the query's terms (length-normalised)."""
-    parts = [f"{w!r} * ts_rank('{weights}', {column}, q.q{i}, 1)" for i, w in enumerate(idfs)]
-    return "(" + " + ".join(parts) + ")" if parts else "0"
+def bm25_sql(
+    table: str,
+    alias: str,
+    fields: Sequence[tuple[str, float]],
+    match: Sequence[str],
+    where: str,
+    n: int,
+) -> str:
+    """The BM25 statement over `table` `alias` (a table with `rowid`, `id` and `dl`).
+
+    `fields`: (tsvector expression, column weight) whose term frequencies count;
+    `match`: the tsvector expressions a term must match in; `n` terms. Parameters, in
+    order: the n index words twice (queries, then lexemes), `where`'s, the IDF of each
+    term (a list), the average row length, the limit."""
+    matches = ["(" + " OR ".join(f"{column} @@ q.q{i}" for column in match) + ")" for i in range(n)]
+    columns = ", ".join(f"{expr} AS f{k}" for k, (expr, _) in enumerate(fields))
+    values = ", ".join(f"(m.f{k}, {float(w)!r}::float8)" for k, (_, w) in enumerate(fields))
+    return f"""WITH {query_cte(n)},
+    terms AS (
+        SELECT w.i, lex.lexeme FROM unnest(ARRAY[{", ".join("%s" for _ in range(n))}]::text[])
+            WITH ORDINALITY AS w(words, i),
+        unnest(tsvector_to_array(to_tsvector('{FTS_CONFIG}', w.words))) AS lex(lexeme)),
+    m AS (
+        SELECT {alias}.rowid, {alias}.id, {alias}.dl, ARRAY[{", ".join(matches)}] AS hit,
+            {columns}
+        FROM {table} {alias}, q WHERE ({" OR ".join(matches)}) AND {where}),
+    tf AS (
+        SELECT m.rowid, u.lexeme, SUM(f.w * array_length(u.positions, 1)) AS f
+        FROM m CROSS JOIN LATERAL (VALUES {values}) AS f(v, w)
+        CROSS JOIN LATERAL unnest(f.v) AS u
+        WHERE u.lexeme IN (SELECT lexeme FROM terms)
+        GROUP BY m.rowid, u.lexeme),
+    per AS (
+        SELECT m.rowid, t.i,
+            CASE WHEN m.hit[t.i] THEN MIN(COALESCE(tf.f, 0)) ELSE 0 END AS f
+        FROM m CROSS JOIN terms t
+        LEFT JOIN tf ON tf.rowid = m.rowid AND tf.lexeme = t.lexeme
+        GROUP BY m.rowid, t.i, m.hit),
+    p AS (SELECT %s::float8[] AS idf, GREATEST(%s::float8, 1e-9) AS avgdl)
+    SELECT m.id, SUM(p.idf[per.i] * per.f * {K1 + 1!r}
+        / (per.f + {K1!r} * (1 - {B!r} + {B!r} * m.dl / p.avgdl))) AS s
+    FROM m JOIN per ON per.rowid = m.rowid CROSS JOIN p
+    GROUP BY m.rowid, m.id ORDER BY s DESC, m.rowid LIMIT %s"""

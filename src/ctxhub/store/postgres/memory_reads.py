@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from ctxhub.core.records import MemoryFilters, Record, TermStats
 from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres.filters import memory_where
-from ctxhub.store.postgres.fts import idf, phrases, query_cte
+from ctxhub.store.postgres.fts import bm25_sql, idf, phrases, query_cte
 from ctxhub.store.postgres.vectors import nearest_records, parse_vector
 from ctxhub.store.sqlite.memory_rows import RECORD_BM25_WEIGHTS, row_record
 
@@ -26,6 +26,7 @@ def _matches(fields: Sequence[str], i: int) -> str:
 
 class PgMemoryReads:
     location: str
+    _memory_avg: tuple[int, float] | None
 
     def _read(self, fn: Callable[[Any], T]) -> T:
         raise NotImplementedError  # provided by PostgresStore
@@ -118,14 +119,23 @@ class PgMemoryReads:
         )
         return [str(r[0]) for r in rows]
 
-    def _record_freqs(self, words: Sequence[str]) -> tuple[list[int], int]:
+    def _record_freqs(self, words: Sequence[str], fields: Sequence[str]) -> tuple[list[int], int]:
+        """How many records match each of `words` in `fields`, and how many there are."""
         counts = ", ".join(
-            f"count(*) FILTER (WHERE {_matches(FTS_COLUMNS, i)})" for i in range(len(words))
+            f"count(*) FILTER (WHERE {_matches(fields, i)})" for i in range(len(words))
         )
         row = self._one(
             f"WITH {query_cte(len(words))} SELECT count(*), {counts} FROM records r, q", words
         )
         return [int(n) for n in row[1:]], int(row[0])
+
+    def _record_avgdl(self) -> float:
+        """Average tokens per record, cached per memory generation."""
+        generation = self.memory_generation()
+        if self._memory_avg is None or self._memory_avg[0] != generation:
+            row = self._one("SELECT COALESCE(AVG(dl), 0) FROM records")
+            self._memory_avg = (generation, float(row[0]))
+        return self._memory_avg[1]
 
     def record_bm25(
         self,
@@ -134,27 +144,28 @@ class PgMemoryReads:
         limit: int,
         fields: Sequence[str] | None = None,
     ) -> list[tuple[str, float]]:
+        """FTS5's BM25 with SQLite's field weights; `fields` restricts the match (and the
+        frequencies that count) to those text fields, as an FTS5 column filter does."""
         if fields and not set(fields) <= set(FTS_COLUMNS):
             unknown = sorted(set(fields) - set(FTS_COLUMNS))
             raise ValueError(f"unknown record text fields: {unknown}")
         words = phrases(terms)
         if not words:
             return []
-        freqs, total = self._record_freqs(words)
         chosen = [f for f in FTS_COLUMNS if not fields or f in fields]
+        freqs, total = self._record_freqs(words, chosen)
         weight = dict(zip(FTS_COLUMNS, RECORD_BM25_WEIGHTS, strict=True))
-        score = " + ".join(
-            f"{weight[f] * idf(freqs[i], total)!r} * ts_rank(r.tsv_{f}, q.q{i}, 1)"
-            for f in chosen
-            for i in range(len(words))
-        )
-        match = " OR ".join(_matches(chosen, i) for i in range(len(words)))
         where, params = memory_where(filters)
-        rows = self._all(
-            f"WITH {query_cte(len(words))} SELECT r.id, {score} AS s FROM records r, q "
-            f"WHERE ({match}) AND {where} ORDER BY s DESC, r.rowid LIMIT %s",
-            (*words, *params, limit),
+        statement = bm25_sql(
+            "records",
+            "r",
+            [(f"r.tsv_{f}", weight[f]) for f in chosen],
+            [f"r.tsv_{f}" for f in chosen],
+            where,
+            len(words),
         )
+        idfs = [idf(n, total) for n in freqs]
+        rows = self._all(statement, (*words, *words, *params, idfs, self._record_avgdl(), limit))
         return [(str(r[0]), float(r[1])) for r in rows]
 
     def record_term_stats(self, terms: Sequence[str], record_ids: Sequence[str]) -> TermStats:

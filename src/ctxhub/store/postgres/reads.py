@@ -11,19 +11,20 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
 from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres import vectors
 from ctxhub.store.postgres.filters import chunk_query_where, where_clause
-from ctxhub.store.postgres.fts import (
-    CHUNK_RANK_WEIGHTS,
-    any_of,
-    idf,
-    phrases,
-    query_cte,
-    rank_sum,
-)
+from ctxhub.store.postgres.fts import any_of, bm25_sql, idf, phrases, query_cte
 from ctxhub.store.postgres.vectors import nearest_chunks
 from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.rows import READ_COLUMNS, chunk_from_row
 
 T = TypeVar("T")
+
+#: The chunk tsvector's parts and SQLite's BM25 column weights (reads.BM25_WEIGHTS):
+#: names (A) 4.0, identifier parts (B) 1.5, content (D) 1.0.
+CHUNK_FIELDS = (
+    ("ts_filter(c.tsv, '{a}')", 4.0),
+    ("ts_filter(c.tsv, '{b}')", 1.5),
+    ("ts_filter(c.tsv, '{d}')", 1.0),
+)
 _READ = ", ".join(f"c.{c.strip()}" for c in READ_COLUMNS.split(","))
 
 
@@ -32,6 +33,7 @@ class PgSearchQueries:
     _model: tuple[str, int] | None
     _count: tuple[int, int] | None
     _df: tuple[int, dict[str, int]]
+    _avg: tuple[int, float] | None
 
     def _read(self, fn: Callable[[Any], T]) -> T:
         raise NotImplementedError  # provided by PostgresStore
@@ -126,22 +128,26 @@ class PgSearchQueries:
     def bm25(
         self, terms: Sequence[str], filters: SearchFilters, kinds: list[str] | None, limit: int
     ) -> list[tuple[str, float]]:
-        """Chunks holding any of `terms` (each a word or an exact phrase), ranked by the
-        IDF-weighted ts_rank of each (see fts.py): (id, score), best first."""
+        """Chunks holding any of `terms` (each a word or an exact phrase), ranked by
+        FTS5's BM25 with SQLite's column weights (see fts.py): (id, score), best first."""
         words = phrases(terms)
         if not words:
             return []
         total = self.chunk_count()
         freqs = self._frequencies(words)
-        score = rank_sum("c.tsv", [idf(freqs[w], total) for w in words], CHUNK_RANK_WEIGHTS)
         where, params = where_clause(filters, kinds)
-        rows = self._all(
-            f"WITH {query_cte(len(words))} SELECT c.id, {score} AS s FROM chunks c, q "
-            f"WHERE c.tsv @@ {any_of(len(words))} AND {where} "
-            "ORDER BY s DESC, c.rowid LIMIT %s",
-            (*words, *params, limit),
-        )
+        statement = bm25_sql("chunks", "c", CHUNK_FIELDS, ["c.tsv"], where, len(words))
+        idfs = [idf(freqs[w], total) for w in words]
+        rows = self._all(statement, (*words, *words, *params, idfs, self._avgdl(), limit))
         return [(str(r[0]), float(r[1])) for r in rows]
+
+    def _avgdl(self) -> float:
+        """Average tokens per chunk (BM25's length normalisation), cached per generation."""
+        generation = self.generation()
+        if self._avg is None or self._avg[0] != generation:
+            row = self._one("SELECT COALESCE(AVG(dl), 0) FROM chunks")
+            self._avg = (generation, float(row[0]))
+        return self._avg[1]
 
     def dense(
         self, query: Vectors, filters: SearchFilters, kinds: list[str] | None, limit: int

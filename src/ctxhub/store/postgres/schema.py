@@ -145,6 +145,20 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX IF NOT EXISTS record_aliases_record ON record_aliases(record_id)",
         "INSERT INTO meta(key, value) VALUES ('memory_generation', '0') ON CONFLICT DO NOTHING",
     ],
+    # 2: each row's token count (BM25's length normalisation, as FTS5 keeps it), a stored
+    # column generated from the tsvectors, so existing rows get theirs as it is added
+    [
+        """CREATE OR REPLACE FUNCTION ctxhub_tokens(t tsvector) RETURNS integer
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT COALESCE(SUM(pg_catalog.array_length(u.positions, 1)), 0)::integer
+            FROM pg_catalog.unnest(t) AS u $$""",
+        "ALTER TABLE chunks ADD COLUMN IF NOT EXISTS dl INTEGER "
+        "GENERATED ALWAYS AS (ctxhub_tokens(tsv)) STORED",
+        "ALTER TABLE records ADD COLUMN IF NOT EXISTS dl INTEGER GENERATED ALWAYS AS ("
+        "ctxhub_tokens(tsv_problem) + ctxhub_tokens(tsv_error_type) + "
+        "ctxhub_tokens(tsv_stack_trace) + ctxhub_tokens(tsv_solution) + "
+        "ctxhub_tokens(tsv_code)) STORED",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -60,6 +60,8 @@ class PostgresStore(PgChunkWrites, PgSearchQueries, PgMemoryQueries):
         self._local = threading.local()
         self._count: tuple[int, int] | None = None
         self._df: tuple[int, dict[str, int]] = (-1, {})
+        self._avg: tuple[int, float] | None = None
+        self._memory_avg: tuple[int, float] | None = None
         try:
             first = psycopg.connect(location, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         except psycopg.Error as exc:
