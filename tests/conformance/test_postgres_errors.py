@@ -136,3 +136,24 @@ def test_a_schema_newer_than_this_ctxhub(pg_url: str) -> None:
         conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
     with pytest.raises(StoreError, match="upgrade ctxhub"):
         open_store(pg_url)
+
+
+def test_a_server_that_stops_while_the_store_is_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ctxhub.store.postgres import conn
+    from ctxhub.store.postgres.local import create_database, start
+
+    monkeypatch.setattr(conn, "POOL_WAIT", 1.0)  # how long to wait for a connection
+    server = start(tmp_path / "second", keep_running=False)  # its own: this one stops
+    try:
+        create_database(server.get_uri(), "hub")
+        with open_store(server.get_uri(database="hub")) as store:
+            assert store.counts() == {}
+            server.stop()
+            with pytest.raises(StoreError, match="start the server"):
+                store.counts()
+            with pytest.raises(StoreError, match="start the server"):
+                store.delete_source("s")
+    finally:
+        server.stop()

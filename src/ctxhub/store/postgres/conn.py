@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 #: Seconds to wait for the server before saying it is unreachable.
 CONNECT_TIMEOUT = 5
+#: Seconds a statement waits for a pooled connection (the server down: a StoreError then).
+POOL_WAIT = 10.0
 #: Connections one process keeps to one database (the server's pooled sessions share them).
 POOL_MAX = 8
 
@@ -166,7 +168,7 @@ def acquire_pool(location: str, read_only: bool) -> ConnectionPool[Any]:
             min_size=1,
             max_size=POOL_MAX,
             open=True,
-            timeout=30.0,
+            timeout=POOL_WAIT,
             name="ctxhub",
         )
         _POOLS[key] = (pool, 1)

