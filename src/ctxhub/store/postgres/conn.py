@@ -3,8 +3,11 @@ StoreErrors whose message names the fix.
 
 - cannot connect (server down, unreachable, wrong password, no such database) ->
   StoreError naming what to start or fix;
-- a connection dropped during a read is retried once on a fresh connection (a server
-  restart between two searches is no error); a second failure is a StoreError;
+- a pooled connection the server dropped is replaced before it is lent (the pool checks
+  it), and a read whose connection drops mid-statement is run once more on a fresh one:
+  a server restart between two commands is no error. A write is never re-run (its
+  transaction rolled back): a StoreError. A server that stays down: a StoreError after
+  POOL_WAIT seconds;
 - disk full -> StoreFullError; a read-only server (a standby) -> StoreReadOnlyError;
   damaged data -> StoreCorruptError; a vector of the wrong size -> ModelMismatchError;
 - any other operational error (a cancelled statement, a lock timeout) ->
@@ -170,6 +173,10 @@ def acquire_pool(location: str, read_only: bool) -> ConnectionPool[Any]:
             open=True,
             timeout=POOL_WAIT,
             name="ctxhub",
+            # a connection the server dropped while pooled (a restart, an idle timeout)
+            # is replaced before it is lent: writes, which are never retried, start on a
+            # live one. One round trip per borrow (~0.1 ms on a socket)
+            check=ConnectionPool.check_connection,
         )
         _POOLS[key] = (pool, 1)
         return pool
