@@ -41,18 +41,21 @@ def postgres_admin_url() -> str:
     Skips (fails under CI) when the server cannot be had."""
     if "url" in _SERVER:
         return str(_SERVER["url"])
-    folder = Path(tempfile.mkdtemp(prefix="ctxhub-pg-"))
     try:
         import psycopg
 
-        from ctxhub.store.postgres.local import start
+        from ctxhub.store.postgres.local import pgserver
 
-        server = start(folder / "data", keep_running=False)
+        pgserver()
     except ImportError as exc:
         why = f"PostgreSQL tests need {exc.name}: pip install -e '.[dev]'"
         if under_ci():
             pytest.fail(why)
         pytest.skip(why)
+    from ctxhub.store.postgres.local import start
+
+    folder = Path(tempfile.mkdtemp(prefix="ctxhub-pg-"))
+    server = start(folder / "data", keep_running=False)
     url = server.get_uri()
     with psycopg.connect(url, autocommit=True) as conn:
         # a throw-away server on shared CPUs: no fsync, no waiting for the WAL

