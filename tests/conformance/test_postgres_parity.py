@@ -98,3 +98,43 @@ def test_record_bm25_matches_sqlite(pg_url: str, tmp_path: Path) -> None:
             ]
     assert found["postgres"] == found["sqlite"]
     assert all(found["postgres"])
+
+
+def test_memory_moves_from_sqlite_to_postgres_and_answers_the_same(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Today's way to move solution memory into a PostgreSQL hub: export, import."""
+    from ctxhub.core.records import RecordInput
+    from ctxhub.memory.records.log import log_solution
+    from ctxhub.memory.records.transfer import export_records, import_records
+    from ctxhub.memory.search.retrieval import search_solutions
+
+    reports = [
+        ("pip install fails with SSL: CERTIFICATE_VERIFY_FAILED", "set REQUESTS_CA_BUNDLE"),
+        ("docker COPY failed: no such file requirements.txt", "build from the project folder"),
+        ("pytest cannot import my package: ModuleNotFoundError", "pip install -e . first"),
+    ]
+    sqlite = Settings(home=tmp_path / "a", db=str(tmp_path / "a.db"))
+    postgres = Settings(home=tmp_path / "b", db=pg_url)
+    dump = tmp_path / "memory.jsonl"
+    with HubSession(sqlite, embedder=EMBEDDER) as hub:
+        for problem, solution in reports:
+            log_solution(hub, RecordInput(problem=problem, solution=solution))
+        with dump.open("w") as out:
+            assert export_records(hub, out, with_vectors=True) == 3
+    with HubSession(postgres, embedder=EMBEDDER) as hub:
+        summary = import_records(hub, dump)
+        assert summary.created == 3 and not summary.skipped and summary.reembedded == 0
+    answers: dict[str, list[Any]] = {}
+    for name, settings in (("sqlite", sqlite), ("postgres", postgres)):
+        with HubSession(settings, embedder=EMBEDDER) as hub:
+            for question in (
+                "pip install fails with SSL CERTIFICATE_VERIFY_FAILED",
+                "ModuleNotFoundError in pytest",
+            ):
+                response = search_solutions(hub, question)
+                answers.setdefault(name, []).append(
+                    [(h.id, round(h.score, 4)) for h in response.hits]
+                )
+    assert answers["postgres"] == answers["sqlite"]
+    assert all(answers["postgres"])
