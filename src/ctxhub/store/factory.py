@@ -29,13 +29,18 @@ def sqlite_path(location: str) -> Path:
 
 
 def open_store(location: str | Path, *, read_only: bool | None = None) -> HubStore:
-    """Open (or create) the store at `location`. `read_only` as `SQLiteStore` takes it."""
+    """Open (or create) the store at `location`. `read_only` as `SQLiteStore` takes it;
+    a PostgreSQL store opened read-only refuses every write."""
     text = str(location)
     if text.startswith(_SERVER_SCHEMES):
-        raise StoreError(
-            "this ctxhub has no PostgreSQL store yet; set CTXHUB_DB (or --db) to a SQLite "
-            "file path such as ~/.ctxhub/ctxhub.db"
-        )
+        try:  # psycopg loads only here: a SQLite hub never imports it
+            from ctxhub.store.postgres.store import PostgresStore
+        except ImportError as exc:
+            raise StoreError(
+                f"a PostgreSQL store needs psycopg ({exc.name} is not installed): "
+                "pip install 'ctxhub[postgres]'"
+            ) from None
+        return PostgresStore(text, read_only=read_only)
     if not is_file_location(text):
         scheme = text.split("://", 1)[0]
         raise StoreError(

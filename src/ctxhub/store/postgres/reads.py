@@ -1,0 +1,281 @@
+"""The read side of the PostgreSQL store: chunks by id, the four retrieval queries,
+listings. A mixin of PostgresStore (which owns the pool, the model and the writes)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
+from ctxhub.embed.base import Vectors
+from ctxhub.store.postgres import vectors
+from ctxhub.store.postgres.filters import chunk_query_where, where_clause
+from ctxhub.store.postgres.fts import any_of, bm25_sql, idf, phrases, query_cte
+from ctxhub.store.postgres.vectors import nearest_chunks
+from ctxhub.store.protocol import FileState, SourceState
+from ctxhub.store.sqlite.rows import READ_COLUMNS, chunk_from_row
+
+T = TypeVar("T")
+
+#: The chunk tsvector's parts and SQLite's BM25 column weights (reads.BM25_WEIGHTS):
+#: names (A) 4.0, identifier parts (B) 1.5, content (D) 1.0.
+CHUNK_FIELDS = (
+    ("ts_filter(c.tsv, '{a}')", 4.0),
+    ("ts_filter(c.tsv, '{b}')", 1.5),
+    ("ts_filter(c.tsv, '{d}')", 1.0),
+)
+_READ = ", ".join(f"c.{c.strip()}" for c in READ_COLUMNS.split(","))
+
+
+class PgSearchQueries:
+    location: str
+    _model: tuple[str, int] | None
+    _count: tuple[int, int] | None
+    _df: tuple[int, dict[str, int]]
+    _avg: tuple[int, float] | None
+
+    def _read(self, fn: Callable[[Any], T]) -> T:
+        raise NotImplementedError  # provided by PostgresStore
+
+    def _all(self, statement: Any, params: Any = (), *, dicts: bool = False) -> list[Any]:
+        raise NotImplementedError  # provided by PostgresStore
+
+    def _one(self, statement: Any, params: Any = ()) -> Any:
+        raise NotImplementedError  # provided by PostgresStore
+
+    def generation(self) -> int:
+        row = self._one("SELECT value FROM meta WHERE key = 'generation'")
+        return int(row[0]) if row else 0
+
+    def get_chunks(self, ids: Sequence[str]) -> list[Chunk]:
+        if not ids:
+            return []
+        rows = self._all(
+            f"SELECT {_READ} FROM chunks c WHERE c.id = ANY(%s)", (list(ids),), dicts=True
+        )
+        by_id = {r["id"]: chunk_from_row(r) for r in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def file_text(self, source: str, path: str) -> str | None:
+        row = self._one(
+            "SELECT text FROM file_texts WHERE source = %s AND path = %s", (source, path)
+        )
+        return None if row is None else str(row[0])
+
+    def find_chunks(self, query: ChunkQuery) -> list[Chunk]:
+        where, params = chunk_query_where(query)
+        limit = f" LIMIT {int(query.limit)}" if query.limit else ""
+        rows = self._all(
+            f"SELECT {_READ} FROM chunks c WHERE {where} ORDER BY c.rowid{limit}",
+            params,
+            dicts=True,
+        )
+        return [chunk_from_row(r) for r in rows]
+
+    def unit_of(self, chunk_id: str) -> tuple[str, str] | None:
+        row = self._one("SELECT source, file FROM chunks WHERE id = %s", (chunk_id,))
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def unit_texts(self, source: str, unit: str) -> list[tuple[str, str]]:
+        rows = self._all(
+            "SELECT path, text FROM file_texts WHERE source = %s AND unit = %s ORDER BY path",
+            (source, unit),
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def doc_pages(self, source: str | None = None) -> list[tuple[str, str]]:
+        where, params = ("c.kind = 'doc'", [])
+        if source is not None:
+            where, params = "c.kind = 'doc' AND c.source = %s", [source]
+        rows = self._all(
+            f"SELECT DISTINCT c.source, c.path FROM chunks c WHERE {where} "
+            "ORDER BY c.source, c.path",
+            params,
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def chunk_count(self) -> int:
+        """Number of chunks, cached until the store's generation moves."""
+        generation = self.generation()
+        if self._count is None or self._count[0] != generation:
+            self._count = (generation, int(self._one("SELECT count(*) FROM chunks")[0]))
+        return self._count[1]
+
+    def _frequencies(self, words: Sequence[str]) -> dict[str, int]:
+        """{index words: chunks matching them}, cached per generation."""
+        generation = self.generation()
+        if self._df[0] != generation:
+            self._df = (generation, {})
+        cache = self._df[1]
+        todo = [w for w in words if w not in cache]
+        if todo:
+            counts = ", ".join(f"count(*) FILTER (WHERE c.tsv @@ q.q{i})" for i in range(len(todo)))
+            row = self._one(
+                f"WITH {query_cte(len(todo))} SELECT {counts} FROM chunks c, q "
+                f"WHERE c.tsv @@ {any_of(len(todo))}",
+                todo,
+            )
+            cache.update({w: int(n) for w, n in zip(todo, row, strict=True)})
+        return {w: cache[w] for w in words}
+
+    def term_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
+        """({term: chunks containing it}, total chunks), as the text index matches."""
+        words = {t: w for t in terms if (w := " ".join(phrases([t])))}
+        freqs = self._frequencies(sorted(set(words.values())))
+        return {t: freqs.get(words.get(t, ""), 0) for t in terms}, self.chunk_count()
+
+    def bm25(
+        self, terms: Sequence[str], filters: SearchFilters, kinds: list[str] | None, limit: int
+    ) -> list[tuple[str, float]]:
+        """Chunks holding any of `terms` (each a word or an exact phrase), ranked by
+        FTS5's BM25 with SQLite's column weights (see fts.py): (id, score), best first."""
+        words = phrases(terms)
+        if not words:
+            return []
+        total = self.chunk_count()
+        freqs = self._frequencies(words)
+        where, params = where_clause(filters, kinds)
+        statement = bm25_sql("chunks", "c", CHUNK_FIELDS, ["c.tsv"], where, len(words))
+        idfs = [idf(freqs[w], total) for w in words]
+        rows = self._all(statement, (*words, *words, *params, idfs, self._avgdl(), limit))
+        return [(str(r[0]), float(r[1])) for r in rows]
+
+    def _avgdl(self) -> float:
+        """Average tokens per chunk (BM25's length normalisation), cached per generation."""
+        generation = self.generation()
+        if self._avg is None or self._avg[0] != generation:
+            row = self._one("SELECT COALESCE(AVG(dl), 0) FROM chunks")
+            self._avg = (generation, float(row[0]))
+        return self._avg[1]
+
+    def dense(
+        self, query: Vectors, filters: SearchFilters, kinds: list[str] | None, limit: int
+    ) -> list[tuple[str, float]]:
+        """Chunks nearest `query` by cosine among the filtered set: exact when that set
+        is small, through the model's HNSW index with iterative scans otherwise."""
+        if self._model is None:
+            return []
+        model, dim = self._model
+        where, params = where_clause(filters, kinds)
+        if where == "TRUE":
+            size = self.chunk_count()
+        else:
+            size = int(self._one(f"SELECT count(*) FROM chunks c WHERE {where}", params)[0])
+        exact = size <= vectors.EXACT_MAX  # read here: a test may lower it
+        return self._read(
+            lambda conn: nearest_chunks(conn, model, dim, query, where, params, limit, exact)
+        )
+
+    def symbol_lookup(
+        self, names: Sequence[str], filters: SearchFilters, kinds: list[str] | None, limit: int
+    ) -> list[tuple[str, float]]:
+        """Chunks whose symbol ends with one of `names` (dotted, case-insensitive).
+        Score: parts matched, +0.5 when the name is the whole symbol; longer names win."""
+        wanted = sorted({n.lower().strip(".") for n in names if n.strip(".")})
+        if not wanted:
+            return []
+        where, params = where_clause(filters, kinds)
+        rows = self._all(
+            "SELECT c.id, MAX(s.depth + CASE WHEN s.name = lower(c.symbol) THEN 0.5 ELSE 0 END)"
+            " AS score, length(c.symbol) AS n FROM symbol_names s "
+            "JOIN chunks c ON c.rowid = s.chunk "
+            f"WHERE s.name = ANY(%s) AND {where} GROUP BY c.id, c.symbol "
+            "ORDER BY score DESC, n ASC, c.id LIMIT %s",
+            (wanted, *params, limit),
+        )
+        return [(str(r[0]), float(r[1])) for r in rows]
+
+    def list_ids(
+        self, filters: SearchFilters, kinds: list[str] | None, limit: int, offset: int = 0
+    ) -> tuple[list[str], int]:
+        where, params = where_clause(filters, kinds)
+        total = self._one(f"SELECT count(*) FROM chunks c WHERE {where}", params)[0]
+        rows = self._all(
+            f"SELECT c.id FROM chunks c WHERE {where} "
+            "ORDER BY c.source, c.path, c.line_start, c.id LIMIT %s OFFSET %s",
+            (*params, limit, offset),
+        )
+        return [str(r[0]) for r in rows], int(total)
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for r in self._all(
+            "SELECT source, kind, count(*) FROM chunks GROUP BY source, kind ORDER BY source, kind"
+        ):
+            out.setdefault(r[0], {})[r[1]] = int(r[2])
+        return out
+
+    def deprecations(self, symbol: str) -> list[Deprecation]:
+        """Deprecations recorded for `symbol`: exact, a dotted suffix match, or its bare name."""
+        low = symbol.lower()
+        tail = low.rsplit(".", 1)[-1]
+        rows = self._all(
+            "SELECT * FROM deprecations WHERE lower(symbol) IN (%s, %s) "
+            "OR right(lower(symbol), length(%s) + 1) = '.' || %s "
+            "OR right(%s, length(symbol) + 1) = '.' || lower(symbol)",
+            (low, tail, low, low, low),
+            dicts=True,
+        )
+        fields = ("source", "symbol", "replacement", "since", "note", "path", "line", "origin")
+        return [Deprecation(**{k: r[k] for k in fields}) for r in rows]
+
+    def missing_embeddings(
+        self, model: str, limit: int = 1000, source: str | None = None
+    ) -> list[tuple[str, str]]:
+        where, params = ("AND c.source = %s", [source]) if source else ("", [])
+        rows = self._all(
+            "SELECT c.embed_hash, MIN(c.embed_text) FROM chunks c "
+            "LEFT JOIN embeddings e ON e.model = %s AND e.text_hash = c.embed_hash "
+            f"WHERE e.text_hash IS NULL {where} GROUP BY c.embed_hash "
+            "ORDER BY MIN(c.rowid) LIMIT %s",
+            (model, *params, limit),
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def count_missing_embeddings(self, model: str, source: str | None = None) -> int:
+        where, params = ("AND c.source = %s", [source]) if source else ("", [])
+        row = self._one(
+            "SELECT count(DISTINCT c.embed_hash) FROM chunks c "
+            "LEFT JOIN embeddings e ON e.model = %s AND e.text_hash = c.embed_hash "
+            f"WHERE e.text_hash IS NULL {where}",
+            (model, *params),
+        )
+        return int(row[0])
+
+    def embedding_coverage(self, model: str) -> tuple[int, int]:
+        row = self._one(
+            "SELECT count(e.text_hash), count(*) FROM chunks c LEFT JOIN embeddings e "
+            "ON e.model = %s AND e.text_hash = c.embed_hash",
+            (model,),
+        )
+        return int(row[0]), int(row[1])
+
+    def sources(self) -> list[SourceState]:
+        return [
+            SourceState(
+                name=r["name"],
+                kinds=[k for k in r["kinds"].split(",") if k],
+                origin=r["origin"],
+                root=r["root"],
+                version=r["version"],
+                commit=r["commit_sha"],
+                status=r["status"],
+                error=r["error"],
+                last_refresh=r["last_refresh"],
+                stats=json.loads(r["stats"] or "{}"),
+            )
+            for r in self._all("SELECT * FROM sources ORDER BY name", dicts=True)
+        ]
+
+    def file_states(self, source: str) -> dict[str, FileState]:
+        return {
+            r["path"]: FileState(
+                path=r["path"],
+                hash=r["hash"],
+                kind=r["kind"],
+                status=r["status"],
+                reason=r["reason"],
+            )
+            for r in self._all("SELECT * FROM files WHERE source = %s", (source,), dicts=True)
+        }
