@@ -11,6 +11,7 @@ from ctxhub.core.records import MemoryFilters, Record, TermStats
 from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres.filters import memory_where
 from ctxhub.store.postgres.fts import bm25_sql, idf, phrases, query_cte
+from ctxhub.store.postgres.reads import IDS_WITH_PREFIX
 from ctxhub.store.postgres.vectors import nearest_records, parse_vector
 from ctxhub.store.sqlite.memory_rows import RECORD_BM25_WEIGHTS, row_record
 
@@ -58,6 +59,10 @@ class PgMemoryReads:
             (limit,),
         )
         return [(str(r[0]), int(r[1])) for r in rows]
+
+    def record_ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        rows = self._all(IDS_WITH_PREFIX.format(table="records"), (prefix, limit))
+        return [str(r[0]) for r in rows]
 
     def get_records(self, ids: Sequence[str]) -> list[Record]:
         if not ids:

@@ -28,6 +28,13 @@ CHUNK_FIELDS = (
 _READ = ", ".join(f"c.{c.strip()}" for c in READ_COLUMNS.split(","))
 
 
+#: Ids starting with a typed prefix, in byte order as SQLite sorts them (collation "C");
+#: starts_with() has no wildcards to escape. A rare lookup, typed by a person.
+IDS_WITH_PREFIX = (
+    'SELECT id FROM {table} WHERE starts_with(id, %s) ORDER BY id COLLATE "C" LIMIT %s'
+)
+
+
 class PgSearchQueries:
     location: str
     _model: tuple[str, int] | None
@@ -56,6 +63,11 @@ class PgSearchQueries:
         )
         by_id = {r["id"]: chunk_from_row(r) for r in rows}
         return [by_id[i] for i in ids if i in by_id]
+
+    def chunk_ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        return [
+            str(r[0]) for r in self._all(IDS_WITH_PREFIX.format(table="chunks"), (prefix, limit))
+        ]
 
     def file_text(self, source: str, path: str) -> str | None:
         row = self._one(
