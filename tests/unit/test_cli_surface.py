@@ -146,6 +146,8 @@ def test_an_empty_hub_says_so_and_how_to_fill_it(home: Path) -> None:
     for command in ("sources", "status"):
         assert "no sources yet: ctxhub add SOURCE" in run(home, command).output
     assert "memory: empty" in run(home, "status").output
+    searched = run(home, "search", "how do I retry a request").output
+    assert "nothing is indexed yet: add a source with `ctxhub add SOURCE`" in searched
     summary = run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg").output
     assert "new texts embedded" in summary and "from cache" not in summary
     again = run(home, "refresh").output
@@ -211,3 +213,12 @@ def test_progress_bars_on_a_terminal_do_not_break_the_refresh(
     monkeypatch.setattr(progress, "interactive", lambda: True)
     done = run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
     assert "widepkg" in done.output and "Traceback" not in done.output
+
+
+def test_a_structural_filter_that_admits_nothing_is_not_a_confident_answer(home: Path) -> None:
+    run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
+    listed = json.loads(run(home, "search-api", "--module", "tests", "--json").output)
+    assert listed["hits"] == [] and listed["total"] == 0 and listed["confidence"] == 0.0
+    assert listed["notice"] == "no API chunk matches module='tests'; indexed packages: widepkg"
+    text = run(home, "search-api", "--module", "tests").output
+    assert "confidence 0.00" in text and "indexed packages: widepkg" in text

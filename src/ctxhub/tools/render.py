@@ -106,7 +106,9 @@ def search_response(response: SearchResponse) -> str:
         lines.append("try instead: " + " | ".join(response.next_queries))
     if response.truncated:
         lines.append("(snippets trimmed to fit max_tokens; open a hit by its id for the rest)")
-    if not response.hits:
+    if response.notice:
+        lines.append(response.notice)
+    elif not response.hits:
         lines.append("nothing found; try other words, fewer filters, or get_hub_status")
     return "\n\n".join(lines)
 

@@ -31,6 +31,23 @@ def _request(
     )
 
 
+#: What an empty hub answers every search with.
+EMPTY_HUB = (
+    "nothing is indexed yet: add a source with `ctxhub add SOURCE` (a path, git URL, docs "
+    "URL or pypi:NAME), then search again"
+)
+
+
+def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
+    """No hits: say so plainly when the hub holds nothing at all (a rare, cheap check:
+    only an empty answer pays for it)."""
+    if response.hits or response.notice:
+        return response
+    if not hub.store.sources():
+        return response.model_copy(update={"notice": EMPTY_HUB, "confidence": 0.0})
+    return response
+
+
 def _sources(source: str | list[str] | None) -> list[str] | None:
     if source is None:
         return None
@@ -48,7 +65,7 @@ def search(
     if not query.strip():
         raise InputError("query must not be empty")
     request = _request(query, kinds, SearchFilters(source=_sources(source)), limit, max_tokens)
-    return hub.retriever.search(request)
+    return _explained(hub, hub.retriever.search(request))
 
 
 def search_docs(
@@ -62,7 +79,9 @@ def search_docs(
     if not query.strip():
         raise InputError("query must not be empty")
     filters = SearchFilters(source=_sources(source), path_prefix=area or None)
-    return hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens))
+    return _explained(
+        hub, hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens))
+    )
 
 
 def search_examples(
@@ -86,7 +105,7 @@ def search_examples(
     kinds: list[HitKind] = ["example"] if narrowed else ["example", "doc"]
     request = _request(query, kinds, filters, limit, max_tokens)
     options = SearchOptions(prefer={"example": 1.0, "doc": 0.8})
-    return hub.retriever.search(request, options)
+    return _explained(hub, hub.retriever.search(request, options))
 
 
 def _cursor_key(query: str, filters: SearchFilters) -> str:
@@ -132,10 +151,11 @@ def search_api(
             )
         if cursor:
             raise InputError("cursor only pages through a structurally filtered set")
-        return hub.retriever.search(
+        response = hub.retriever.search(
             _request(query, ["api"], filters, limit, max_tokens),
             SearchOptions(public_first=True),
         )
+        return _explained(hub, response)
     return _list_filtered(hub, query, filters, limit, cursor, max_tokens)
 
 
@@ -166,6 +186,18 @@ def _list_filtered(
         for i in page_ids
         if i in by_id
     ]
+    if total == 0:  # a filter that admits nothing is no confident answer
+        notice = _explained(
+            hub, SearchResponse(query=query, hits=[], confidence=0.0, low_confidence=True)
+        ).notice
+        return SearchResponse(
+            query=query,
+            hits=[],
+            confidence=0.0,
+            low_confidence=True,
+            total=0,
+            notice=notice or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
+        )
     hits, truncated = to_hits(candidates, norm if scored else 1.0, max_tokens)
     if filters.calls:
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
@@ -179,6 +211,19 @@ def _list_filtered(
         next_cursor=make_cursor(str(end), key) if end < len(order) else None,
         truncated=truncated,
     )
+
+
+def _describe(filters: SearchFilters) -> str:
+    """The structural filters as the caller gave them: `module='tests', calls='run'`."""
+    given = filters.model_dump(exclude_defaults=True, exclude={"calls_via"})
+    spelled = {"module_prefix": "module", "class_prefix": "class_name"}
+    return ", ".join(f"{spelled.get(k, k)}={v!r}" for k, v in given.items())
+
+
+def _packages(hub: HubSession) -> str:
+    """`; indexed packages: a, b` (what module= can start with)."""
+    found = sorted({p for s in hub.store.sources() for p in s.stats.get("packages", [])})
+    return f"; indexed packages: {', '.join(found[:12])}" if found else ""
 
 
 def _mark_call_matches(
