@@ -122,7 +122,15 @@ class CtxhubGroup(click.Group):
         except Exception as exc:
             if not known_error(exc):
                 raise
-            click.echo(f"error: {exc}", err=True)
+            from ctxhub.core.errors import InputError, NotFoundError, describe
+
+            # bad arguments and missing things are worded as the tools word them; any
+            # other error's message already says what failed and the fix
+            if isinstance(exc, InputError | NotFoundError):
+                message = describe(exc, ctx.invoked_subcommand or "ctxhub")
+            else:
+                message = str(exc)
+            click.echo(f"error: {message}", err=True)
             sys.exit(int(getattr(exc, "exit_code", 1)))
 
 
