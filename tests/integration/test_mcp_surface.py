@@ -4,11 +4,15 @@ written for people, and the prompts and resources the server declares."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp.client.session import ClientSession
 
 from ctxhub.core.outputs import ExampleBundle
+from tests.integration.conftest import run_ctxhub
 from tests.integration.test_mcp_tools import error_text, ok, search
 
 pytestmark = pytest.mark.integration
@@ -38,3 +42,112 @@ def test_get_example_opens_the_doc_pages_search_examples_returns(mcp: Any) -> No
         f"not found: {api.id!r} is an API definition ({api.symbol}), not an example; "
         f"open it with get_code_snippet(chunk_id={api.id!r})"
     )
+
+
+#: Names only one framework uses: generic descriptions must not lean on them.
+FRAMEWORK_SPECIFIC = re.compile(r"pipecat|server/services|frame class|\['tts'\]", re.IGNORECASE)
+
+
+def _descriptions(schema: dict[str, Any]) -> list[str]:
+    """Every `description` inside a JSON schema."""
+    found: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "description" and isinstance(value, str):
+                found.append(value)
+            else:
+                found.extend(_descriptions(value))
+    elif isinstance(schema, list):
+        for item in schema:
+            found.extend(_descriptions(item))
+    return found
+
+
+def _mid_sentence_breaks(text: str) -> list[str]:
+    """Line breaks that are not paragraph breaks (a blank line), with their context."""
+    return [
+        text[max(0, m.start() - 30) : m.end() + 30] for m in re.finditer(r"(?<!\n)\n(?!\n)", text)
+    ]
+
+
+def test_metadata_is_written_for_people(mcp: Any) -> None:
+    async def body(session: ClientSession) -> tuple[Any, Any, str | None, Any, Any]:
+        return (
+            await session.list_tools(),
+            session.server_info,
+            session.instructions,
+            await session.list_prompts(),
+            await session.list_resource_templates(),
+        )
+
+    listed, info, instructions, prompts, templates = mcp.run(body)
+    texts: dict[str, str] = {"instructions": instructions or ""}
+    for tool in listed.tools:
+        assert tool.title and tool.title != tool.name, tool.name
+        texts[tool.name] = tool.description or ""
+        for i, text in enumerate(_descriptions(tool.input_schema)):
+            texts[f"{tool.name} argument {i}"] = text
+    for prompt in prompts.prompts:
+        texts[f"prompt {prompt.name}"] = prompt.description or ""
+    for template in templates.resource_templates:
+        texts[f"resource {template.name}"] = template.description or ""
+    assert len(texts) > 60
+    for where, text in texts.items():
+        assert text.strip(), where
+        assert not _mid_sentence_breaks(text), (where, _mid_sentence_breaks(text))
+        assert not FRAMEWORK_SPECIFIC.search(text), (where, text)
+    # serverInfo says what the server offers: knowledge and memory
+    assert info is not None and info.name == "ctxhub"
+    assert info.description and "memory" in info.description and "docs" in info.description
+    titles = {tool.name: tool.title for tool in listed.tools}
+    assert titles["search_api"] == "Search the Python API"
+    assert titles["log_solution"] == "Log solution"  # from the name until its spec has one
+
+
+def test_serve_help_says_what_the_server_offers(indexed_home: Path) -> None:
+    shown = run_ctxhub(indexed_home, "serve", "--help").stdout
+    summary = " ".join(shown.split())
+    assert "framework knowledge (docs, API, examples) and solution memory" in summary
+    assert "Tools, resources and prompts" in summary
+
+
+def test_declared_prompts_and_resources_work(mcp: Any) -> None:
+    page_uri = "ctxhub://doc/chime-docs/guides/quickstart.mdx"
+
+    async def body(session: ClientSession) -> dict[str, Any]:
+        out: dict[str, Any] = {"capabilities": session.server_capabilities}
+        out["resources"] = await session.list_resources()
+        out["templates"] = await session.list_resource_templates()
+        out["status"] = await session.read_resource("ctxhub://status")
+        out["status_tool"] = await session.call_tool("get_hub_status", {})
+        out["page"] = await session.read_resource(page_uri)
+        out["page_tool"] = await session.call_tool(
+            "get_doc", {"source": "chime-docs", "path": "guides/quickstart.mdx"}
+        )
+        with pytest.raises(Exception) as missing:
+            await session.read_resource("ctxhub://doc/chime-docs/guides/nothing-here.md")
+        out["missing"] = str(missing.value)
+        out["prompts"] = await session.list_prompts()
+        out["digest"] = await session.get_prompt("ecosystem_digest", {"languages": "python"})
+        out["digest_tool"] = await session.call_tool("ecosystem_digest", {"languages": ["python"]})
+        return out
+
+    got = mcp.run(body)
+    capabilities = got["capabilities"]
+    assert capabilities.prompts is not None and capabilities.resources is not None
+    assert [str(r.uri) for r in got["resources"].resources] == ["ctxhub://status"]
+    assert [t.uri_template for t in got["templates"].resource_templates] == [
+        "ctxhub://doc/{source}/{+path}"
+    ]
+    status = got["status"].contents[0].text
+    assert "chime-docs" in status and "chime-examples" in status
+    assert status.splitlines()[0] == got["status_tool"].content[0].text.splitlines()[0]
+    page = got["page"].contents[0]
+    assert page.mime_type == "text/markdown"
+    assert page.text == got["page_tool"].content[0].text and "pip install chime" in page.text
+    assert "nothing-here" in got["missing"] and "not found" in got["missing"]
+    assert [p.name for p in got["prompts"].prompts] == ["ecosystem_digest"]
+    message = got["digest"].messages[0]
+    assert message.role == "user"
+    assert "AGENTS.md" in message.content.text
+    assert message.content.text.endswith(got["digest_tool"].content[0].text)

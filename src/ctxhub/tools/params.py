@@ -70,7 +70,7 @@ Language = Annotated[
     str | None, Field(max_length=60, description="Programming language, e.g. 'python'")
 ]
 Framework = Annotated[
-    str | None, Field(max_length=100, description="Framework, e.g. 'fastapi', 'pipecat'")
+    str | None, Field(max_length=100, description="Framework, e.g. 'fastapi', 'django'")
 ]
 ErrorType = Annotated[
     str | None, Field(max_length=200, description="Only records of this error type")
