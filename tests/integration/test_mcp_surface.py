@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from mcp.client.session import ClientSession
 
+from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.outputs import ExampleBundle
 from tests.integration.conftest import run_ctxhub
 from tests.integration.test_mcp_tools import error_text, ok, search
@@ -151,3 +152,61 @@ def test_declared_prompts_and_resources_work(mcp: Any) -> None:
     assert message.role == "user"
     assert "AGENTS.md" in message.content.text
     assert message.content.text.endswith(got["digest_tool"].content[0].text)
+
+
+#: (tool, arguments) pairs whose answers are long on the test corpus.
+LONG_ANSWERS: list[tuple[str, dict[str, Any]]] = [
+    ("search", {"query": "speech pipeline service frames audio"}),
+    ("search", {"query": "speech pipeline service frames audio", "limit": 50}),
+    ("search_docs", {"query": "install the package and run a pipeline", "limit": 50}),
+    ("search_api", {"query": "synthesize speech", "chunk_type": ["method"], "limit": 100}),
+    ("search_examples", {"query": "voice agent answering calls", "limit": 50}),
+    ("get_doc", {"path": "guides/quickstart.mdx"}),
+    ("get_code_snippet", {"symbol": "SpeechService"}),
+    ("get_example", {"example_id": "EXAMPLE"}),
+    ("trace_calls", {"symbol": "SpeechService._synthesize", "depth": 3}),
+]
+BUDGETS = (600, 1500, 4000, 8000, 25000)
+
+
+def _received(result: Any) -> str:
+    """The JSON-RPC response the client received for a tool call, as it travels."""
+    body = result.model_dump_json(by_alias=True, exclude_none=True)
+    return '{"jsonrpc":"2.0","id":12345,"result":' + body + "}"
+
+
+def test_max_tokens_covers_everything_the_client_receives(mcp: Any) -> None:
+    example = search(ok(mcp.call("search_examples", {"query": "phone agent"}))).hits[0].id
+
+    calls = [
+        (name, {**args, "example_id": example} if "example_id" in args else args, budget)
+        for name, args in LONG_ANSWERS
+        for budget in BUDGETS
+    ]
+    results = mcp.calls(*((name, {**args, "max_tokens": b}) for name, args, b in calls))
+    results += mcp.calls(("get_hub_status", {}), ("check_deprecation", {"symbol": "TTSService"}))
+    calls += [("get_hub_status", {}, 8000), ("check_deprecation", {}, 8000)]
+    sizes = {}
+    for (name, args, budget), result in zip(calls, results, strict=True):
+        data = ok(result)
+        received = estimate_tokens(_received(result))
+        assert received <= budget, (name, args, budget, received)
+        sizes[name, args.get("limit"), budget] = received
+        # whatever was cut, the first citation is in both the text and the data
+        first = data["hits"][0]["id"] if data.get("hits") else data.get("id")
+        if first:
+            assert first in result.content[0].text, (name, budget)
+    # the budgets bind: a larger one gives a larger answer where there is more to give
+    assert sizes["search", 50, 600] < sizes["search", 50, 4000] < sizes["search", 50, 25000]
+    assert sizes["get_doc", None, 600] < sizes["get_doc", None, 1500]
+    assert sizes["search", 50, 25000] > 10_000 and sizes["search", 50, 4000] > 2000
+
+
+def test_the_smallest_budget_keeps_one_whole_citation(mcp: Any) -> None:
+    """At max_tokens=200 one hit's citation (about 200 tokens as JSON) does not fit beside
+    its text: the structured content keeps it whole, the text keeps its first line."""
+    (result,) = mcp.calls(("search", {"query": "speech pipeline audio", "max_tokens": 200}))
+    hits = ok(result)["hits"]
+    assert len(hits) == 1 and hits[0]["id"] and hits[0]["path"] and hits[0]["line_start"]
+    assert result.content[0].text.startswith("1 hit for 'speech pipeline audio'")
+    assert estimate_tokens(_received(result)) <= 350

@@ -40,8 +40,9 @@ MaxTokens = Annotated[
     Field(
         ge=limits.MIN_TOKENS,
         le=limits.MAX_TOKENS,
-        description=f"Token budget for the whole response ({limits.MIN_TOKENS}-"
-        f"{limits.MAX_TOKENS}); text is trimmed to fit, ids and citations are always kept",
+        description=f"Token budget for the whole response, text and structured content "
+        f"together ({limits.MIN_TOKENS}-{limits.MAX_TOKENS}); text is trimmed to fit, ids "
+        "and citations are always kept",
     ),
 ]
 Tags = Annotated[
