@@ -130,11 +130,11 @@ def fit_text(text: str, room: int) -> str:
     """The text cut (on a line boundary) until its JSON-escaped form fits `room`
     characters; never shorter than its first line (what the response is), whose
     citations the structured content carries whole."""
-    floor = len(compact(text.split("\n", 1)[0])) + 4
-    room = max(room, floor)
-    while (size := len(compact(text))) > room:
-        # Escapes (\n, \") make the JSON longer than the text: cut by the difference.
-        shorter, _ = trim(text, max(0, len(text) - (size - room) - 8))
+    first = text.split("\n", 1)[0]
+    while (size := len(compact(text))) > room and len(text) > len(first) + 2:
+        # Escapes (\n, \", \t) make the JSON longer than the text: cut in proportion.
+        keep = max(len(first), len(text) * room // size - 8)
+        shorter, _ = trim(text, keep)
         if len(shorter) >= len(text):
             break
         text = shorter
