@@ -86,4 +86,7 @@ def test_a_client_leaving_mid_request_is_one_line(indexed_home: Path) -> None:
     logged = lines[1:]
     assert "Traceback" not in err.decode() and "Exception in ASGI" not in err.decode()
     assert logged, "no client left mid-request: the test did not exercise the disconnect"
+    # the raw client that left half-way through its body: always exactly this line
+    cut = "Error handling POST request: the client went away mid-request (ClientDisconnect)"
+    assert sum(line.endswith(cut) for line in logged) == 1
     assert [line for line in logged if not ONE_LINE.match(line)] == []
