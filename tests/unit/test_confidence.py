@@ -1,6 +1,8 @@
+import pytest
+
 from ctxhub.core.knowledge import Signal
 from ctxhub.search.analyzer import analyze
-from ctxhub.search.confidence import ConfidenceFeatures, confidence, features
+from ctxhub.search.confidence import ConfidenceFeatures, confidence, features, next_queries
 from ctxhub.search.rank import Candidate
 from tests.conftest import make_chunk
 
@@ -35,3 +37,49 @@ def test_features_of_a_ranked_list() -> None:
     assert f.agreement == 1.0 and f.exact_symbol == 1.0 and f.top_cosine == 0.7
     assert 0.6 < f.margin < 0.7
     assert features(analysis, [], ["bm25"]).agreement == 0.0
+
+
+def _ranked(*names: tuple[str | None, str | None]) -> list[Candidate]:
+    """Candidates whose chunks carry these (symbol, section) names."""
+    out = []
+    for i, (symbol, section) in enumerate(names):
+        chunk = make_chunk(symbol=symbol, path=f"docs/p{i}.md", kind="doc" if section else "api")
+        out.append(
+            Candidate(chunk=chunk.model_copy(update={"section": section}), fused=0.01, signals={})
+        )
+    return out
+
+
+JUNK = {"e.g", "i.e", "eg", "ie", "etc", "vs", "doesn", "the", "how", "when", "what", "with"}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "how do I stream audio, e.g. from a microphone, i.e. live?",
+        "why doesn't my pipeline stop when the client disconnects?",
+        "retry with exponential backoff (vs. linear), etc.",
+        "What is the difference between Worker.run and Worker.start when shutting down the pool?",
+        "ValueError: e.g. 'timeout' must be > 0 -- see i.e. the docs",
+    ],
+)
+def test_next_queries_are_real_terms_and_names(query: str) -> None:
+    ranked = _ranked(
+        ("pkg.Worker.run", None), (None, "Install > e.g."), ("pkg.worker.Run", None), (None, "...")
+    )
+    suggestions = next_queries(analyze(query), ranked, limit=5)
+    assert suggestions
+    words = [w.lower() for s in suggestions for w in s.split()]
+    assert not JUNK & set(words), suggestions
+    # no fragments of punctuation, no repeats (case-insensitively), not the query itself
+    assert all(any(c.isalnum() for c in w) and w.strip(".,;:!?()'\"-") == w for w in words)
+    assert len({s.lower() for s in suggestions}) == len(suggestions)
+    assert query.lower() not in {s.lower() for s in suggestions}
+
+
+def test_next_queries_offer_the_names_then_the_top_hits_names() -> None:
+    query = "What is the difference between Worker.run and Worker.start when shutting the pool?"
+    suggestions = next_queries(analyze(query), _ranked(("pkg.Pool.close", None)), limit=5)
+    assert suggestions == ["Worker.run Worker.start", "pkg.Pool.close", "difference shutting pool"]
+    plain = next_queries(analyze("how do I stream audio, e.g. from a microphone?"), [])
+    assert plain == ["stream audio microphone"]

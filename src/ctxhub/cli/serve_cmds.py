@@ -53,7 +53,10 @@ def _leave_while_starting(signum: int, frame: object) -> None:
 @click.option("--port", type=click.IntRange(1, 65535), help="HTTP port (default 8765).")
 @pass_ctx
 def serve(ctx: Context, use_http: bool, host: str, port: int | None) -> None:
-    """Serve the knowledge tools over MCP (stdio by default; logs go to stderr).
+    """Serve ctxhub over MCP: framework knowledge (docs, API, examples) and solution memory.
+
+    Tools, resources and prompts over stdio by default (logs go to stderr), or streamable
+    HTTP with --http.
 
     \b
     Binding --http to anything but loopback needs a bearer token: set CTXHUB_TOKEN;

@@ -11,10 +11,12 @@ negatives; L2-regularised, four features, to generalise); docs/EVAL.md has the t
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ctxhub.search.analyzer import QueryAnalysis
+from ctxhub.core.identifiers import split_identifier
+from ctxhub.search.analyzer import STOPWORDS, QueryAnalysis
 from ctxhub.search.rank import Candidate
 
 #: Below this the top five probably do not hold the answer (see the calibration table).
@@ -63,16 +65,71 @@ def confidence(f: ConfidenceFeatures, coefficients: Sequence[float] = COEFFICIEN
     return 1.0 / (1.0 + math.exp(-z))
 
 
+#: Abbreviations that read as dotted names ("e.g.") or words ("etc"): never a query.
+ABBREVIATIONS = frozenset(
+    "e.g eg i.e ie etc vs cf viz n.b nb a.k.a aka w.r.t wrt approx resp et al".split()
+)
+#: What "doesn't", "isn't", ... leave behind once the apostrophe splits the word.
+_CONTRACTED = re.compile(r"\b([A-Za-z]+)'[a-z]{1,2}\b")
+
+
 def next_queries(analysis: QueryAnalysis, ranked: Sequence[Candidate], limit: int = 3) -> list[str]:
-    """Follow-ups an agent can try: the names alone, then names the top hits carry."""
+    """Follow-ups an agent can try: the names alone, then names the top hits carry, then
+    the query's key words. Every suggestion is made of real terms or names: no
+    stopwords, abbreviations or fragments of punctuation, no repeats, not the query."""
+    contracted = {m.lower() for m in _CONTRACTED.findall(analysis.text)}
     out: list[str] = []
-    if analysis.identifiers and len(analysis.terms) > len(analysis.identifiers) + 2:
-        out.append(" ".join(analysis.identifiers))
+    seen = {_folded(analysis.text)}
+
+    def offer(suggestion: str) -> None:
+        key = _folded(suggestion)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(suggestion.strip())
+
+    names = [i for i in analysis.identifiers if _real_name(i)]
+    words = [t for t in analysis.terms if _real_term(t) and t.lower() not in contracted]
+    if names and len(words) > len(names) + 2:
+        offer(" ".join(names))
     for cand in ranked[:5]:
-        name = cand.chunk.symbol or cand.chunk.section or cand.chunk.title
-        if name and name not in out:
-            out.append(name)
-    key_terms = [t for t in analysis.terms if len(t) > 3][:4]
+        name = _heading(cand.chunk.symbol or cand.chunk.section or cand.chunk.title or "")
+        if _real_name(name):
+            offer(name)
+    # The names' own parts are already offered as the names.
+    parts = {part.lower() for name in names for part in split_identifier(name)}
+    key_terms = [t for t in words if t.lower() not in parts][:4]
     if len(key_terms) >= 2:
-        out.append(" ".join(key_terms))
+        offer(" ".join(key_terms))
     return out[:limit]
+
+
+def _folded(text: str) -> str:
+    return " ".join(_WORDS.findall(text.lower()))
+
+
+_WORDS = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
+
+
+def _heading(name: str) -> str:
+    """A section breadcrumb's last heading ("Guides > Install" -> "Install"), without
+    the punctuation around it."""
+    return name.rsplit(" > ", 1)[-1].strip(" \t.,;:!?()[]{}'\"`-")
+
+
+def _real_name(name: str) -> bool:
+    """A code name or heading worth searching: not an abbreviation, not a run of
+    one- and two-letter pieces ("e.g", "a.b"), and holding a word at all."""
+    if name.lower().strip(". ") in ABBREVIATIONS:
+        return False
+    pieces = _WORDS.findall(name.lower())
+    return any(len(piece) > 2 for p in pieces for piece in p.split("."))
+
+
+def _real_term(term: str) -> bool:
+    low = term.lower()
+    return (
+        len(low) > 3
+        and low not in STOPWORDS
+        and low not in ABBREVIATIONS
+        and any(c.isalpha() for c in low)
+    )

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from ctxhub import __version__
 from ctxhub.config import Settings
 from ctxhub.core.errors import describe_validation, shown
-from ctxhub.server import tools
+from ctxhub.server import resources, tools
 from ctxhub.server.arguments import TextPreservingMetadata
 from ctxhub.server.runtime import (
     ToolRunner,
@@ -36,21 +36,34 @@ from ctxhub.server.stdio_front import StdioFront
 
 log = logging.getLogger("ctxhub.server")
 
-INSTRUCTIONS = """ctxhub: the indexed docs, Python API and examples of the frameworks this
-project uses, pinned to the installed versions, and a memory of problems agents already
-solved. Prefer it over grepping site-packages or guessing APIs.
-Orient first: `search` (everything), or `search_docs` / `search_api` / `search_examples`
-when you know what kind of answer you need (search_api filters by base_class, yields,
-calls, module, class_name).
-Then drill in by the ids the hits carry: `get_code_snippet` (exact source; companions are
-the functions it calls), `trace_calls` (callers / callees), `get_example` (a whole
-runnable example), `get_doc` (a whole page or one section).
-Before using an API you are unsure about, `check_deprecation`. `get_hub_status` lists the
-sources (names for the `source` filters) and their versions.
-Responses fit `max_tokens` (default 8000): text is trimmed, ids and citations are kept;
-cite source:path:lines or the url when you rely on a hit.
-Memory: on an error, `search_solutions` first (paste the error; code in code_context).
-After trying a result, `rate` it. After solving something new, `log_solution`."""
+#: Paragraphs, not hard-wrapped lines: a client shows them as they are.
+INSTRUCTIONS = "\n\n".join(
+    (
+        "ctxhub: the indexed docs, Python API and examples of the frameworks this project "
+        "uses, pinned to the installed versions, and a memory of problems agents already "
+        "solved. Prefer it over grepping site-packages or guessing APIs.",
+        "Orient first: `search` (everything), or `search_docs` / `search_api` / "
+        "`search_examples` when you know what kind of answer you need (search_api filters "
+        "by base_class, yields, calls, module, class_name).",
+        "Then drill in by the ids the hits carry: `get_code_snippet` (exact source; "
+        "companions are the functions it calls), `trace_calls` (callers / callees), "
+        "`get_example` (a whole runnable example, or a doc page search_examples offered), "
+        "`get_doc` (a whole page or one section).",
+        "Before using an API you are unsure about, `check_deprecation`. `get_hub_status` "
+        "lists the sources (names for the `source` filters) and their versions.",
+        "Responses fit `max_tokens` (default 8000), text and structured content together: "
+        "text is trimmed, ids and citations are kept; cite source:path:lines or the url "
+        "when you rely on a hit.",
+        "Memory: on an error, `search_solutions` first (paste the error; code in "
+        "code_context). After trying a result, `rate` it. After solving something new, "
+        "`log_solution`.",
+    )
+)
+#: serverInfo's description: what the server offers, memory included.
+DESCRIPTION = (
+    "Framework knowledge for coding agents: docs, Python API source and examples of the "
+    "indexed frameworks, and a memory of solved problems"
+)
 
 
 class CtxhubServer(MCPServer[Any]):
@@ -107,13 +120,14 @@ def build_server(settings: Settings, log_level: str = "WARNING") -> CtxhubServer
     server = CtxhubServer(
         name="ctxhub",
         title="ctxhub",
-        description="Framework docs, API source and examples for coding agents",
+        description=DESCRIPTION,
         instructions=INSTRUCTIONS,
         version=__version__,
         log_level=log_level,
     )
     runner = server.runner = ToolRunner(settings)
     tools.register(server, runner)
+    resources.register(server, runner)
     return server
 
 

@@ -3,6 +3,7 @@ to bind anything else (and enforced on every request whenever one is configured)
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import json
@@ -10,8 +11,10 @@ import logging
 import sys
 from typing import Any
 
+import anyio
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ctxhub.config import Settings
 from ctxhub.core.errors import ServeError
@@ -47,6 +50,99 @@ def loopback_security(host: str) -> TransportSecuritySettings:
         allowed_hosts=[f"{h}:*" for h in hosts],
         allowed_origins=[f"http://{h}:*" for h in hosts],
     )
+
+
+#: What a client that went away mid-request leaves behind in the transport: a closed or
+#: broken stream, a disconnect, a reset connection.
+_GONE: tuple[type[BaseException], ...] = (
+    anyio.ClosedResourceError,
+    anyio.BrokenResourceError,
+    anyio.EndOfStream,
+    ClientDisconnect,
+    ConnectionError,
+)
+#: The SDK loggers that log a request's failure with its traceback.
+_TRANSPORT_LOGGERS = ("mcp.server.streamable_http", "mcp.server.streamable_http_manager")
+
+
+def went_away(exc: BaseException | None) -> str | None:
+    """The name of the disconnect behind `exc` (itself, what caused it, what it was
+    raised while handling, or every exception of a group), or None for anything else."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, _GONE):
+            return type(exc).__name__
+        group = getattr(exc, "exceptions", None)
+        if isinstance(group, tuple) and group:
+            names = [went_away(e) for e in group]
+            return names[0] if all(names) else None
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+class OneLineDisconnects(logging.Filter):
+    """A request that failed because its client went away is logged as one line, not
+    the pages of traceback the SDK attaches: nothing in the server went wrong."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        name = went_away(record.exc_info[1]) if record.exc_info else None
+        if name:
+            said = record.getMessage()
+            record.msg, record.args = "%s: the client went away mid-request (%s)", (said, name)
+            record.exc_info = record.exc_text = None
+            # A client that leaves is no server error.
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+class QuietDisconnects:
+    """ASGI middleware for requests whose client went away. What the app raises then (the
+    SDK tries to answer on a response that is already over) ends the request quietly:
+    the SDK's own log line, made one line by OneLineDisconnects, has said what happened;
+    anything else propagates to uvicorn as before. A response the app leaves unfinished
+    (the event stream of a call whose session the client ended) is finished here, which
+    uvicorn would otherwise log as an error."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = {"started": False, "complete": False}
+
+        async def tracked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                state["complete"] = True
+            await send(message)
+
+        gone = False
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            name = went_away(exc)
+            if name is None:
+                raise
+            gone = True
+            log.debug("%s %s: client gone (%s)", scope.get("method"), scope.get("path"), name)
+        if state["complete"] or not (gone or state["started"]):
+            return  # done, or never answered: uvicorn says so, as for any app
+        with contextlib.suppress(Exception):  # the connection may be gone already
+            if not state["started"]:
+                await send({"type": "http.response.start", "status": 500, "headers": []})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def quiet_disconnects() -> None:
+    """Install OneLineDisconnects on the SDK's transport loggers (once)."""
+    for name in _TRANSPORT_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, OneLineDisconnects) for f in logger.filters):
+            logger.addFilter(OneLineDisconnects())
 
 
 class BearerAuth:
@@ -100,7 +196,8 @@ def http_app(settings: Settings, host: str, token: str | None, log_level: str = 
     )
     if server.runner is not None:
         warm_up(settings, server.runner.pool)
-    return BearerAuth(app, token) if token else app
+    quiet_disconnects()
+    return QuietDisconnects(BearerAuth(app, token) if token else app)
 
 
 def run_http(

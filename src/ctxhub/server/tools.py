@@ -50,6 +50,7 @@ def register(server: MCPServer[Any], runner: ToolRunner) -> None:
     for spec in TOOLS:
         server.tool(
             name=spec.name,
+            title=spec.title,
             description=spec.description,
             annotations=WRITES if spec.writes else READ_ONLY,
         )(handler(spec, runner))

@@ -7,7 +7,7 @@ import posixpath
 from ctxhub.core.budget import estimate_tokens, trim
 from ctxhub.core.errors import NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
-from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
+from ctxhub.core.limits import DEFAULT_TOKENS, MIN_TOKENS, check_tokens
 from ctxhub.core.outputs import ExampleBundle, ExampleFile
 from ctxhub.session import HubSession
 
@@ -22,6 +22,36 @@ def _overview(hub: HubSession, source: str, unit: str) -> Chunk | None:
     return chunks[0] if chunks else None
 
 
+#: Tokens the bundle's envelope around a doc page takes (name, summary, taxonomy).
+_PAGE_ENVELOPE = 120
+
+
+def _doc_page_example(hub: HubSession, chunk: Chunk, max_tokens: int) -> ExampleBundle:
+    """A doc page that search_examples offered, as an example whose one file is the
+    page: its whole content (within the budget), cited by path and url."""
+    from ctxhub.tools.docs_tools import get_doc
+
+    page = get_doc(hub, doc_id=chunk.id, max_tokens=max(MIN_TOKENS, max_tokens - _PAGE_ENVELOPE))
+    taxonomy: dict[str, object] = {"kind": "doc page"}
+    if page.url:
+        taxonomy["url"] = page.url
+    if page.version:
+        taxonomy["version"] = page.version
+    return ExampleBundle(
+        id=page.id,
+        source=page.source,
+        name=page.title,
+        path=page.path,
+        summary=(
+            "A documentation page with worked code, returned as one file; "
+            f"get_doc(doc_id={page.id!r}, section=...) opens one of its sections."
+        ),
+        tags=chunk.metadata.tags,
+        taxonomy=taxonomy,
+        files=[ExampleFile(path=page.path, content=page.content, truncated=page.truncated)],
+    )
+
+
 def get_example(
     hub: HubSession, example_id: str, include_readme: bool = True, max_tokens: int = DEFAULT_TOKENS
 ) -> ExampleBundle:
@@ -29,6 +59,14 @@ def get_example(
     check_tokens(max_tokens)
     example_id = example_id.strip()
     chunk = next(iter(hub.store.get_chunks([example_id])), None)
+    if chunk is not None and chunk.kind == "doc":
+        # search_examples returns doc pages that are worked examples: open them here too.
+        return _doc_page_example(hub, chunk, max_tokens)
+    if chunk is not None and chunk.kind == "api":
+        raise NotFoundError(
+            f"{shown(example_id)} is an API definition ({chunk.symbol or chunk.path}), not "
+            f"an example; open it with get_code_snippet(chunk_id={example_id!r})"
+        )
     found = hub.store.unit_of(example_id) if chunk and chunk.kind == "example" else None
     if found is None:
         raise NotFoundError(

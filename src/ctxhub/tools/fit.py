@@ -1,5 +1,7 @@
-"""Every tool response fits its token budget: the last-resort trim of the structured
-content, and the search that asks for fewer hits while its citations alone overflow."""
+"""Every tool response fits its token budget: the split of the budget between the
+structured content and the text, the last-resort trim of the structured content, the
+search that asks for fewer hits while its citations alone overflow, and the text cut to
+what the structured content leaves."""
 
 from __future__ import annotations
 
@@ -9,6 +11,21 @@ from typing import Any
 
 from ctxhub.core.budget import estimate_tokens, trim
 from ctxhub.core.knowledge import SearchResponse
+from ctxhub.core.limits import MIN_TOKENS
+
+#: The structured content's share of a search's budget: the text renders the same hits in
+#: about half the characters, so together they fill the budget.
+SEARCH_SHARE = 0.6
+#: The structured content's share for a tool whose text repeats its content (a page, the
+#: code, an example's files): half each.
+CONTENT_SHARE = 0.5
+#: Characters of a tool result around the text and the structured content
+#: (`{"content":[{"type":"text","text":...}],"structuredContent":...,"isError":false}`
+#: and what the SDK adds), with room to spare.
+ENVELOPE_CHARS = 200
+#: The least text worth sending (the first lines: what the response is, its first
+#: citations); below it the structured content gives up more.
+MIN_TEXT_CHARS = 300
 
 #: Keys whose string values a last-resort budget pass may shorten (never ids or paths).
 TEXT_KEYS = frozenset({"snippet", "content", "code", "summary", "note", "description"})
@@ -84,3 +101,41 @@ def fit_search(
         response = call(limit)
         response.truncated = True
     return response
+
+
+def structured_budget(max_tokens: int, search: bool) -> int:
+    """The tokens the tool runs within: its structured content's share of `max_tokens`
+    (never below the tools' own minimum)."""
+    share = SEARCH_SHARE if search else CONTENT_SHARE
+    return max(MIN_TOKENS, int(max_tokens * share))
+
+
+def compact(data: Any) -> str:
+    """JSON as it travels: compact, non-ASCII kept."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def text_room(data: dict[str, Any], max_tokens: int) -> int:
+    """Characters left for the JSON-escaped text beside `data` and the result's envelope."""
+    return max_tokens * 3 - 3 - ENVELOPE_CHARS - len(compact(data))
+
+
+def data_floor(max_tokens: int) -> int:
+    """The token budget the structured content shrinks to when it leaves the text less
+    than MIN_TEXT_CHARS."""
+    return max(1, (max_tokens * 3 - ENVELOPE_CHARS - MIN_TEXT_CHARS) // 3)
+
+
+def fit_text(text: str, room: int) -> str:
+    """The text cut (on a line boundary) until its JSON-escaped form fits `room`
+    characters; never shorter than its first line (what the response is), whose
+    citations the structured content carries whole."""
+    first = text.split("\n", 1)[0]
+    while (size := len(compact(text))) > room and len(text) > len(first) + 2:
+        # Escapes (\n, \", \t) make the JSON longer than the text: cut in proportion.
+        keep = max(len(first), len(text) * room // size - 8)
+        shorter, _ = trim(text, keep)
+        if len(shorter) >= len(text):
+            break
+        text = shorter
+    return text

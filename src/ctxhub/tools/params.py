@@ -40,8 +40,9 @@ MaxTokens = Annotated[
     Field(
         ge=limits.MIN_TOKENS,
         le=limits.MAX_TOKENS,
-        description=f"Token budget for the whole response ({limits.MIN_TOKENS}-"
-        f"{limits.MAX_TOKENS}); text is trimmed to fit, ids and citations are always kept",
+        description=f"Token budget for the whole response, text and structured content "
+        f"together ({limits.MIN_TOKENS}-{limits.MAX_TOKENS}); text is trimmed to fit, ids "
+        "and citations are always kept",
     ),
 ]
 Tags = Annotated[
@@ -70,7 +71,7 @@ Language = Annotated[
     str | None, Field(max_length=60, description="Programming language, e.g. 'python'")
 ]
 Framework = Annotated[
-    str | None, Field(max_length=100, description="Framework, e.g. 'fastapi', 'pipecat'")
+    str | None, Field(max_length=100, description="Framework, e.g. 'fastapi', 'django'")
 ]
 ErrorType = Annotated[
     str | None, Field(max_length=200, description="Only records of this error type")

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from ctxhub.core.budget import estimate_tokens, trim
 from ctxhub.core.errors import CtxhubError, InputError, describe, describe_validation
 from ctxhub.core.knowledge import SearchResponse
 from ctxhub.tools.spec import ToolSpec
@@ -36,11 +35,24 @@ def parse_args(spec: ToolSpec, values: Mapping[str, Any]) -> BaseModel:
 
 
 def answer(spec: ToolSpec, hub: HubSession, args: BaseModel) -> Answer:
-    """Run the tool and fit its response to the budget (a search first asks for fewer
-    hits; then the longest texts are trimmed; the text rendering is cut last)."""
-    from ctxhub.tools.fit import enforce_budget, fit_search
+    """Run the tool and fit its response to the budget. The budget covers what a client
+    receives, the structured content and the text together: the tool runs within its
+    share for the structured content (a search first asks for fewer hits; then the
+    longest texts are trimmed), and the text rendering gets what that leaves."""
+    from ctxhub.tools.fit import (
+        MIN_TEXT_CHARS,
+        data_floor,
+        enforce_budget,
+        fit_search,
+        fit_text,
+        structured_budget,
+        text_room,
+    )
 
     max_tokens = spec.max_tokens(args)
+    inner = structured_budget(max_tokens, spec.fits_hits)
+    if spec.budget_field:
+        args = args.model_copy(update={"max_tokens": inner})
     output: BaseModel
     if spec.fits_hits:
 
@@ -49,15 +61,17 @@ def answer(spec: ToolSpec, hub: HubSession, args: BaseModel) -> Answer:
             assert isinstance(found, SearchResponse)
             return found
 
-        output = fit_search(search, int(args.model_dump()["limit"]), max_tokens)
+        output = fit_search(search, int(args.model_dump()["limit"]), inner)
     else:
         output = spec.call(hub, args)
     data = output.model_dump(mode="json")
-    if enforce_budget(data, max_tokens):
+    if enforce_budget(data, inner):
         output = type(output).model_validate(data)
-    text = spec.text(output)
-    if estimate_tokens(text) > max_tokens:
-        text, _ = trim(text, max_tokens * 3)
+    if text_room(data, max_tokens) < MIN_TEXT_CHARS:
+        # A tight budget: the structured content gives up more so the text keeps its start.
+        enforce_budget(data, data_floor(max_tokens))
+        output = type(output).model_validate(data)
+    text = fit_text(spec.text(output), text_room(data, max_tokens))
     return Answer(output, data, text)
 
 

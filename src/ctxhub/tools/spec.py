@@ -60,6 +60,15 @@ class ToolSpec:
     #: background, by the CLI before the call).
     reads_memory: bool = False
     cli: CliSpec | None = None
+    #: What a person sees in a client's tool list; default: the name in words.
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        # Descriptions are written hard-wrapped in the source; clients show them as
+        # paragraphs, and a newline mid-sentence reads as a break there.
+        object.__setattr__(self, "description", paragraphs(self.description))
+        if not self.title:
+            object.__setattr__(self, "title", self.name.replace("_", " ").capitalize())
 
     @property
     def budget_field(self) -> bool:
@@ -81,6 +90,12 @@ class ToolSpec:
     def text(self, output: BaseModel) -> str:
         rendered = _resolve(self.render)(output)
         return str(rendered)
+
+
+def paragraphs(text: str) -> str:
+    """Text with its single line breaks joined: paragraphs (blank-line separated) stay."""
+    blocks = (" ".join(line.strip() for line in block.splitlines()) for block in text.split("\n\n"))
+    return "\n\n".join(" ".join(block.split()) for block in blocks if block.strip())
 
 
 def _resolve(path: str) -> Callable[..., Any]:

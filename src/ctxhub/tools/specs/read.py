@@ -98,6 +98,7 @@ class NoArgs(ToolArgs):
 
 
 GET_DOC = ToolSpec(
+    title="Read a doc page",
     name="get_doc",
     description="""A documentation page, whole or one section, with title, url, version and the
 list of its sections. Give `doc_id` (any doc hit's id) or `path` (as in a hit, with or
@@ -110,6 +111,7 @@ without extension).""",
 )
 
 GET_CODE_SNIPPET = ToolSpec(
+    title="Read source code",
     name="get_code_snippet",
     description="""Exact source of a definition. Give `symbol` (qualified or short:
 'pkg.mod.Class.method', 'Class.method', 'Class' or 'method'; resolved exact -> Class.method
@@ -128,6 +130,7 @@ and whether it was truncated; `companions` are the indexed functions it calls, w
 )
 
 TRACE_CALLS = ToolSpec(
+    title="Trace calls",
     name="trace_calls",
     description="""The call graph around a function or method: what it calls (`callees`) or
 what calls it (`callers`), up to `depth` levels, each node resolved to an indexed
@@ -141,10 +144,15 @@ indexed.""",
 )
 
 GET_EXAMPLE = ToolSpec(
+    title="Open an example",
     name="get_example",
-    description="""A whole example: its taxonomy (tags, execution mode, entry point, key
-files) and every file's path and content, entry point first, within max_tokens; files that
-did not fit are listed in `omitted`. `example_id` is the id of any example hit.""",
+    description=(
+        "A whole example: its taxonomy (tags, execution mode, entry point, key files) and "
+        "every file's path and content, entry point first, within max_tokens; files that "
+        "did not fit are listed in `omitted`. `example_id` is the id of any hit "
+        "search_examples returned: a doc page that is a worked example comes back as one "
+        "file, the page."
+    ),
     args=GetExampleArgs,
     output=ExampleBundle,
     function="ctxhub.tools.example_tools:get_example",
@@ -153,6 +161,7 @@ did not fit are listed in `omitted`. `example_id` is the id of any example hit."
 )
 
 CHECK_DEPRECATION = ToolSpec(
+    title="Check for deprecation",
     name="check_deprecation",
     description="""Whether a symbol (qualified or short name) is deprecated in the
 indexed version: since when, the replacement to use, and where it is stated (code warning,
@@ -165,6 +174,7 @@ decorator, docstring, alias or changelog).""",
 )
 
 GET_HUB_STATUS = ToolSpec(
+    title="Index status",
     name="get_hub_status",
     description="""What the index holds: each source with its kinds, version, chunk
 counts, refresh age and errors; the embedding model; the store. Use it to learn source

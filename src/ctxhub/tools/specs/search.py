@@ -60,7 +60,7 @@ class SearchApiArgs(ToolArgs):
             "structural filter is given",
         ),
     ] = ""
-    module: Annotated[Name, Field(description="Dotted module prefix, e.g. 'pkg.services'")] = None
+    module: Annotated[Name, Field(description="Dotted module prefix, e.g. 'mypkg.storage'")] = None
     class_name: Annotated[
         Name, Field(description="Class name prefix; methods of matching classes")
     ] = None
@@ -70,9 +70,9 @@ class SearchApiArgs(ToolArgs):
     base_class: Annotated[
         Name, Field(description="Classes deriving directly from this base (last dotted part)")
     ] = None
-    yields: Annotated[Name, Field(description="Functions that yield this (e.g. a frame class)")] = (
-        None
-    )
+    yields: Annotated[
+        Name, Field(description="Functions that yield this name (e.g. an event or message class)")
+    ] = None
     calls: Annotated[
         Name,
         Field(
@@ -107,7 +107,11 @@ class SearchApiArgs(ToolArgs):
 class SearchExamplesArgs(ToolArgs):
     query: Query
     tags: Annotated[
-        Tags, Field(description="Capability tags every hit must have, e.g. ['tts']")
+        Tags,
+        Field(
+            description="Capability tags every hit must have (parts of the framework modules the "
+            "example imports), e.g. ['websocket']"
+        ),
     ] = None
     execution_mode: Annotated[
         Name, Field(description="How the example runs: 'local', 'cloud', ...")
@@ -119,6 +123,7 @@ class SearchExamplesArgs(ToolArgs):
 
 
 SEARCH = ToolSpec(
+    title="Search everything",
     name="search",
     description="""Search everything indexed (docs, API source, examples) with one hybrid
 retriever (BM25 + embeddings + exact symbol match). Start here when unsure which kind of
@@ -133,9 +138,10 @@ version, score and a snippet; open one with get_doc / get_code_snippet / get_exa
 )
 
 SEARCH_DOCS = ToolSpec(
+    title="Search the docs",
     name="search_docs",
     description="""Search the documentation only. `area` narrows to a path prefix of the
-docs tree (e.g. "server/services"). Open a hit's whole page (or one section) with
+docs tree (e.g. "guides/"). Open a hit's whole page (or one section) with
 get_doc(doc_id=hit.id).""",
     args=SearchDocsArgs,
     output=SearchResponse,
@@ -146,6 +152,7 @@ get_doc(doc_id=hit.id).""",
 )
 
 SEARCH_API = ToolSpec(
+    title="Search the Python API",
     name="search_api",
     description="""Search the Python API: modules, classes, methods and functions, with
 signature, bases, calls, yields and imports in each hit's metadata. Structural filters
@@ -166,6 +173,7 @@ attributes' calls too (`calls_via` narrows). Then read code with get_code_snippe
 )
 
 SEARCH_EXAMPLES = ToolSpec(
+    title="Search examples",
     name="search_examples",
     description="""Search runnable examples (and docs pages that are worked examples).
 Filter by capability `tags` (all must match), `execution_mode` (local, cloud, ...) or
