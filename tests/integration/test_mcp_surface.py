@@ -102,7 +102,8 @@ def test_metadata_is_written_for_people(mcp: Any) -> None:
     assert info.description and "memory" in info.description and "docs" in info.description
     titles = {tool.name: tool.title for tool in listed.tools}
     assert titles["search_api"] == "Search the Python API"
-    assert titles["log_solution"] == "Log solution"  # from the name until its spec has one
+    assert titles["log_solution"] == "Log a solution"
+    assert all(titles.values())  # every tool has a title
 
 
 def test_serve_help_says_what_the_server_offers(indexed_home: Path) -> None:

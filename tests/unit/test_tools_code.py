@@ -181,6 +181,33 @@ def test_removed_is_not_deprecated(tmp_path: Path) -> None:
     assert deprecation_report(report).startswith("old_api: REMOVED in 2.0 (deprecated since 1.5)")
 
 
+def test_check_deprecation_can_be_limited_to_one_source(tmp_path: Path) -> None:
+    """The same name deprecated in one framework and current in another."""
+    from ctxhub.core.knowledge import Deprecation
+
+    set_embedder(HashingEmbedder(dim=64))
+    try:
+        with HubSession(Settings(home=tmp_path)) as hub:
+            hub.store.replace_file(
+                "old-fw",
+                "CHANGELOG.md",
+                [],
+                deprecations=[
+                    Deprecation(
+                        source="old-fw", symbol="connect", note="`connect` is deprecated",
+                        since="3.0", origin="changelog",
+                    )
+                ],
+            )  # fmt: skip
+            anywhere = deprecation_tools.check_deprecation(hub, "connect")
+            elsewhere = deprecation_tools.check_deprecation(hub, "connect", source="new-fw")
+            there = deprecation_tools.check_deprecation(hub, "connect", source="old-fw")
+    finally:
+        set_embedder(None)
+    assert anywhere.deprecated and there.deprecated and there.since == "3.0"
+    assert not elsewhere.deprecated
+
+
 def test_a_module_level_alias_leads_to_its_definition(tmp_path: Path) -> None:
     from ctxhub.ingest.python.chunks import extract_python_file
 

@@ -116,14 +116,18 @@ def _in_chunk(chunk: Chunk, pattern: re.Pattern[str]) -> list[DocDeprecation]:
     return out
 
 
-def docs_deprecations(store: Store, symbol: str, limit: int = 5) -> list[DocDeprecation]:
-    """Where the indexed docs say `symbol` (qualified or its last part) is deprecated."""
+def docs_deprecations(
+    store: Store, symbol: str, limit: int = 5, source: str | None = None
+) -> list[DocDeprecation]:
+    """Where the indexed docs (of `source`, or all) say `symbol` (qualified or its last
+    part) is deprecated."""
     name = symbol.strip().strip("`").removesuffix("()")
     last = name.rsplit(".", 1)[-1]
     if len(last) < 3:
         return []  # too short to find reliably in prose
     terms = list(dict.fromkeys([name, last, "deprecated", "removed"]))
-    ranked = store.bm25(terms, SearchFilters(), ["doc"], _CANDIDATES)
+    filters = SearchFilters(source=[source] if source else None)
+    ranked = store.bm25(terms, filters, ["doc"], _CANDIDATES)
     chunks = store.get_chunks([cid for cid, _ in ranked])
     pattern = _mention(last)
     out: list[DocDeprecation] = []

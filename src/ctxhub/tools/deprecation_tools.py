@@ -23,11 +23,11 @@ CHECKED = (
 )
 
 
-def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
+def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -> DeprecationReport:
     symbol = symbol.strip()
     if not symbol:
         raise InputError("symbol must not be empty")
-    entries = hub.store.deprecations(symbol)
+    entries = [d for d in hub.store.deprecations(symbol) if source is None or d.source == source]
     low = symbol.lower()
 
     def rank(d: Deprecation) -> tuple[bool, bool, bool]:
@@ -37,10 +37,10 @@ def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
         return (d.origin == "changelog", (d.note or "").startswith("parameter"), not named)
 
     entries.sort(key=rank)
-    defined = resolve.find_symbol(hub.store, symbol)[0]
+    defined = resolve.find_symbol(hub.store, symbol, source)[0]
     flagged = [c for c in defined[:1] if c.metadata.deprecated]
     if not entries and not flagged:
-        stated = docs_deprecations(hub.store, symbol)
+        stated = docs_deprecations(hub.store, symbol, source=source)
         if stated:
             return _docs_report(symbol, stated, found=bool(defined))
         if not defined:
@@ -48,7 +48,7 @@ def check_deprecation(hub: HubSession, symbol: str) -> DeprecationReport:
                 symbol=symbol,
                 deprecated=False,
                 found=False,
-                did_you_mean=nearest_names(hub, symbol),
+                did_you_mean=nearest_names(hub, symbol, source),
             )
         return DeprecationReport(symbol=symbol, deprecated=False, checked=list(CHECKED))
     first = entries[0] if entries else None

@@ -137,6 +137,7 @@ class EcosystemDigestArgs(ToolArgs):
 
 
 LOG_SOLUTION = ToolSpec(
+    title="Log a solution",
     name="log_solution",
     description="""Record a problem you solved (or hit) so the next agent finds it: the
 problem as you would search for it, the error type / stack trace, what fixed it, and the
@@ -164,6 +165,7 @@ secrets in it.""",
 )
 
 SEARCH_SOLUTIONS = ToolSpec(
+    title="Search solution memory",
     name="search_solutions",
     description="""Search solution memory: problems agents (and imported GitHub
 issues, mined sessions) already solved. Paste the error message, describe the symptom,
@@ -184,6 +186,7 @@ known, the response says so: solve it, then log_solution.""",
 )
 
 SEARCH_BY_APPROACH = ToolSpec(
+    title="Search solutions by approach",
     name="search_by_approach",
     description="""Find records by how they were solved (e.g. "pin the dependency
 version", "retry with exponential backoff"), searching the solution texts.""",
@@ -196,6 +199,7 @@ version", "retry with exponential backoff"), searching the solution texts.""",
 )
 
 RATE = ToolSpec(
+    title="Rate a result",
     name="rate",
     description="""Rate a result after trying it: a memory record (worked / did not work) or a
 knowledge hit from search/search_docs/search_api (useful / not useful; pass the `query`
@@ -215,6 +219,7 @@ you searched). Ratings re-rank future results.""",
 )
 
 BROWSE_SOLUTIONS = ToolSpec(
+    title="Browse solution records",
     name="browse_solutions",
     description="""List solution records by language, framework, tag, error type or source
 (e.g. 'github:owner/repo', 'session', 'hook'), most recently seen first, with a cursor.""",
@@ -227,6 +232,7 @@ BROWSE_SOLUTIONS = ToolSpec(
 )
 
 ECOSYSTEM_DIGEST = ToolSpec(
+    title="Ecosystem digest",
     name="ecosystem_digest",
     description="""The known problems and fixes for a stack, as Markdown ready to paste into a
 project's agent instructions file (AGENTS.md, CLAUDE.md).""",

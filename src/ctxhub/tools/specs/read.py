@@ -93,6 +93,11 @@ class SymbolArgs(ToolArgs):
     symbol: Symbol
 
 
+class CheckDeprecationArgs(ToolArgs):
+    symbol: Symbol
+    source: OneSource = None
+
+
 class NoArgs(ToolArgs):
     pass
 
@@ -165,8 +170,9 @@ CHECK_DEPRECATION = ToolSpec(
     name="check_deprecation",
     description="""Whether a symbol (qualified or short name) is deprecated in the
 indexed version: since when, the replacement to use, and where it is stated (code warning,
-decorator, docstring, alias or changelog).""",
-    args=SymbolArgs,
+decorator, docstring, alias or changelog). `source` limits it to one indexed source
+(the same name can be deprecated in one framework and current in another).""",
+    args=CheckDeprecationArgs,
     output=DeprecationReport,
     function="ctxhub.tools.deprecation_tools:check_deprecation",
     render=f"{RENDER}:deprecation_report",
