@@ -120,7 +120,7 @@ def _index_units(
     vanished, counting into `summary`."""
     ctx = _context(store, spec, snapshot, plan)
     known = store.file_states(spec.name)
-    progress.start(f"{spec.name}: files", len(plan.units))
+    progress.start(f"{spec.name}: units", len(plan.units))  # files, pages, examples
     for unit in plan.units:
         prior = known.get(unit.key)
         if not force and prior is not None and prior.hash == unit.hash:
