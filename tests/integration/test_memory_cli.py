@@ -62,3 +62,10 @@ def test_log_recall_rate_export_import(tmp_path: Path) -> None:
     assert again["hits"][0]["id"] == logged["id"]
     status = json.loads(run_ctxhub(other, "status", "--json").stdout)
     assert status["memory"]["records"] == 1 and status["memory"]["worked"] == 1
+
+
+def test_doctor_says_an_empty_store_is_empty(tmp_path: Path) -> None:
+    """Empty is not broken (exit 0), but the check says what to do next."""
+    done = run_ctxhub(tmp_path, "doctor")
+    assert "the store is empty; index a source with `ctxhub add SOURCE`" in done.stdout
+    assert "FAIL" not in done.stdout

@@ -222,3 +222,21 @@ def test_a_structural_filter_that_admits_nothing_is_not_a_confident_answer(home:
     assert listed["notice"] == "no API chunk matches module='tests'; indexed packages: widepkg"
     text = run(home, "search-api", "--module", "tests").output
     assert "confidence 0.00" in text and "indexed packages: widepkg" in text
+
+
+def test_counts_read_as_english_and_help_names_the_real_paths() -> None:
+    from ctxhub.core.outputs import HubStatus, MemoryStatus
+    from ctxhub.tools.render import memory_line
+
+    def line(**memory: int) -> str:
+        status = HubStatus(
+            store_path="x.db", store_bytes=0, schema_version=5, model=None, dim=None,
+            generation=0, chunks=0, embedded=0, sources=[], memory=MemoryStatus(**memory),
+        )  # fmt: skip
+        return memory_line(status)
+
+    assert line(records=1, variants=1).startswith("memory: 1 record (none); 1 variant;")
+    assert line(records=2).startswith("memory: 2 records (none); 0 variants;")
+    assert line().startswith("memory: empty")
+    init_help = CliRunner().invoke(cli, ["init", "--help"]).output
+    assert "$CTXHUB_HOME/ctxhub.toml" in init_help and "~/.ctxhub/ctxhub.toml" not in init_help
