@@ -262,6 +262,8 @@ READER = textwrap.dedent(
     store = SQLiteStore(db)
     print("read_only", store.read_only, store.why_read_only)
     print("hits", len(store.bm25(["watchdog3"], SearchFilters(), None, 5)))
+    # the retriever counts query words first (temp tables): a read-only store allows it
+    print("terms", store.term_frequencies(["watchdog3"])[0])
     print("sources", [s.name for s in store.sources()])
     try:
         store.upsert_source(store.sources()[0])
@@ -364,6 +366,7 @@ def test_a_store_on_a_read_only_mount(shared: Path, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "read_only True" in done.stdout and "hits 1" in done.stdout
+    assert "terms {'watchdog3': 1}" in done.stdout
     assert f"refused the store {mount / db.name} is read-only" in done.stdout
 
     # and the CLI on it: status reads, a write is one error line, exit 1

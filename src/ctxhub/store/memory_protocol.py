@@ -40,6 +40,14 @@ class MemoryStore(Protocol):
 
     def resolve_alias(self, alias: str) -> str | None: ...
 
+    def aliases(self) -> list[tuple[str, str]]:
+        """Every (alias, record id), by alias."""
+        ...
+
+    def record_links(self, record_id: str) -> list[tuple[str, str]]:
+        """(symbol, content hash) a record was linked to, as `put_record` took them."""
+        ...
+
     def delete_record(self, record_id: str) -> bool: ...
 
     def add_feedback(

@@ -127,6 +127,10 @@ class Store(Protocol):
 
     def put_embeddings(self, model: str, items: Sequence[tuple[str, Vectors]]) -> None: ...
 
+    def embeddings_for(self, model: str, hashes: Sequence[str]) -> dict[str, Vectors]:
+        """The cached vectors of `model` for these text hashes (the ones it has)."""
+        ...
+
     def drop_other_models(self, model: str) -> int:
         """Delete cached embeddings of every other model; how many went."""
         ...
@@ -213,6 +217,10 @@ class Store(Protocol):
         ...
 
     def deprecations(self, symbol: str) -> list[Deprecation]: ...
+
+    def file_deprecations(self, source: str, file: str) -> list[Deprecation]:
+        """The deprecations one unit recorded, as `replace_file` was given them."""
+        ...
 
     def knowledge_feedback(self, ids: Sequence[str]) -> dict[str, tuple[int, int]]:
         """{chunk id: (useful, not useful)} ratings of the rated ones among `ids`."""

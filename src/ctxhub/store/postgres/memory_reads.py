@@ -99,6 +99,18 @@ class PgMemoryReads:
             out.setdefault(int(r[0]), []).append((str(r[1]), not r[2]))
         return out
 
+    def aliases(self) -> list[tuple[str, str]]:
+        rows = self._all('SELECT alias, record_id FROM record_aliases ORDER BY alias COLLATE "C"')
+        return [(str(a), str(r)) for a, r in rows]
+
+    def record_links(self, record_id: str) -> list[tuple[str, str]]:
+        rows = self._all(
+            "SELECT l.symbol, l.content_hash FROM record_links l JOIN records r "
+            'ON r.rowid = l.record WHERE r.id = %s ORDER BY l.symbol COLLATE "C"',
+            (record_id,),
+        )
+        return [(str(s), str(h)) for s, h in rows]
+
     def resolve_alias(self, alias: str) -> str | None:
         row = self._one("SELECT record_id FROM record_aliases WHERE alias = %s", (alias,))
         return None if row is None else str(row[0])

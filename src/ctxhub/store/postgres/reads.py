@@ -232,6 +232,22 @@ class PgSearchQueries:
         fields = ("source", "symbol", "replacement", "since", "note", "path", "line", "origin")
         return [Deprecation(**{k: r[k] for k in fields}) for r in rows]
 
+    def embeddings_for(self, model: str, hashes: Sequence[str]) -> dict[str, Vectors]:
+        rows = self._all(
+            "SELECT text_hash, vec::text FROM embeddings WHERE model = %s AND text_hash = ANY(%s)",
+            (model, list(dict.fromkeys(hashes))),
+        )
+        return {str(h): vectors.parse_vector(v) for h, v in rows}
+
+    def file_deprecations(self, source: str, file: str) -> list[Deprecation]:
+        rows = self._all(
+            "SELECT * FROM deprecations WHERE source = %s AND file = %s ORDER BY ctid",
+            (source, file),
+            dicts=True,
+        )
+        fields = ("source", "symbol", "replacement", "since", "note", "path", "line", "origin")
+        return [Deprecation(**{k: r[k] for k in fields}) for r in rows]
+
     def missing_embeddings(
         self, model: str, limit: int = 1000, source: str | None = None
     ) -> list[tuple[str, str]]:

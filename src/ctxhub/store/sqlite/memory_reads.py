@@ -102,6 +102,18 @@ class MemoryReads:
             out.setdefault(int(r[0]), []).append((str(r[1]), not r[2]))
         return out
 
+    def aliases(self) -> list[tuple[str, str]]:
+        rows = self.conn.execute("SELECT alias, record_id FROM record_aliases ORDER BY alias")
+        return [(str(a), str(r)) for a, r in rows]
+
+    def record_links(self, record_id: str) -> list[tuple[str, str]]:
+        rows = self.conn.execute(
+            "SELECT l.symbol, l.content_hash FROM record_links l JOIN records r "
+            "ON r.rowid = l.record WHERE r.id = ? ORDER BY l.symbol",
+            (record_id,),
+        )
+        return [(str(s), str(h)) for s, h in rows]
+
     def resolve_alias(self, alias: str) -> str | None:
         """The record an importer's id was merged into, if it was."""
         row = self.conn.execute(

@@ -17,7 +17,7 @@ from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.filters import chunk_query_where, where_clause
 from ctxhub.store.sqlite.fts import document_frequencies, match_any
 from ctxhub.store.sqlite.rows import READ_COLUMNS, chunk_from_row
-from ctxhub.store.sqlite.vectors import VectorIndex, allowed_rowids, ids_for
+from ctxhub.store.sqlite.vectors import VectorIndex, allowed_rowids, from_blob, ids_for
 
 #: BM25 column weights: content, names (title/symbol/path), identifier parts.
 BM25_WEIGHTS = (1.0, 4.0, 1.5)
@@ -32,6 +32,9 @@ def _vector_index(location: str, model: str, dim: int) -> VectorIndex:
         if key not in _INDEXES:
             _INDEXES[key] = VectorIndex(model, dim)
         return _INDEXES[key]
+
+
+_DEPRECATION_FIELDS = ("source", "symbol", "replacement", "since", "note", "path", "line", "origin")
 
 
 def ids_with_prefix(conn: sqlite3.Connection, table: str, prefix: str, limit: int) -> list[str]:
@@ -230,6 +233,27 @@ class SearchQueries:
             )
             for r in rows
         ]
+
+    def embeddings_for(self, model: str, hashes: Sequence[str]) -> dict[str, Vectors]:
+        out: dict[str, Vectors] = {}
+        wanted = list(dict.fromkeys(hashes))
+        for i in range(0, len(wanted), 500):
+            batch = wanted[i : i + 500]
+            rows = self.conn.execute(
+                f"SELECT text_hash, vec FROM embeddings WHERE model = ? AND text_hash IN "
+                f"({', '.join('?' for _ in batch)})",
+                [model, *batch],
+            )
+            for text_hash, blob in rows:
+                out[str(text_hash)] = from_blob(blob, len(blob) // 4)
+        return out
+
+    def file_deprecations(self, source: str, file: str) -> list[Deprecation]:
+        rows = self.conn.execute(
+            "SELECT * FROM deprecations WHERE source = ? AND file = ? ORDER BY rowid",
+            (source, file),
+        ).fetchall()
+        return [Deprecation(**{k: r[k] for k in _DEPRECATION_FIELDS}) for r in rows]
 
     def missing_embeddings(
         self, model: str, limit: int = 1000, source: str | None = None

@@ -122,7 +122,9 @@ class SQLiteStore(SearchQueries, MemoryQueries):
     def _configure_read_only(self, conn: sqlite3.Connection) -> None:
         """Settings of a read-only connection, and a first read (which opens the file)."""
         conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
-        conn.execute("PRAGMA query_only=1")  # SQLite itself refuses any write
+        # mode=ro / immutable make SQLite refuse any write to the store itself; no
+        # `query_only`, which would also refuse the temp tables a BM25 search counts its
+        # query terms in (fts.document_frequencies): searches must work read-only
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
 
     def _open(self, exists: bool, explicit: bool) -> StoreConnection:
