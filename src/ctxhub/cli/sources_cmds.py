@@ -17,9 +17,8 @@ from ctxhub.cli.tables import fitted_table
 from ctxhub.core.errors import ManifestError
 from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
 from ctxhub.sources import spec_from_argument
-from ctxhub.sources.base import CONTENT_KINDS, KIND_ALIASES
+from ctxhub.sources.base import ADD_COMMAND, CONTENT_KINDS, KIND_ALIASES, SOURCE_FORMS
 from ctxhub.sources.manifest import (
-    effective_sources,
     project_manifest_path,
     read_manifest,
     user_manifest_path,
@@ -141,9 +140,8 @@ def _did_you_mean(ctx: Context, name: str) -> str:
     """`; did you mean X?` from the sources the manifests and the store know."""
     import difflib
 
-    known = {s.name for s in effective_sources(ctx.settings.home)}
     with open_store(ctx.settings.store_location) as store:
-        known |= {s.name for s in store.sources()}
+        known = {k.name for k in known_sources(store, ctx.settings.home)}
     close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
     if close:
         return f"; did you mean {', '.join(close)}?"
@@ -225,7 +223,7 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
             ]
         )
     if not cells:
-        out.print("no sources yet: ctxhub add SOURCE (a path, git URL, docs URL or pypi:NAME)")
+        out.print(f"no sources yet: {ADD_COMMAND} ({SOURCE_FORMS})")
         return
     headers = ("name", "origin", "kind", "status", "version", "chunks")
     out.print(fitted_table(out, headers, cells))

@@ -11,6 +11,7 @@ from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
 from ctxhub.cli.tables import fitted_table
 from ctxhub.memory.records.pending import pending_count
+from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools.render import memory_line
@@ -56,7 +57,7 @@ def status(ctx: Context, as_json: bool) -> None:
     if rows:
         out.print(fitted_table(out, headers, rows))
     else:
-        out.print("no sources yet: ctxhub add SOURCE (a path, git URL, docs URL or pypi:NAME)")
+        out.print(f"no sources yet: {ADD_COMMAND} ({SOURCE_FORMS})")
     out.print(memory_line(report))
     for query, n in report.memory.unhelpful_queries[:5]:
         out.print(f"  rated not useful ({n}x): {query[:120]}")
@@ -84,7 +85,7 @@ def doctor(ctx: Context) -> None:
             if not store.sources():  # not a failure: a fresh hub is empty
                 out.print(
                     "[yellow]note[/yellow] content: the store is empty; index a source "
-                    "with `ctxhub add SOURCE` (a path, git URL, docs URL or pypi:NAME)",
+                    f"with `{ADD_COMMAND}` ({SOURCE_FORMS})",
                     soft_wrap=True,
                 )
     except Exception as exc:

@@ -41,6 +41,12 @@ def link_problem(full: Path, root: Path) -> str | None:
     return None
 
 
+#: How a person adds a source, and what SOURCE may be: one wording for every hint that
+#: the hub is empty (CLI and MCP alike).
+ADD_COMMAND = "ctxhub add SOURCE"
+SOURCE_FORMS = "a path, git URL, docs URL or pypi:NAME"
+
+
 class SourceSpec(BaseModel):
     """One `[[sources]]` entry of ctxhub.toml. Exactly one origin must be set."""
 

@@ -18,6 +18,7 @@ from ctxhub.search.budget import to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
+from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 
 
 def _request(
@@ -33,19 +34,21 @@ def _request(
 
 #: What an empty hub answers every search with.
 EMPTY_HUB = (
-    "nothing is indexed yet: add a source with `ctxhub add SOURCE` (a path, git URL, docs "
-    "URL or pypi:NAME), then search again"
+    f"nothing is indexed yet: add a source with `{ADD_COMMAND}` ({SOURCE_FORMS}), then search again"
 )
 
 
+def _empty_hub(hub: HubSession) -> str | None:
+    """EMPTY_HUB when the hub holds no source at all (asked only of an empty answer)."""
+    return None if hub.store.sources() else EMPTY_HUB
+
+
 def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
-    """No hits: say so plainly when the hub holds nothing at all (a rare, cheap check:
-    only an empty answer pays for it)."""
+    """No hits: say so plainly when the hub holds nothing at all."""
     if response.hits or response.notice:
         return response
-    if not hub.store.sources():
-        return response.model_copy(update={"notice": EMPTY_HUB, "confidence": 0.0})
-    return response
+    notice = _empty_hub(hub)
+    return response.model_copy(update={"notice": notice, "confidence": 0.0}) if notice else response
 
 
 def _sources(source: str | list[str] | None) -> list[str] | None:
@@ -187,16 +190,13 @@ def _list_filtered(
         if i in by_id
     ]
     if total == 0:  # a filter that admits nothing is no confident answer
-        notice = _explained(
-            hub, SearchResponse(query=query, hits=[], confidence=0.0, low_confidence=True)
-        ).notice
         return SearchResponse(
             query=query,
             hits=[],
             confidence=0.0,
             low_confidence=True,
             total=0,
-            notice=notice or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
+            notice=_empty_hub(hub) or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
         )
     hits, truncated = to_hits(candidates, norm if scored else 1.0, max_tokens)
     if filters.calls:
