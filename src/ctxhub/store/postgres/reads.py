@@ -3,7 +3,6 @@ listings. A mixin of PostgresStore (which owns the pool, the model and the write
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -14,7 +13,12 @@ from ctxhub.store.postgres.filters import chunk_query_where, where_clause
 from ctxhub.store.postgres.fts import any_of, bm25_sql, idf, phrases, query_cte
 from ctxhub.store.postgres.vectors import nearest_chunks
 from ctxhub.store.protocol import FileState, SourceState
-from ctxhub.store.sqlite.rows import READ_COLUMNS, chunk_from_row
+from ctxhub.store.sqlite.rows import (
+    READ_COLUMNS,
+    chunk_from_row,
+    deprecation_from_row,
+    source_from_row,
+)
 
 T = TypeVar("T")
 
@@ -229,8 +233,7 @@ class PgSearchQueries:
             (low, tail, low, low, low),
             dicts=True,
         )
-        fields = ("source", "symbol", "replacement", "since", "note", "path", "line", "origin")
-        return [Deprecation(**{k: r[k] for k in fields}) for r in rows]
+        return [deprecation_from_row(r) for r in rows]
 
     def embeddings_for(self, model: str, hashes: Sequence[str]) -> dict[str, Vectors]:
         rows = self._all(
@@ -245,8 +248,7 @@ class PgSearchQueries:
             (source, file),
             dicts=True,
         )
-        fields = ("source", "symbol", "replacement", "since", "note", "path", "line", "origin")
-        return [Deprecation(**{k: r[k] for k in fields}) for r in rows]
+        return [deprecation_from_row(r) for r in rows]
 
     def missing_embeddings(
         self, model: str, limit: int = 1000, source: str | None = None
@@ -280,21 +282,8 @@ class PgSearchQueries:
         return int(row[0]), int(row[1])
 
     def sources(self) -> list[SourceState]:
-        return [
-            SourceState(
-                name=r["name"],
-                kinds=[k for k in r["kinds"].split(",") if k],
-                origin=r["origin"],
-                root=r["root"],
-                version=r["version"],
-                commit=r["commit_sha"],
-                status=r["status"],
-                error=r["error"],
-                last_refresh=r["last_refresh"],
-                stats=json.loads(r["stats"] or "{}"),
-            )
-            for r in self._all("SELECT * FROM sources ORDER BY name", dicts=True)
-        ]
+        rows = self._all("SELECT * FROM sources ORDER BY name", dicts=True)
+        return [source_from_row(r) for r in rows]
 
     def file_states(self, source: str) -> dict[str, FileState]:
         return {

@@ -19,6 +19,7 @@ from ctxhub.store.protocol import FileState, ReplaceResult, SourceState
 from ctxhub.store.sqlite.rows import (
     CHUNK_COLUMNS,
     chunk_row,
+    deprecation_values,
     row_hash,
     symbol_suffixes,
     term_values,
@@ -103,20 +104,7 @@ class PgChunkWrites:
                 conn.cursor().executemany(
                     "INSERT INTO deprecations(source, file, symbol, replacement, since, note,"
                     " path, line, origin) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    [
-                        (
-                            source,
-                            file,
-                            d.symbol,
-                            d.replacement,
-                            d.since,
-                            d.note,
-                            d.path,
-                            d.line,
-                            d.origin,
-                        )
-                        for d in deprecations
-                    ],
+                    deprecation_values(source, file, deprecations),
                 )
             if file_state is not None:
                 self._put_file_state(conn, source, file_state)

@@ -6,7 +6,6 @@ kept apart so each file stays one job: how ctxhub asks SQLite and numpy for cand
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -16,7 +15,12 @@ from ctxhub.embed.base import Vectors
 from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.filters import chunk_query_where, where_clause
 from ctxhub.store.sqlite.fts import document_frequencies, match_any
-from ctxhub.store.sqlite.rows import READ_COLUMNS, chunk_from_row
+from ctxhub.store.sqlite.rows import (
+    READ_COLUMNS,
+    chunk_from_row,
+    deprecation_from_row,
+    source_from_row,
+)
 from ctxhub.store.sqlite.vectors import VectorIndex, allowed_rowids, from_blob, ids_for
 
 #: BM25 column weights: content, names (title/symbol/path), identifier parts.
@@ -32,9 +36,6 @@ def _vector_index(location: str, model: str, dim: int) -> VectorIndex:
         if key not in _INDEXES:
             _INDEXES[key] = VectorIndex(model, dim)
         return _INDEXES[key]
-
-
-_DEPRECATION_FIELDS = ("source", "symbol", "replacement", "since", "note", "path", "line", "origin")
 
 
 def ids_with_prefix(conn: sqlite3.Connection, table: str, prefix: str, limit: int) -> list[str]:
@@ -220,19 +221,7 @@ class SearchQueries:
             "OR substr(?, -length(symbol) - 1) = '.' || lower(symbol)",
             (low, tail, low, low, low),
         ).fetchall()
-        return [
-            Deprecation(
-                source=r["source"],
-                symbol=r["symbol"],
-                replacement=r["replacement"],
-                since=r["since"],
-                note=r["note"],
-                path=r["path"],
-                line=r["line"],
-                origin=r["origin"],
-            )
-            for r in rows
-        ]
+        return [deprecation_from_row(r) for r in rows]
 
     def embeddings_for(self, model: str, hashes: Sequence[str]) -> dict[str, Vectors]:
         out: dict[str, Vectors] = {}
@@ -253,7 +242,7 @@ class SearchQueries:
             "SELECT * FROM deprecations WHERE source = ? AND file = ? ORDER BY rowid",
             (source, file),
         ).fetchall()
-        return [Deprecation(**{k: r[k] for k in _DEPRECATION_FIELDS}) for r in rows]
+        return [deprecation_from_row(r) for r in rows]
 
     def missing_embeddings(
         self, model: str, limit: int = 1000, source: str | None = None
@@ -288,19 +277,7 @@ class SearchQueries:
 
     def sources(self) -> list[SourceState]:
         return [
-            SourceState(
-                name=r["name"],
-                kinds=[k for k in r["kinds"].split(",") if k],
-                origin=r["origin"],
-                root=r["root"],
-                version=r["version"],
-                commit=r["commit_sha"],
-                status=r["status"],
-                error=r["error"],
-                last_refresh=r["last_refresh"],
-                stats=json.loads(r["stats"] or "{}"),
-            )
-            for r in self.conn.execute("SELECT * FROM sources ORDER BY name")
+            source_from_row(r) for r in self.conn.execute("SELECT * FROM sources ORDER BY name")
         ]
 
     def file_states(self, source: str) -> dict[str, FileState]:

@@ -1,15 +1,19 @@
-"""Chunk <-> row conversion, and the derived text columns the FTS index searches."""
+"""Chunk <-> row conversion, and the derived text columns the FTS index searches; the
+source and deprecation rows too. Both SQL backends use these (their rows read by column
+name), so a row means the same in each."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from ctxhub.core.calls import CALL_TERMS, call_sites, via_kind
 from ctxhub.core.identifiers import identifier_parts, split_identifier
-from ctxhub.core.knowledge import Chunk, ChunkMeta, content_hash
+from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, content_hash
+from ctxhub.store.protocol import SourceState
 
 #: Columns written for one chunk, in insert order.
 CHUNK_COLUMNS = (
@@ -164,4 +168,34 @@ def chunk_from_row(row: sqlite3.Row) -> Chunk:
         embed_text=row["embed_text"],
         content_hash=row["content_hash"],
         metadata=ChunkMeta.model_validate(json.loads(row["meta"])),
+    )
+
+
+#: Columns of a deprecation row after (source, file), in insert order.
+DEPRECATION_FIELDS = ("symbol", "replacement", "since", "note", "path", "line", "origin")
+
+
+def deprecation_values(
+    source: str, file: str, deprecations: Sequence[Deprecation]
+) -> list[tuple[Any, ...]]:
+    """Insert values (source, file, *DEPRECATION_FIELDS) for one unit's deprecations."""
+    return [(source, file, *(getattr(d, f) for f in DEPRECATION_FIELDS)) for d in deprecations]
+
+
+def deprecation_from_row(row: Any) -> Deprecation:
+    return Deprecation(source=row["source"], **{f: row[f] for f in DEPRECATION_FIELDS})
+
+
+def source_from_row(row: Any) -> SourceState:
+    return SourceState(
+        name=row["name"],
+        kinds=[k for k in row["kinds"].split(",") if k],
+        origin=row["origin"],
+        root=row["root"],
+        version=row["version"],
+        commit=row["commit_sha"],
+        status=row["status"],
+        error=row["error"],
+        last_refresh=row["last_refresh"],
+        stats=json.loads(row["stats"] or "{}"),
     )

@@ -35,6 +35,7 @@ from ctxhub.store.sqlite.reads import SearchQueries
 from ctxhub.store.sqlite.rows import (
     CHUNK_COLUMNS,
     chunk_row,
+    deprecation_values,
     row_hash,
     symbol_suffixes,
     term_values,
@@ -404,20 +405,7 @@ class SQLiteStore(SearchQueries, MemoryQueries):
             self.conn.executemany(
                 "INSERT INTO deprecations(source, file, symbol, replacement, since, note,"
                 " path, line, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        source,
-                        file,
-                        d.symbol,
-                        d.replacement,
-                        d.since,
-                        d.note,
-                        d.path,
-                        d.line,
-                        d.origin,
-                    )
-                    for d in deprecations
-                ],
+                deprecation_values(source, file, deprecations),
             )
             if file_state is not None:
                 self._put_file_state(source, file_state)
