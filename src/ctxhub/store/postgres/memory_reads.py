@@ -13,7 +13,7 @@ from ctxhub.store.postgres.filters import memory_where
 from ctxhub.store.postgres.fts import bm25_sql, idf, phrases, query_cte
 from ctxhub.store.postgres.reads import IDS_WITH_PREFIX
 from ctxhub.store.postgres.vectors import nearest_records, parse_vector
-from ctxhub.store.sqlite.memory_rows import RECORD_BM25_WEIGHTS, row_record
+from ctxhub.store.sqlite.memory_rows import RECORD_BM25_WEIGHTS, records_in_order
 
 T = TypeVar("T")
 
@@ -72,17 +72,7 @@ class PgMemoryReads:
             for r in self._all("SELECT * FROM records WHERE id = ANY(%s)", (list(ids),), dicts=True)
         }
         links = self._links([int(r["rowid"]) for r in rows.values()])
-        out: list[Record] = []
-        for rid in ids:
-            row = rows.get(rid)
-            if row is None:
-                continue
-            record = row_record(row)
-            linked = links.get(int(row["rowid"]), [])
-            record.linked_symbols = [s for s, _ in linked]
-            record.stale_symbols = [s for s, stale in linked if stale]
-            out.append(record)
-        return out
+        return records_in_order(ids, rows, links)
 
     def _links(self, rowids: Sequence[int]) -> dict[int, list[tuple[str, bool]]]:
         """{record rowid: [(symbol, stale)]}: stale when no chunk of that symbol still has

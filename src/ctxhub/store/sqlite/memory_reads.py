@@ -12,7 +12,11 @@ from typing import Any
 from ctxhub.core.records import MemoryFilters, Record, TermStats
 from ctxhub.embed.base import Vectors
 from ctxhub.store.sqlite.fts import match_any
-from ctxhub.store.sqlite.memory_rows import RECORD_BM25_WEIGHTS, memory_where, row_record
+from ctxhub.store.sqlite.memory_rows import (
+    RECORD_BM25_WEIGHTS,
+    memory_where,
+    records_in_order,
+)
 from ctxhub.store.sqlite.reads import ids_with_prefix
 from ctxhub.store.sqlite.vectors import Matrix, allowed_rowids, ids_for, load_matrix, top_cosine
 
@@ -74,17 +78,7 @@ class MemoryReads:
             for r in self.conn.execute(f"SELECT * FROM records WHERE id IN ({marks})", list(ids))
         }
         links = self._links([r["rowid"] for r in rows.values()])
-        out: list[Record] = []
-        for rid in ids:
-            row = rows.get(rid)
-            if row is None:
-                continue
-            record = row_record(row)
-            linked = links.get(int(row["rowid"]), [])
-            record.linked_symbols = [s for s, _ in linked]
-            record.stale_symbols = [s for s, stale in linked if stale]
-            out.append(record)
-        return out
+        return records_in_order(ids, rows, links)
 
     def _links(self, rowids: Sequence[int]) -> dict[int, list[tuple[str, bool]]]:
         """{record rowid: [(symbol, stale)]}: stale when no chunk of that symbol still has

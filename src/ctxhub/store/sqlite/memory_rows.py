@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import sqlite3
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ctxhub.core.records import MemoryFilters, Record
@@ -68,9 +68,27 @@ def memory_where(filters: MemoryFilters) -> tuple[str, list[object]]:
     return (" AND ".join(parts) if parts else "1"), params
 
 
-def row_record(row: sqlite3.Row) -> Record:
+def row_record(row: Any) -> Record:
     data: dict[str, Any] = {k: row[k] for k in RECORD_FIELDS}
     data["resolved"] = bool(data["resolved"])
     data["libraries"] = json.loads(row["libraries"])
     data["tags"] = json.loads(row["tags"])
     return Record.model_validate(data)
+
+
+def records_in_order(
+    ids: Sequence[str], rows: Mapping[str, Any], links: Mapping[int, list[tuple[str, bool]]]
+) -> list[Record]:
+    """The records of `ids` that exist, in the order asked, with their linked symbols and
+    those whose code changed since (`links`: {record rowid: [(symbol, stale)]})."""
+    out: list[Record] = []
+    for rid in ids:
+        row = rows.get(rid)
+        if row is None:
+            continue
+        record = row_record(row)
+        linked = links.get(int(row["rowid"]), [])
+        record.linked_symbols = [s for s, _ in linked]
+        record.stale_symbols = [s for s, stale in linked if stale]
+        out.append(record)
+    return out
