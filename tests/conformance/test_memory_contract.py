@@ -46,6 +46,21 @@ def test_aliases_and_deletion(hub_store: HubStore) -> None:
     assert hub_store.delete_record("a") is False
 
 
+def test_set_record_tags_replaces_them(hub_store: HubStore) -> None:
+    _put(hub_store, "a", "pip install fails with SSL error", "set CA bundle", tags=["ssl", "pip"])
+    hub_store.add_feedback("a", "memory", True)
+    assert hub_store.set_record_tags("a", ["proxy", "ssl", "proxy"]) is True
+    (record,) = hub_store.get_records(["a"])
+    assert record.tags == ["proxy", "ssl"]
+    assert record.worked == 1  # history stays
+    listed, total = hub_store.list_records(MemoryFilters(tags=["proxy"]), limit=10)
+    assert [r.id for r in listed] == ["a"] and total == 1
+    assert hub_store.list_records(MemoryFilters(tags=["pip"]), limit=10)[1] == 0
+    assert hub_store.set_record_tags("a", []) is True
+    assert hub_store.get_records(["a"])[0].tags == []
+    assert hub_store.set_record_tags("missing", ["x"]) is False
+
+
 def test_record_search_paths(hub_store: HubStore) -> None:
     _put(hub_store, "ssl", "pip install fails with SSL error", "set REQUESTS_CA_BUNDLE")
     _put(hub_store, "copy", "docker COPY failed: no such file", "fix the build context")

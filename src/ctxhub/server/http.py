@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ctxhub.config import Settings
 from ctxhub.core.errors import ServeError
+from ctxhub.dashboard.app import LOOPBACK_HOSTS, dashboard_app
 from ctxhub.server.app import build_server
 from ctxhub.server.runtime import leave, warm_up
 
@@ -183,7 +184,8 @@ class BearerAuth:
 
 
 def http_app(settings: Settings, host: str, token: str | None, log_level: str = "WARNING") -> Any:
-    """The ASGI app: the SDK's streamable HTTP app at /mcp, behind the token when set."""
+    """The ASGI app: the SDK's streamable HTTP app at /mcp and the dashboard at /,
+    behind the token when set."""
     if not token and not is_loopback(host):
         raise ServeError(
             f"refusing to serve on {host!r} without a token: set CTXHUB_TOKEN (or bind "
@@ -191,9 +193,13 @@ def http_app(settings: Settings, host: str, token: str | None, log_level: str = 
         )
     server = build_server(settings, log_level)
     security = loopback_security(host) if is_loopback(host) else None
-    app: ASGIApp = server.streamable_http_app(
+    mcp_app = server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=host, transport_security=security
     )
+    # The dashboard at / (after /mcp), behind the same auth as the MCP endpoint.
+    hosts = [host.strip("[]"), *LOOPBACK_HOSTS] if is_loopback(host) else None
+    mcp_app.mount("/", dashboard_app(settings, hosts))
+    app: ASGIApp = mcp_app
     if server.runner is not None:
         warm_up(settings, server.runner.pool)
     quiet_disconnects()

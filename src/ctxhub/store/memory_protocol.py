@@ -48,6 +48,11 @@ class MemoryStore(Protocol):
         """(symbol, content hash) a record was linked to, as `put_record` took them."""
         ...
 
+    def set_record_tags(self, record_id: str, tags: Sequence[str]) -> bool:
+        """Replace the record's tags with `tags` (in that order, repeats dropped); False
+        when there is no such record. Its texts, vectors and history stay."""
+        ...
+
     def delete_record(self, record_id: str) -> bool: ...
 
     def add_feedback(
