@@ -33,7 +33,7 @@ def dashboard(ctx: Context, host: str, port: int) -> None:
 
     import uvicorn
 
-    from ctxhub.dashboard.app import LOOPBACK_HOSTS, dashboard_app
+    from ctxhub.dashboard.app import LOOPBACK_HOSTS, PageOutsideAuth, dashboard_app
     from ctxhub.server.http import BearerAuth, is_loopback
 
     token = ctx.settings.token
@@ -60,9 +60,8 @@ def dashboard(ctx: Context, host: str, port: int) -> None:
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     guard = " (bearer token required)" if token else ""
     click.echo(f"ctxhub dashboard at http://{shown}:{bound}/{guard}", err=True)
-    config = uvicorn.Config(
-        BearerAuth(app, token) if token else app, log_level="warning", lifespan="off"
-    )
+    guarded = PageOutsideAuth(BearerAuth(app, token) if token else app)
+    config = uvicorn.Config(guarded, log_level="warning", lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ctxhub.config import Settings
 from ctxhub.core.errors import ServeError
-from ctxhub.dashboard.app import LOOPBACK_HOSTS, dashboard_app
+from ctxhub.dashboard.app import LOOPBACK_HOSTS, PageOutsideAuth, dashboard_app
 from ctxhub.server.app import build_server
 from ctxhub.server.runtime import leave, warm_up
 
@@ -203,7 +203,7 @@ def http_app(settings: Settings, host: str, token: str | None, log_level: str = 
     if server.runner is not None:
         warm_up(settings, server.runner.pool)
     quiet_disconnects()
-    return QuietDisconnects(BearerAuth(app, token) if token else app)
+    return QuietDisconnects(PageOutsideAuth(BearerAuth(app, token) if token else app))
 
 
 def run_http(
