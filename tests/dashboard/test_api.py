@@ -186,3 +186,20 @@ def test_a_named_caller_rates_as_itself(indexed: Settings) -> None:
     assert c.post("/api/rate", json={"id": hit["id"], "worked": True}).status_code == 200
     with HubSession(indexed) as hub:
         assert hub.store.knowledge_feedback([hit["id"]])[hit["id"]] == (1, 0)
+
+
+def test_the_page_loads_nothing_from_the_network() -> None:
+    """Offline: every script and style is a file of the package (shipped in the wheel:
+    hatch packs src/ctxhub whole); no URL points off the server."""
+    import re
+
+    from ctxhub.dashboard.app import STATIC
+
+    files = [p for p in STATIC.rglob("*") if p.is_file()]
+    assert {p.name for p in files} >= {"index.html", "main.js", "map.js", "style.css"}
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", text), path
+        assert not re.search(r"""(import|from)\s*\(?\s*["']https?://""", text), path
+    for name in re.findall(r"""(?:src|href)="([^"#:]+)\"""", (STATIC / "index.html").read_text()):
+        assert (STATIC / name).is_file(), name

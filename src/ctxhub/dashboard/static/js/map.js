@@ -52,11 +52,12 @@ export async function render(root) {
     const ctx = canvas.getContext("2d");
     ctx.clearRect(0, 0, canvas.clientWidth, canvas.clientHeight);
     const faded = hits.size > 0;
+    const dot = n < 2000 ? 5 : n < 10000 ? 3 : 2;
     ctx.globalAlpha = faded ? 0.25 : 0.7;
     for (let i = 0; i < n; i++) {
       const [sx, sy] = toScreen(xs[i], ys[i]);
       ctx.fillStyle = colour(i);
-      ctx.fillRect(sx - 1.5, sy - 1.5, 3, 3);
+      ctx.fillRect(sx - dot / 2, sy - dot / 2, dot, dot);
     }
     ctx.globalAlpha = 1;
     if (showRecords.checked) {

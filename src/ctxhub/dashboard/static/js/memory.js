@@ -1,7 +1,7 @@
 // Memory: records with filters, occurrences and ratings, variants and merges, possibly
 // stale flags; edit tags, forget (after a confirmation), export.
 import { api, download } from "./api.js";
-import { h, notice, ago } from "./dom.js";
+import { ago, fill, h, notice } from "./dom.js";
 import { openRecord } from "./viewer.js";
 
 export async function render(root) {
@@ -19,7 +19,7 @@ export async function render(root) {
     params.set("offset", offset);
     const data = await api(`/api/memory?${params}`);
     const rows = data.records.map((r) => row(r, load));
-    list.replaceChildren(
+    fill(list,
       h("p", { class: "muted", id: "memory-total" }, `${data.total} records` + (data.total > data.records.length ? ` (showing ${offset + 1}–${offset + data.records.length})` : "")),
       data.records.length ? h("table", {}, h("thead", {}, h("tr", {}, ["problem", "labels", "tags", "seen", "worked / failed", ""].map((t) => h("th", {}, t)))), h("tbody", {}, rows))
         : h("p", { class: "empty" }, "no records: agents log them with log_solution, or run ctxhub import-github / ctxhub mine"),

@@ -1,14 +1,14 @@
 // Overview: every source, the store and the model, memory in numbers; a refresh button
 // per source whose progress is polled from /api/jobs/ID.
 import { api } from "./api.js";
-import { ago, bytes, h, notice } from "./dom.js";
+import { ago, bytes, fill, h, notice } from "./dom.js";
 
 export async function render(root) {
   let timer = null;
   async function draw() {
     const data = await api("/api/overview");
     const running = data.jobs.filter((j) => j.state === "running");
-    root.replaceChildren(
+    fill(root,
       data.empty ? h("div", { class: "card empty", id: "empty-message" }, data.empty_message) : null,
       h("div", { class: "cards" },
         card("chunks", data.chunks, `${data.embedded} embedded`),

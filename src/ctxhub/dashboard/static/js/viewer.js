@@ -1,11 +1,11 @@
 // The dialog that opens a chunk (its full text, where it comes from, its ratings), or a
 // tool's answer (a doc page, a snippet, an example).
 import { api } from "./api.js";
-import { h, notice } from "./dom.js";
+import { fill, h, notice } from "./dom.js";
 
 function open(...children) {
   const dialog = document.getElementById("viewer");
-  document.getElementById("viewer-body").replaceChildren(...children);
+  fill(document.getElementById("viewer-body"), ...children);
   if (!dialog.open) dialog.showModal();
 }
 
