@@ -203,3 +203,25 @@ def test_the_page_loads_nothing_from_the_network() -> None:
         assert not re.search(r"""(import|from)\s*\(?\s*["']https?://""", text), path
     for name in re.findall(r"""(?:src|href)="([^"#:]+)\"""", (STATIC / "index.html").read_text()):
         assert (STATIC / name).is_file(), name
+
+
+def test_overview_counts_follow_every_write(indexed: Settings) -> None:
+    """The embedding coverage is kept per generation: a write shows at the next call."""
+    from ctxhub.core.knowledge import content_hash
+    from ctxhub.embed.hashing import HashingEmbedder
+    from ctxhub.session import HubSession
+    from tests.conftest import make_chunk
+
+    c = client(indexed)
+    before = c.get("/api/overview").json()
+    chunk = make_chunk(source="chime", path="extra.py", symbol="chime.extra.f")
+    with HubSession(indexed) as hub:
+        hub.store.replace_file("chime", "extra.py", [chunk])
+    added = c.get("/api/overview").json()
+    assert (added["chunks"], added["embedded"]) == (before["chunks"] + 1, before["embedded"])
+    with HubSession(indexed) as hub:
+        model = HashingEmbedder(dim=256)
+        hub.store.put_embeddings(
+            model.id, [(content_hash(chunk.embed_text), model.embed([chunk.embed_text])[0])]
+        )
+    assert c.get("/api/overview").json()["embedded"] == before["embedded"] + 1
