@@ -1,12 +1,15 @@
 """Dashboard read latency at 20k chunks: the overview (target < 100 ms) and the
 latent-space projection (computed once per generation, then cached).
 
-    python benchmarks/dashboard.py [--chunks 20000] [--repeats 30] [--write]
+    python benchmarks/dashboard.py [--chunks 20000] [--repeats 30] [--browser] [--write]
 
 A fresh SQLite store gets `--chunks` synthetic chunks (4 sources, 10 chunks per unit,
 random 384-d vectors for a made-up model) through the Store protocol, as a refresh
 writes them; then each endpoint is called through the real ASGI app (Starlette's
-TestClient: routing, a HubSession per request, JSON encoding), medians reported.
+TestClient: routing, a HubSession per request, JSON encoding), medians reported. With
+--browser, the map page is also opened in headless chromium (Debian's, --disable-gpu:
+a software canvas) and dragged 60 steps; the page's own timings of each full redraw of
+every point are reported.
 """
 
 from __future__ import annotations
@@ -91,10 +94,54 @@ def timed(client: TestClient, path: str, repeats: int) -> tuple[list[float], int
     return times, size
 
 
+def map_frames(home: Path) -> list[float]:
+    """Each redraw's milliseconds while the map of `home` is dragged in chromium."""
+    import socket
+    import threading
+
+    import uvicorn
+    from playwright.sync_api import sync_playwright
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(
+        uvicorn.Config(dashboard_app(Settings(home=home)), log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path="/usr/bin/chromium",
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+            page = browser.new_page(viewport={"width": 1280, "height": 860})
+            page.goto(f"http://127.0.0.1:{sock.getsockname()[1]}/#map")
+            page.wait_for_function("window.ctxhubMap !== undefined", timeout=120_000)
+            box = page.locator("#map-canvas").bounding_box()
+            assert box is not None
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.mouse.move(x, y)
+            page.mouse.down()
+            for step in range(60):
+                page.mouse.move(x + 4 * step, y + 2 * step)
+                page.wait_for_timeout(20)
+            page.mouse.up()
+            frames: list[float] = page.evaluate("window.ctxhubMap.frames()")
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    return frames[1:]  # the first draw is the initial one, before the drag
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--browser", action="store_true", help="also time the map in chromium")
     parser.add_argument("--write", action="store_true", help="update docs/BENCHMARKS.md")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ctxhub-dash-bench-") as tmp:
@@ -114,6 +161,7 @@ def main() -> None:
         cold, _ = timed(client, "/api/projection", 1)
         warm, projection_bytes = timed(client, "/api/projection", max(5, args.repeats // 3))
         points = len(client.get("/api/projection").json()["points"])
+        frames = map_frames(home) if args.browser else []
     p50 = statistics.median(overview)
     rows = [
         ("GET /api/overview", p50, f"{TARGET_MS:.0f}", f"{p50 / TARGET_MS:.2f}", overview_bytes),
@@ -137,9 +185,18 @@ def main() -> None:
         "and a passed integrity check for 60 s; the row after a write pays for the "
         "coverage.\n\n" + "\n".join(table)
     )
+    if frames:
+        ordered = sorted(frames)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+        body += (
+            f"\n\nThe map in headless chromium (software canvas, --disable-gpu), dragged: "
+            f"{len(frames)} redraws of all {points:,} points, median "
+            f"{statistics.median(frames):.1f} ms, p95 {p95:.1f} ms per redraw."
+        )
     print(body)
     if args.write:
         command = f"python benchmarks/dashboard.py --chunks {args.chunks} --repeats {args.repeats}"
+        command += " --browser" if args.browser else ""
         write_section("Dashboard", command, body)
 
 
