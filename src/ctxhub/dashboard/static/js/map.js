@@ -8,7 +8,10 @@ import { openChunk, openRecord } from "./viewer.js";
 const PALETTE = ["#2f6fdb", "#e67e22", "#27ae60", "#8e44ad", "#c0392b", "#16a085", "#d4ac0d", "#7f8c8d", "#e84393", "#2c3e50"];
 
 export async function render(root) {
+  const waiting = h("p", { class: "muted" }, "projecting the vectors (once per store generation)…");
+  root.append(waiting);
   const data = await api("/api/projection");
+  waiting.remove();
   if (!data.points.length) {
     root.append(h("div", { class: "card empty", id: "empty-message" }, "nothing to map yet: add a source: ctxhub add SOURCE"));
     return null;
