@@ -72,6 +72,8 @@ def test_rating_a_hit_counts_it(indexed: Settings) -> None:
     assert c.get(f"/api/chunks/{hit['id']}").json()["not_useful"] == before + 1
     queries = c.get("/api/feedback").json()["queries"]
     assert queries[0]["query"] == "websocket reconnect" and queries[0]["not_useful"] == 1
+    assert [h["id"] for h in queries[0]["rated"]] == [hit["id"]]  # what the agent got
+    assert queries[0]["rated"][0]["rated_for_query"] == 1
 
 
 def test_unknown_ids_are_404_with_a_message(indexed: Settings) -> None:

@@ -141,7 +141,7 @@ def test_feedback_lists_the_query_rated_not_useful(live: str, page: Any) -> None
     page.wait_for_selector(".hit .ratings:text('not useful')")
     page.goto(f"{live}/#feedback")
     page.wait_for_selector("[data-query='websocket reconnect']")
-    assert "not useful 1" in page.inner_text("[data-query='websocket reconnect']")
+    assert "rated not useful here 1×" in page.inner_text("[data-query='websocket reconnect']")
     assert page.errors == []
 
 

@@ -1,5 +1,5 @@
-"""The feedback page: the queries agents rated not useful, with what they get, and the
-memory records that keep failing."""
+"""The feedback page: the queries agents rated not useful, with the hits they rated and
+what search gives them now, and the memory records that keep failing."""
 
 from __future__ import annotations
 
@@ -32,32 +32,39 @@ def _failing(records: list[Record]) -> list[dict[str, Any]]:
     ]
 
 
+def _hit_row(
+    hit: dict[str, Any], ratings: dict[str, tuple[int, int]], rated: dict[str, int]
+) -> dict[str, Any]:
+    useful, not_useful = ratings.get(hit["id"], (0, 0))
+    return {
+        "id": hit["id"],
+        "kind": hit["kind"],
+        "source": hit["source"],
+        "path": hit["path"],
+        "symbol": hit.get("symbol"),
+        "title": hit.get("title", ""),
+        "score": hit.get("score"),
+        "useful": useful,
+        "not_useful": not_useful,
+        "rated_for_query": rated.get(hit["id"], 0),
+    }
+
+
 def feedback(hub: HubSession) -> dict[str, Any]:
-    """Each unhelpful query with the hits `search` gives it now and each hit's ratings
-    (the store keeps counts per query and per hit: a hit with not-useful ratings is
-    most likely what the agent got)."""
+    """Each unhelpful query with the hits agents rated not useful for it (what they
+    got), and the hits `search` gives it now, each with its ratings."""
     queries = []
     for query, count in hub.store.unhelpful_queries(QUERIES):
-        hits = call(hub, "search", query=query, limit=HITS).data["hits"]
-        ratings = hub.store.knowledge_feedback([h["id"] for h in hits])
+        rated = dict(hub.store.unhelpful_targets(query, HITS))
+        got = [c.model_dump(mode="json") for c in hub.store.get_chunks(list(rated))]
+        now = call(hub, "search", query=query, limit=HITS).data["hits"]
+        ratings = hub.store.knowledge_feedback([h["id"] for h in [*got, *now]])
         queries.append(
             {
                 "query": query,
                 "not_useful": count,
-                "hits": [
-                    {
-                        "id": h["id"],
-                        "kind": h["kind"],
-                        "source": h["source"],
-                        "path": h["path"],
-                        "symbol": h.get("symbol"),
-                        "title": h.get("title", ""),
-                        "score": h["score"],
-                        "useful": ratings.get(h["id"], (0, 0))[0],
-                        "not_useful": ratings.get(h["id"], (0, 0))[1],
-                    }
-                    for h in hits
-                ],
+                "rated": [_hit_row(h, ratings, rated) for h in got],
+                "hits": [_hit_row(h, ratings, rated) for h in now],
             }
         )
     return {"queries": queries, "failing": _failing(list(hub.store.iter_records()))}

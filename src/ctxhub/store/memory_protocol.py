@@ -73,6 +73,11 @@ class MemoryStore(Protocol):
 
     def unhelpful_queries(self, limit: int = 10) -> list[tuple[str, int]]: ...
 
+    def unhelpful_targets(self, query: str, limit: int = 10) -> list[tuple[str, int]]:
+        """(knowledge hit id, times) agents rated not useful for exactly `query`, most
+        often first: what they got for one of `unhelpful_queries`."""
+        ...
+
     def get_records(self, ids: Sequence[str]) -> list[Record]:
         """In the order asked, with `linked_symbols` and `stale_symbols` filled in."""
         ...
