@@ -162,3 +162,19 @@ def test_an_empty_store_says_how_to_add_a_source(tmp_path: Path, page: Any) -> N
             page.goto(f"{url}/#{name}")
             page.wait_for_load_state("networkidle")
         assert page.errors == []
+
+
+def test_memory_search_shows_its_multipliers_and_rates_worked(live: str, page: Any) -> None:
+    page.goto(f"{live}/#search")
+    page.select_option("#tool", "search_solutions")
+    page.fill("[name=query]", "ConnectionResetError websocket reconnect")
+    page.click("#search-form button[type=submit]")
+    page.wait_for_selector(".hit")
+    first = page.locator(".hit").first
+    assert first.locator(".signal[data-path=problem]").count() == 1
+    assert "recency ×" in first.locator(".explain").inner_text()
+    first.locator("button.useful").click()  # "worked", the same rate tool
+    page.wait_for_function(
+        "document.querySelector('.hit .ratings').textContent.includes('1 worked')"
+    )
+    assert page.errors == []

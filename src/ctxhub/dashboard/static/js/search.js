@@ -81,14 +81,20 @@ function showResponse(data, query) {
     data.weights ? ` · weights ${Object.entries(data.weights).map(([k, v]) => `${k} ${v}`).join(", ")}` : "",
     data.notice ? h("div", { class: "muted" }, data.notice) : null,
     data.message ? h("div", { class: "muted" }, data.message) : null);
+  const nearest = data.nearest || [];
+  if (!hits.length && nearest.length) {
+    return [head, h("p", { class: "muted" }, "nothing relevant; the nearest records:"), ...nearest.map((hit, i) => showHit(hit, i + 1, query))];
+  }
   if (!hits.length) return [head, h("p", { class: "empty" }, "no hits")];
   return [head, ...hits.map((hit, i) => showHit(hit, i + 1, query))];
 }
 
 function showHit(hit, position, query) {
-  const where = `${hit.source}:${hit.path}` + (hit.line_start ? `:${hit.line_start}-${hit.line_end}` : "");
+  const where = hit.path ? `${hit.source}:${hit.path}` + (hit.line_start ? `:${hit.line_start}-${hit.line_end}` : "") : hit.source;
   const signals = Object.entries(hit.signals || {}).map(([path, s]) => h("span", { class: "signal", "data-path": path }, `${path} #${s.rank}`));
-  const boosts = Object.entries((hit.metadata || {}).boosts || {}).map(([name, f]) => h("span", { class: "boost" }, `${name} ×${f}`));
+  // knowledge hits: the re-rankers' `boosts`; memory hits: their `multipliers`
+  const factors = { ...((hit.metadata || {}).boosts || {}), ...((hit.metadata || {}).multipliers || {}) };
+  const boosts = Object.entries(factors).map(([name, f]) => h("span", { class: "boost" }, `${name} ×${f}`));
   const counts = h("span", { class: "ratings muted" });
   const rate = (worked) => async () => {
     try {
