@@ -18,6 +18,8 @@ from ctxhub.store.factory import open_store
 
 #: Lines of `say` output a job keeps (the page shows the last few).
 MAX_LINES = 50
+#: Finished jobs remembered (a long-running server forgets the oldest).
+MAX_FINISHED = 20
 
 
 class JobState(BaseModel):
@@ -87,6 +89,9 @@ class Jobs:
                 raise ValueError(f"{source} is already refreshing")
             job = JobState(id=str(next(self._ids)), source=source)
             self._jobs[job.id] = job
+            finished = [j for j in self.all() if j.state != "running"]
+            for old in finished[MAX_FINISHED:]:
+                del self._jobs[old.id]
         thread = threading.Thread(
             target=self._run, args=(job, spec), name=f"ctxhub-refresh-{source}", daemon=True
         )

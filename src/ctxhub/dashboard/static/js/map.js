@@ -1,6 +1,7 @@
 // Latent space: every chunk as a point of a 2-D canvas (PCA computed server-side),
-// coloured by source or kind; drag to pan, wheel to zoom, hover for the label, click to
-// open the chunk; a search rings its hits; memory records drawn as their own layer.
+// coloured by source or kind (a 3-D view turns all three components); drag to pan (or
+// turn), wheel to zoom, hover for the label, click to open the chunk; a search rings its
+// hits; memory records drawn as their own layer.
 import { api } from "./api.js";
 import { h, notice } from "./dom.js";
 import { openChunk, openRecord } from "./viewer.js";
@@ -18,19 +19,33 @@ export async function render(root) {
   }
   const colourBy = h("select", { id: "colour-by" }, h("option", { value: "source" }, "colour by source"), h("option", { value: "kind" }, "colour by kind"));
   const showRecords = h("input", { type: "checkbox", id: "show-records", checked: true });
+  const threeD = h("input", { type: "checkbox", id: "three-d" });
   const query = h("input", { id: "map-query", placeholder: "search to highlight hits", size: 30 });
   const legend = h("div", { class: "legend" });
   const canvas = h("canvas", { id: "map-canvas" });
   const tip = h("div", { id: "map-tip", hidden: true });
   root.append(
     h("form", { class: "filters", onsubmit: (e) => { e.preventDefault(); highlight(); } }, colourBy,
-      h("label", { style: "flex-direction:row;gap:.3rem" }, showRecords, `memory records (${data.records.length})`), query,
+      h("label", { style: "flex-direction:row;gap:.3rem" }, showRecords, `memory records (${data.records.length})`),
+      h("label", { style: "flex-direction:row;gap:.3rem", title: "the third component too; drag to turn" }, threeD, "3-D"), query,
       h("button", { class: "primary" }, "Highlight"), h("span", { class: "muted", id: "map-count" }, `${data.points.length} chunks`)),
     legend, h("div", { id: "map-wrap" }, canvas, tip));
 
   const n = data.points.length;
   const xs = new Float32Array(n), ys = new Float32Array(n);
-  data.points.forEach((p, i) => { xs[i] = p[1]; ys[i] = p[2]; });
+  // xs/ys: what is drawn (the first two components, or the 3-D view's rotation of all three)
+  const base = data.points.map((p) => [p[1], p[2], p[3]]);
+  const turn = { on: false, yaw: 0, pitch: 0 };
+  function rotate(x, y, z) {
+    if (!turn.on) return [x, y];
+    const cy = Math.cos(turn.yaw), sy = Math.sin(turn.yaw), cp = Math.cos(turn.pitch), sp = Math.sin(turn.pitch);
+    const x1 = x * cy + z * sy, z1 = -x * sy + z * cy;
+    return [x1, y * cp - z1 * sp];
+  }
+  function project() {
+    base.forEach(([x, y, z], i) => { [xs[i], ys[i]] = rotate(x, y, z); });
+  }
+  project();
   const index = new Map(data.points.map((p, i) => [p[0], i]));
   let hits = new Set();
   const view = { x: 0, y: 0, zoom: 1 };
@@ -86,7 +101,7 @@ export async function render(root) {
     if (showRecords.checked) {
       ctx.fillStyle = "#111";
       for (const r of data.records) {
-        const [sx, sy] = toScreen(r[1], r[2]);
+        const [sx, sy] = toScreen(...rotate(r[1], r[2], r[3]));
         ctx.beginPath(); ctx.moveTo(sx, sy - 5); ctx.lineTo(sx + 5, sy); ctx.lineTo(sx, sy + 5); ctx.lineTo(sx - 5, sy); ctx.fill();
       }
     }
@@ -111,7 +126,7 @@ export async function render(root) {
   function nearest(mx, my) {
     let best = null, bestD = 36;
     if (showRecords.checked) for (const r of data.records) {
-      const [sx, sy] = toScreen(r[1], r[2]); const d = (sx - mx) ** 2 + (sy - my) ** 2;
+      const [sx, sy] = toScreen(...rotate(r[1], r[2], r[3])); const d = (sx - mx) ** 2 + (sy - my) ** 2;
       if (d < bestD) { bestD = d; best = { record: r }; }
     }
     if (best) return best;
@@ -135,13 +150,18 @@ export async function render(root) {
   }
 
   let drag = null, moved = false;
-  canvas.addEventListener("mousedown", (e) => { drag = { x: e.offsetX, y: e.offsetY, vx: view.x, vy: view.y }; moved = false; });
+  canvas.addEventListener("mousedown", (e) => { drag = { x: e.offsetX, y: e.offsetY, vx: view.x, vy: view.y, yaw: turn.yaw, pitch: turn.pitch }; moved = false; });
   window.addEventListener("mouseup", () => { drag = null; });
   canvas.addEventListener("mousemove", (e) => {
     if (drag) {
       const s = Math.min(canvas.clientWidth, canvas.clientHeight) * 0.45 * view.zoom;
       if (Math.abs(e.offsetX - drag.x) + Math.abs(e.offsetY - drag.y) > 3) moved = true;
-      view.x = drag.vx - (e.offsetX - drag.x) / s; view.y = drag.vy + (e.offsetY - drag.y) / s;
+      if (turn.on) {  // 3-D: dragging turns the cloud
+        turn.yaw = drag.yaw + (e.offsetX - drag.x) * 0.01; turn.pitch = drag.pitch + (e.offsetY - drag.y) * 0.01;
+        project();
+      } else {
+        view.x = drag.vx - (e.offsetX - drag.x) / s; view.y = drag.vy + (e.offsetY - drag.y) / s;
+      }
       tip.hidden = true; redraw(); return;
     }
     const found = nearest(e.offsetX, e.offsetY);
@@ -164,6 +184,7 @@ export async function render(root) {
   }, { passive: false });
   colourBy.addEventListener("change", () => { drawLegend(); redraw(); });
   showRecords.addEventListener("change", redraw);
+  threeD.addEventListener("change", () => { turn.on = threeD.checked; turn.yaw = turn.pitch = 0; view.x = view.y = 0; project(); redraw(); });
   const onResize = () => { size(); redraw(); };
   window.addEventListener("resize", onResize);
   // For automation and tests: where a chunk is drawn now, in canvas pixels.
