@@ -49,8 +49,10 @@ def hashing_embedder() -> Iterator[HashingEmbedder]:
     set_embedder(None)
 
 
-def index(home: Path) -> Settings:
-    settings = Settings(home=home)
+def index(home: Path, db: str | None = None) -> Settings:
+    """The corpus and RECORDS in the store of `home` (or `db`, a PostgreSQL URL)."""
+    home.mkdir(parents=True, exist_ok=True)
+    settings = Settings(home=home, db=db)
     summary = refresh_index(settings, SPECS)
     assert all(s.status == "ok" for s in summary.sources), summary
     with HubSession(settings) as hub:

@@ -16,6 +16,8 @@ from ctxhub.dashboard import feedback, memory, overview, playground, projection
 from ctxhub.dashboard.jobs import Jobs
 from ctxhub.dashboard.respond import ApiError, body, caller_name, failed, ok, require_write
 from ctxhub.session import HubSession
+from ctxhub.store.factory import is_file_location, open_store
+from ctxhub.store.protocol import HubStore
 
 T = TypeVar("T")
 
@@ -24,6 +26,10 @@ class Api:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.jobs = Jobs(settings)
+        # A server store's connection pool is the process's while any store holds it:
+        # one kept open spares each request a new connection (a file needs none).
+        location = settings.store_location
+        self._keep: HubStore | None = None if is_file_location(location) else open_store(location)
 
     async def _with_hub(self, work: Callable[[HubSession], T]) -> T:
         def run() -> T:
