@@ -171,24 +171,63 @@ def collect(
     return out
 
 
-def fit_model(
-    rows: list[Candidates], names: tuple[str, ...], l2: float = 0.05
-) -> tuple[dict[str, float], float]:
-    """Logistic regression, per candidate, of "this record is gold" on `names`; returns
-    (weights in raw feature units, bias)."""
+#: L2 strengths (on standardised features) cross-validation chooses from.
+L2_GRID = (0.05, 0.02, 0.01, 0.005, 0.002, 0.001)
+FOLDS = 5
+
+
+def _matrix(rows: list[Candidates], names: tuple[str, ...]) -> tuple[Any, Any]:
     import numpy as np
 
     x = np.array([[f.get(n, 0.0) for n in names] for c in rows for _, f in c.head])
     y = np.array([float(gold) for c in rows for gold, _ in c.head])
+    return x, y
+
+
+def _logistic(x: Any, y: Any, l2: float) -> tuple[Any, float]:
+    """Gradient descent with L2 on standardised features; (weights in raw units, bias)."""
+    import numpy as np
+
     mu, sd = x.mean(0), x.std(0) + 1e-6
     z = (x - mu) / sd
-    w, b = np.zeros(len(names)), 0.0
-    for _ in range(3000):  # gradient descent, L2 on standardised features
+    w, b = np.zeros(x.shape[1]), 0.0
+    for _ in range(3000):
         p = 1 / (1 + np.exp(-(z @ w + b)))
         w -= 0.2 * (z.T @ (p - y) / len(y) + l2 * w)
         b -= 0.2 * float((p - y).mean())
     raw = w / sd
-    bias = b - float((mu * raw).sum())
+    return raw, b - float((mu * raw).sum())
+
+
+def choose_l2(rows: list[Candidates], names: tuple[str, ...]) -> float:
+    """The L2 strength of L2_GRID with the lowest log-loss in FOLDS-fold cross-validation
+    over the fitting set's queries (a query's candidates stay in one fold)."""
+    import numpy as np
+
+    losses: dict[float, float] = {}
+    for l2 in L2_GRID:
+        total, count = 0.0, 0
+        for fold in range(FOLDS):
+            train = [c for i, c in enumerate(rows) if i % FOLDS != fold]
+            held = [c for i, c in enumerate(rows) if i % FOLDS == fold]
+            w, b = _logistic(*_matrix(train, names), l2)
+            x, y = _matrix(held, names)
+            if not len(y):
+                continue
+            p = np.clip(1 / (1 + np.exp(-(x @ w + b))), 1e-6, 1 - 1e-6)
+            total += float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).sum())
+            count += len(y)
+        losses[l2] = total / max(count, 1)
+    return min(losses, key=lambda k: losses[k])
+
+
+def fit_model(
+    rows: list[Candidates], names: tuple[str, ...], l2: float | None = None
+) -> tuple[dict[str, float], float]:
+    """Logistic regression, per candidate, of "this record is gold" on `names`; returns
+    (weights in raw feature units, bias). `l2` None: chosen by cross-validation."""
+    chosen = choose_l2(rows, names) if l2 is None else l2
+    raw, bias = _logistic(*_matrix(rows, names), chosen)
     return {n: round(float(v), 3) for n, v in zip(names, raw, strict=True)}, round(bias, 3)
 
 
@@ -211,6 +250,20 @@ def decisions(
 #: The most answerable questions of the fitting set the threshold may abstain on: the
 #: issue's false-abstention target (docs/MEMORY.md says what else was tried).
 FIT_FALSE_ABSTAIN = 0.05
+#: The share of the fitting set's no-answer questions the threshold aims to abstain on:
+#: the issue's target, and no more (each step above it hides answers on a harder set).
+FIT_NO_ANSWER = 0.75
+_STEPS = [i / 200 for i in range(1, 200)]
+
+
+def _shares(
+    rows: list[Candidates], weights: dict[str, float], bias: float, t: float
+) -> tuple[float, float]:
+    """(answerable abstained, no-answer abstained) at threshold `t`."""
+    made = decisions(rows, weights, bias, t)
+    yes = [a for c, a in zip(rows, made, strict=True) if c.query["relevant"]]
+    no = [a for c, a in zip(rows, made, strict=True) if not c.query["relevant"]]
+    return sum(yes) / max(len(yes), 1), sum(no) / max(len(no), 1)
 
 
 def fit_threshold(
@@ -218,13 +271,20 @@ def fit_threshold(
     weights: dict[str, float],
     bias: float,
     budget: float = FIT_FALSE_ABSTAIN,
+    target: float | None = FIT_NO_ANSWER,
 ) -> float:
-    """The highest threshold that abstains on at most `budget` of the answerable fitting
-    questions: abstention is bought with no-answer questions, never with answers."""
-    best = 0.0
-    for t in [i / 200 for i in range(1, 200)]:
-        made = decisions(rows, weights, bias, t)
-        yes = [a for c, a in zip(rows, made, strict=True) if c.query["relevant"]]
-        if sum(yes) / max(len(yes), 1) <= budget:
-            best = t
-    return round(best, 3)
+    """The lowest threshold that abstains on `target` of the fitting set's no-answer
+    questions, and never one that abstains on more than `budget` of its answerable ones:
+    abstention is bought with no-answer questions, never with answers, and only as much
+    as the target asks (the highest threshold within the budget sits on the edge of the
+    fitting set's answers, and an easier set's edge hides a harder set's answers).
+    `target` None: the highest threshold within the budget."""
+    capped = 0.0
+    for t in _STEPS:
+        if _shares(rows, weights, bias, t)[0] <= budget:
+            capped = t
+    if target is not None:
+        for t in _STEPS:
+            if t >= capped or _shares(rows, weights, bias, t)[1] >= target:
+                return round(min(t, capped), 3)
+    return round(capped, 3)
