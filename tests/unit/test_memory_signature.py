@@ -14,6 +14,7 @@ from ctxhub.core.records import RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.memory.records.feedback import rate
 from ctxhub.memory.records.log import upsert_record
+from ctxhub.memory.search.evidence import DEPTH
 from ctxhub.memory.search.retrieval import MIN_RATINGS, search_solutions
 from ctxhub.memory.search.signature import best_match, mask, matches, signatures
 from ctxhub.session import HubSession
@@ -193,6 +194,9 @@ def test_every_hit_shown_carries_its_probability(hub: HubSession) -> None:
     listed = r.hits or r.nearest
     assert len(listed) > 5  # deeper than the candidates the decision reads
     assert all("evidence" in h.metadata and 0.0 < h.score < 1.0 for h in listed)
+    # the candidates the model reads are listed by their probability, best first
+    head = [h.score for h in listed[:DEPTH]]
+    assert head == sorted(head, reverse=True)
 
 
 def test_failures_demote_a_record_but_never_hide_it(hub: HubSession) -> None:
