@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from ctxhub.core.records import MemoryFilters
 from ctxhub.memory.search import evidence
 from ctxhub.memory.search import retrieval as memsearch
-from ctxhub.memory.search.shape import analyze_memory_query
+from ctxhub.memory.search.shape import MemoryQuery, analyze_memory_query
 from ctxhub.session import HubSession
 
 
@@ -149,11 +150,17 @@ class Candidates:
     head: list[tuple[bool, dict[str, float]]]
 
 
+#: Features a study adds to each head candidate (benchmarks/memory_features.py): given
+#: the session, the analysed query and the head, one dict per head candidate.
+Extra = Callable[[HubSession, MemoryQuery, list[memsearch.Scored]], list[dict[str, float]]]
+
+
 def collect(
     hub: HubSession,
     ids: dict[str, set[str]],
     queries: list[dict[str, Any]],
     ablation: memsearch.Ablation | None = None,
+    extra: Extra | None = None,
 ) -> list[Candidates]:
     out: list[Candidates] = []
     for q in queries:
@@ -161,11 +168,12 @@ def collect(
         filters = MemoryFilters(language=q.get("language"), framework=q.get("framework"))
         scored = memsearch.rank_records(hub, mq, filters, ablation=ablation)
         ranked = [k for s in scored[:10] for k in sorted(ids.get(s.record.id, {"?"}))]
-        by_relevance = sorted(scored, key=lambda s: -s.relevance)[: evidence.DEPTH]
+        by_relevance = [s for s in sorted(scored, key=lambda s: -s.relevance) if s.features]
+        by_relevance = by_relevance[: evidence.DEPTH]
+        added = extra(hub, mq, by_relevance) if extra else [{} for _ in by_relevance]
         head = [
-            (bool(ids.get(s.record.id, set()) & set(q["relevant"])), dict(s.features))
-            for s in by_relevance
-            if s.features
+            (bool(ids.get(s.record.id, set()) & set(q["relevant"])), {**s.features, **more})
+            for s, more in zip(by_relevance, added, strict=True)
         ]
         out.append(Candidates(q, ranked, head))
     return out
