@@ -6,8 +6,9 @@ set: R@1, MRR@10 (the response read as a ranked list: hits, or the nearest recor
 abstains), exact-error R@1 (category `error_code`), false abstention (answerable queries
 abstained), no-answer queries abstained, and end-to-end R@1 (an abstained answerable query
 is a miss); then the ablation: no abstention, the model fitted on the *other* set with all
-features and with each feature removed, without the never-abstain-on-a-signature rule, and
-without the signature path.
+features, with the earlier threshold rule (the highest within the budget) and the earlier
+L2 (0.05), with each feature removed, without the never-abstain-on-a-signature rule, and
+without the signature path. Features tried and left out: benchmarks/memory_features.py.
 
 Sets: benchmarks/memory_set (85 records; 61 test queries; 140 calibration queries, which
 are what the shipped model is fitted on) and benchmarks/memory_set2 (101 records, 126

@@ -10,13 +10,14 @@ both ways, plus the shipped direction (memory_set's calibration queries -> both 
   against every problem in this store (a per-store null distribution);
 - `agreement`: how many retrieval paths (problem, code, BM25) rank the candidate first.
 
-    python benchmarks/memory_features.py
+    python benchmarks/memory_features.py [--write]
 
 Uses the real embedding model and temporary SQLite stores, like benchmarks/memory.py.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -40,6 +41,7 @@ from ctxhub.memory.search import evidence
 from ctxhub.memory.search import retrieval as memsearch
 from ctxhub.memory.search.shape import MemoryQuery
 from ctxhub.session import HubSession
+from report import write_section  # the sibling module (scripts run from this folder)
 
 ROOT = Path(__file__).resolve().parent
 TRIED = ("rare_overlap", "novel", "store_z", "agreement")
@@ -91,12 +93,21 @@ def score(fit: list[Candidates], test: list[Candidates], names: tuple[str, ...])
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="Update docs/BENCHMARKS.md.")
+    args = parser.parse_args()
     one_test, one_fit = gather("memory_set")
     two_test, _ = gather("memory_set2")
-    print(
-        "| features | memory_set cal -> memory_set (false / no-answer) | memory_set cal ->"
-        " memory_set2 | memory_set2 -> memory_set |\n|---|---|---|---|"
-    )
+    lines = [
+        "Each candidate feature added to the shipped ones and the model refitted (L2 by"
+        " cross-validation, the shipped threshold rule); cells are false abstention /"
+        " no-answer abstained on the test queries. Definitions: the script's docstring"
+        " and docs/MEMORY.md.",
+        "",
+        "| features | memory_set cal -> memory_set | memory_set cal -> memory_set2"
+        " | memory_set2 -> memory_set |",
+        "|---|---|---|---|",
+    ]
     for added in ((), *((t,) for t in TRIED)):
         names = evidence.FEATURES + added
         cells = [
@@ -106,7 +117,12 @@ def main() -> int:
         ]
         label = "shipped" if not added else f"shipped + `{added[0]}`"
         row = " | ".join(f"{m.false_abstain:.3f} / {m.abstain_ok:.3f}" for m in cells)
-        print(f"| {label} | {row} |")
+        lines.append(f"| {label} | {row} |")
+    body = "\n".join(lines)
+    print(body)
+    if args.write:
+        command = "python benchmarks/memory_features.py --write"
+        write_section("Memory abstention: features tried", command, body)
     return 0
 
 
