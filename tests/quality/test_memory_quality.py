@@ -36,10 +36,10 @@ def measure(name: str, home: Path) -> EndToEnd:
 
 def test_memory_set_meets_its_targets(tmp_path: Path) -> None:
     m = measure("memory_set", tmp_path)
-    assert m.false_abstain <= 0.05, m  # target met (0.000)
+    assert m.false_abstain <= 0.05, m  # target met (0.021, 1 of 47)
     assert m.exact_recall1 >= 0.95, m  # target met (1.000)
     assert m.abstain_ok >= 0.75, m  # target met (0.857, 12 of 14)
-    assert m.mrr >= 0.93, m  # target met (0.933)
+    assert m.mrr >= 0.93, m  # target met (0.931)
     assert m.recall1 >= 0.89, m  # target 0.90 NOT met: 0.894, 42 of 47 (paraphrases, 0.80)
     assert m.e2e_recall1 >= 0.89, m  # target 0.90 NOT met: 0.894
 
@@ -51,4 +51,4 @@ def test_memory_set2_meets_its_targets(tmp_path: Path) -> None:
     assert m.recall1 >= 0.90, m  # target met (0.978)
     assert m.e2e_recall1 >= 0.90, m  # target met (0.978)
     assert m.mrr >= 0.93, m  # target met (0.989)
-    assert m.abstain_ok >= 0.75, m  # target met (0.758, 25 of 33: no margin, 24 would fail)
+    assert m.abstain_ok >= 0.75, m  # target met (0.788, 26 of 33; 24 would fail)

@@ -103,6 +103,16 @@ def test_prose_and_questions_are_not_signatures() -> None:
     assert {s.kind for s in tools} == {"warning", "disallowedhost"}
 
 
+def test_a_tool_prefix_inside_a_line_is_read_after_the_words_that_tell_of_it() -> None:
+    told = signatures("pip install psycopg2 fails with Error: pg_config executable not found")
+    assert {(s.kind, "executable" in s.words) for s in told} == {("error", True)}
+    git = signatures("git merge says fatal: refusing to merge unrelated histories")
+    assert {s.kind for s in git} == {"fatal"}
+    # after a determiner it is the asker's prose; lowercase `error:` is prose's spelling
+    assert signatures("we hit this Error: something is wrong with the build") == set()
+    assert signatures("the build fails with an error: something is wrong here") == set()
+
+
 RECORDS = {
     "mypkg": dict(
         problem="Running the tests fails with ModuleNotFoundError: No module named 'mypkg'",
