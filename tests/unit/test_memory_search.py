@@ -15,7 +15,13 @@ from ctxhub.core.records import MemoryFilters, RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.memory.records.feedback import rate
 from ctxhub.memory.records.log import upsert_record
-from ctxhub.memory.search.retrieval import MIN_RATINGS, search_by_approach, search_solutions
+from ctxhub.memory.search.retrieval import (
+    BM25_MIN_SHARE,
+    MIN_RATINGS,
+    search_by_approach,
+    search_solutions,
+    strong_bm25,
+)
 from ctxhub.memory.search.shape import analyze_memory_query, error_codes
 from ctxhub.session import HubSession
 
@@ -88,6 +94,20 @@ def test_code_context_searches_the_code_space(hub: HubSession) -> None:
     r = search_solutions(hub, "tests fail to import", code_context="[pytest]\npythonpath = src")
     assert r.shape == "code"
     assert r.hits[0].id == rid("pytest") and "code" in r.hits[0].signals
+
+
+def test_bm25_keeps_only_hits_near_the_best() -> None:
+    found = [("a", 10.0), ("b", 10.0 * BM25_MIN_SHARE), ("c", 10.0 * BM25_MIN_SHARE - 0.1)]
+    assert strong_bm25(found) == found[:2]
+    assert strong_bm25([]) == []
+
+
+def test_a_record_sharing_one_word_gets_no_bm25_rank(hub: HubSession) -> None:
+    # "package" is the pytest record's only word here; the rust record holds the rest
+    r = search_solutions(hub, "cargo build can't find crate for core on a new target package")
+    listed = {h.id: h for h in r.hits + r.nearest}
+    assert listed[rid("rust")].signals["bm25"].rank == 1
+    assert all("bm25" not in h.signals for i, h in listed.items() if i != rid("rust"))
 
 
 def test_filters_apply_before_ranking(hub: HubSession) -> None:

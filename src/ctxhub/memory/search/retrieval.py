@@ -47,6 +47,12 @@ STALE_FACTOR = 0.9
 #: A dense hit below this cosine is not a hit: with few records, the top-k of a
 #: dense path would otherwise rank unrelated records (RRF only sees ranks).
 DENSE_MIN = 0.15
+#: A BM25 hit scoring under this share of the best one is not a hit. BM25 matches any
+#: of the query's words (OR), so in a small store nearly every record shares one common
+#: word and gets a rank; RRF only sees ranks, so a record sharing "bot" at rank 22 beat
+#: the dense path's first, found by meaning alone. Chosen on memory_set's calibration
+#: queries (docs/MEMORY.md, "Ranking").
+BM25_MIN_SHARE = 0.5
 #: Ablation switches for the benchmark: which paths and which multipliers run. The
 #: dense path is named after the space it searches: "problem" for search_solutions,
 #: "solution" for search_by_approach.
@@ -111,6 +117,15 @@ def _guarded(path: str, run: Callable[[], T]) -> T | None:
         return None
 
 
+def strong_bm25(found: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The BM25 hits (best first, higher is better) scoring at least BM25_MIN_SHARE of
+    the best one."""
+    if not found:
+        return []
+    floor = BM25_MIN_SHARE * found[0][1]
+    return [(d, s) for d, s in found if s >= floor]
+
+
 def _signature_path(
     asked: set[sig.Signature], records: dict[str, Record]
 ) -> list[tuple[str, float]]:
@@ -165,6 +180,8 @@ def rank_records(
     for path in (main_space, "code"):
         if path in ranked:
             ranked[path] = [(d, s) for d, s in ranked[path] if s >= DENSE_MIN]
+    if "bm25" in ranked:
+        ranked["bm25"] = strong_bm25(ranked["bm25"])
     ids = list(dict.fromkeys(d for found in ranked.values() for d, _ in found))
     records = {r.id: r for r in hub.store.get_records(ids)}
     asked = sig.signatures(f"{q.text}\n{q.code_context or ''}")
