@@ -36,6 +36,7 @@ from ctxhub.search.rank import (
     LiteralMatch,
     PublicApi,
     Scorer,
+    Spread,
     SymbolBoost,
     rerank,
 )
@@ -224,6 +225,8 @@ class Retriever:
             available["public"] = PublicApi()
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)
+        if options.public_first:
+            available["spread"] = Spread()  # last: it reads the order the others made
         if options.scorers is None:
             return list(available.values())
         return [available[name] for name in options.scorers if name in available]
