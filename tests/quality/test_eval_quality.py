@@ -138,12 +138,12 @@ def test_litestar_how_to_set() -> None:
     here = REPO / "benchmarks" / "eval" / "litestar"
     specs = _roots(here / "get_litestar_corpus.sh", CACHE / "litestar-corpus")
     reports = _evaluate("litestar", here / "litestar_howto.jsonl", specs, False)
-    # measured 2026-12-03 (window vectors): overall R@5 0.594, MRR 0.613, api 0.45,
-    # error 0.60 (docs/EVAL.md)
+    # measured 2026-12-03 (window vectors, spread): overall R@5 0.645, MRR 0.628, api
+    # 0.53, error 0.60 (docs/EVAL.md)
     _check(
         reports[0],
-        overall_r5=0.56,
-        overall_mrr=0.58,
+        overall_r5=0.61,
+        overall_mrr=0.60,
         per_cat=0.75,
-        floors={"api": 0.42, "error": 0.55},
+        floors={"api": 0.49, "error": 0.55},
     )
