@@ -159,6 +159,14 @@ MIGRATIONS: list[list[str]] = [
         "ctxhub_tokens(tsv_stack_trace) + ctxhub_tokens(tsv_solution) + "
         "ctxhub_tokens(tsv_code)) STORED",
     ],
+    # 3: window texts of long chunks (SQLite's migration 6): vectors in `embeddings` by hash
+    [
+        """CREATE TABLE IF NOT EXISTS chunk_windows (
+            chunk BIGINT NOT NULL REFERENCES chunks(rowid) ON DELETE CASCADE,
+            seq INTEGER NOT NULL, embed_hash TEXT NOT NULL, embed_text TEXT NOT NULL,
+            PRIMARY KEY (chunk, seq))""",
+        "CREATE INDEX IF NOT EXISTS chunk_windows_hash ON chunk_windows(embed_hash)",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

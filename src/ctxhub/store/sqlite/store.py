@@ -39,6 +39,7 @@ from ctxhub.store.sqlite.rows import (
     row_hash,
     symbol_suffixes,
     term_values,
+    window_values,
 )
 from ctxhub.store.sqlite.schema import rollback
 from ctxhub.store.sqlite.vectors import to_blob
@@ -335,6 +336,7 @@ class SQLiteStore(SearchQueries, MemoryQueries):
             )
             self.conn.execute("DELETE FROM chunk_terms WHERE chunk = ?", (rowid,))
             self.conn.execute("DELETE FROM symbol_names WHERE chunk = ?", (rowid,))
+            self.conn.execute("DELETE FROM chunk_windows WHERE chunk = ?", (rowid,))
             self.conn.execute("DELETE FROM chunks WHERE rowid = ?", (rowid,))
 
     def _insert(self, chunk: Chunk, file: str) -> None:
@@ -360,6 +362,12 @@ class SQLiteStore(SearchQueries, MemoryQueries):
             self.conn.executemany(
                 "INSERT INTO symbol_names(name, chunk, depth) VALUES (?, ?, ?)",
                 [(name, rowid, depth) for name, depth in symbol_suffixes(chunk.symbol)],
+            )
+        if chunk.embed_windows:
+            assert rowid is not None
+            self.conn.executemany(
+                "INSERT INTO chunk_windows(chunk, seq, embed_hash, embed_text) VALUES (?, ?, ?, ?)",
+                window_values(rowid, chunk),
             )
 
     def replace_file(
