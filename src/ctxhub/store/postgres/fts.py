@@ -70,43 +70,52 @@ def idf(df: int, total: int) -> float:
 def bm25_sql(
     table: str,
     alias: str,
+    columns: Sequence[str],
     fields: Sequence[tuple[str, float]],
-    match: Sequence[str],
     where: str,
     n: int,
 ) -> str:
     """The BM25 statement over `table` `alias` (a table with `rowid`, `id` and `dl`).
 
-    `fields`: (tsvector expression, column weight) whose term frequencies count;
-    `match`: the tsvector expressions a term must match in; `n` terms. Parameters, in
-    order: the n index words twice (queries, then lexemes), `where`'s, the IDF of each
-    term (a list), the average row length, the limit."""
-    matches = ["(" + " OR ".join(f"{column} @@ q.q{i}" for column in match) + ")" for i in range(n)]
-    columns = ", ".join(f"{expr} AS f{k}" for k, (expr, _) in enumerate(fields))
-    values = ", ".join(f"(m.f{k}, {float(w)!r}::float8)" for k, (_, w) in enumerate(fields))
+    `columns`: the tsvector columns a term must match in; `fields`: (expression over
+    `v.<column>`, column weight) whose term frequencies count; `n` terms. Parameters, in
+    order: the n index words twice (queries, then lexemes), the IDF of each term (a
+    list), the average row length, `where`'s, the limit.
+
+    Speed: a tsvector is stored out of line (TOAST), and every reference to the column
+    reads it again; so each matching row's columns are read once, cut down to the query's
+    lexemes (positions and weights kept, so phrases still match), and every row is scored
+    on its own from those few lexemes instead of joining all rows with all terms."""
+    any_query = any_of(n)
+    found = " OR ".join(f"{alias}.{c} @@ {any_query}" for c in columns)
+    read = ", ".join(f"{alias}.{c} || ''::tsvector AS {c}" for c in columns)
+    cut = ", ".join(
+        f"ts_delete(raw.{c}, tsvector_to_array(ts_delete(raw.{c}, wanted.lexemes))) AS {c}"
+        for c in columns
+    )
+    hits = ", ".join("(" + " OR ".join(f"v.{c} @@ q.q{i}" for c in columns) + ")" for i in range(n))
+    values = ", ".join(f"({expr}, {float(w)!r}::float8)" for expr, w in fields)
     return f"""WITH {query_cte(n)},
     terms AS (
         SELECT w.i, lex.lexeme FROM unnest(ARRAY[{", ".join("%s" for _ in range(n))}]::text[])
             WITH ORDINALITY AS w(words, i),
         unnest(tsvector_to_array(to_tsvector('{FTS_CONFIG}', w.words))) AS lex(lexeme)),
-    m AS (
-        SELECT {alias}.rowid, {alias}.id, {alias}.dl, ARRAY[{", ".join(matches)}] AS hit,
-            {columns}
-        FROM {table} {alias}, q WHERE ({" OR ".join(matches)}) AND {where}),
-    tf AS (
-        SELECT m.rowid, u.lexeme, SUM(f.w * array_length(u.positions, 1)) AS f
-        FROM m CROSS JOIN LATERAL (VALUES {values}) AS f(v, w)
-        CROSS JOIN LATERAL unnest(f.v) AS u
-        WHERE u.lexeme IN (SELECT lexeme FROM terms)
-        GROUP BY m.rowid, u.lexeme),
-    per AS (
-        SELECT m.rowid, t.i,
-            CASE WHEN m.hit[t.i] THEN MIN(COALESCE(tf.f, 0)) ELSE 0 END AS f
-        FROM m CROSS JOIN terms t
-        LEFT JOIN tf ON tf.rowid = m.rowid AND tf.lexeme = t.lexeme
-        GROUP BY m.rowid, t.i, m.hit),
+    wanted AS (SELECT array_agg(DISTINCT lexeme) AS lexemes FROM terms),
     p AS (SELECT %s::float8[] AS idf, GREATEST(%s::float8, 1e-9) AS avgdl)
-    SELECT m.id, SUM(p.idf[per.i] * per.f * {K1 + 1!r}
-        / (per.f + {K1!r} * (1 - {B!r} + {B!r} * m.dl / p.avgdl))) AS s
-    FROM m JOIN per ON per.rowid = m.rowid CROSS JOIN p
-    GROUP BY m.rowid, m.id ORDER BY s DESC, m.rowid LIMIT %s"""
+    SELECT {alias}.id, s.s
+    FROM {table} {alias} CROSS JOIN q CROSS JOIN wanted CROSS JOIN p
+    CROSS JOIN LATERAL (SELECT {read} OFFSET 0) AS raw
+    CROSS JOIN LATERAL (SELECT {cut} OFFSET 0) AS v
+    CROSS JOIN LATERAL (SELECT ARRAY[{hits}] AS hit OFFSET 0) AS h
+    CROSS JOIN LATERAL (
+        SELECT SUM(p.idf[per.i] * per.f * {K1 + 1!r}
+            / (per.f + {K1!r} * (1 - {B!r} + {B!r} * {alias}.dl / p.avgdl))) AS s
+        FROM (
+            SELECT t.i, CASE WHEN h.hit[t.i] THEN MIN(COALESCE(tf.f, 0)) ELSE 0 END AS f
+            FROM terms t LEFT JOIN (
+                SELECT u.lexeme, SUM(f.w * array_length(u.positions, 1)) AS f
+                FROM (VALUES {values}) AS f(v, w) CROSS JOIN LATERAL unnest(f.v) AS u
+                GROUP BY u.lexeme) AS tf ON tf.lexeme = t.lexeme
+            GROUP BY t.i) AS per) AS s
+    WHERE ({found}) AND {where}
+    ORDER BY s.s DESC, {alias}.rowid LIMIT %s"""

@@ -175,13 +175,13 @@ class PgMemoryReads:
         statement = bm25_sql(
             "records",
             "r",
-            [(f"r.tsv_{f}", weight[f]) for f in chosen],
-            [f"r.tsv_{f}" for f in chosen],
+            [f"tsv_{f}" for f in chosen],
+            [(f"v.tsv_{f}", weight[f]) for f in chosen],
             where,
             len(words),
         )
         idfs = [idf(n, total) for n in freqs]
-        rows = self._all(statement, (*words, *words, *params, idfs, self._record_avgdl(), limit))
+        rows = self._all(statement, (*words, *words, idfs, self._record_avgdl(), *params, limit))
         return [(str(r[0]), float(r[1])) for r in rows]
 
     def record_term_stats(self, terms: Sequence[str], record_ids: Sequence[str]) -> TermStats:

@@ -28,9 +28,9 @@ T = TypeVar("T")
 #: The chunk tsvector's parts and SQLite's BM25 column weights (reads.BM25_WEIGHTS):
 #: names (A) 4.0, identifier parts (B) 1.5, content (D) 1.0.
 CHUNK_FIELDS = (
-    ("ts_filter(c.tsv, '{a}')", 4.0),
-    ("ts_filter(c.tsv, '{b}')", 1.5),
-    ("ts_filter(c.tsv, '{d}')", 1.0),
+    ("ts_filter(v.tsv, '{a}')", 4.0),
+    ("ts_filter(v.tsv, '{b}')", 1.5),
+    ("ts_filter(v.tsv, '{d}')", 1.0),
 )
 _READ = ", ".join(f"c.{c.strip()}" for c in READ_COLUMNS.split(","))
 
@@ -156,9 +156,9 @@ class PgSearchQueries:
         total = self.chunk_count()
         freqs = self._frequencies(words)
         where, params = where_clause(filters, kinds)
-        statement = bm25_sql("chunks", "c", CHUNK_FIELDS, ["c.tsv"], where, len(words))
+        statement = bm25_sql("chunks", "c", ["tsv"], CHUNK_FIELDS, where, len(words))
         idfs = [idf(freqs[w], total) for w in words]
-        rows = self._all(statement, (*words, *words, *params, idfs, self._avgdl(), limit))
+        rows = self._all(statement, (*words, *words, idfs, self._avgdl(), *params, limit))
         return [(str(r[0]), float(r[1])) for r in rows]
 
     def _avgdl(self) -> float:
