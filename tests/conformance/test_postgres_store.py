@@ -252,7 +252,7 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
         conn.execute("DROP FUNCTION ctxhub_tokens")
         conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     with open_store(pg_url) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 2
+        assert store.schema_version() == SCHEMA_VERSION == 3
         assert store.bm25(["frame"], SearchFilters(), None, 5) == before  # dl filled in
         assert store.get_chunks([chunk.id])[0].content == chunk.content
 

@@ -250,6 +250,19 @@ MIGRATIONS: list[list[str]] = [
         AND NOT EXISTS (SELECT 1 FROM chunk_terms t
             WHERE t.chunk = c.rowid AND t.field = 'calls' AND t.value = {_SUPER_NAME})""",
     ],
+    # 6: named bearer tokens for `serve --http` (sha256 digests of their secrets), and
+    # who logged a record or made a rating (the token's name)
+    [
+        """CREATE TABLE IF NOT EXISTS tokens (
+            name TEXT PRIMARY KEY,
+            digest TEXT NOT NULL UNIQUE,
+            read_only INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            revoked_at REAL
+        )""",
+        "ALTER TABLE records ADD COLUMN logged_by TEXT",
+        "ALTER TABLE feedback_events ADD COLUMN author TEXT",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
