@@ -62,7 +62,7 @@ def test_ratings_and_records_carry_their_author(hub_store: HubStore) -> None:
     record = Record(
         id="r1", problem="p", solution="s", logged_by="alice", created_at=1.0, last_seen=1.0
     )
-    vec = np.ones(4, dtype=np.float32) / 2
+    vec = np.full(4, 0.5, dtype=np.float32)
     hub_store.put_record(record, "h", {"problem": vec}, "m")
     (stored,) = hub_store.get_records(["r1"])
     assert stored.logged_by == "alice"

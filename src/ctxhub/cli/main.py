@@ -53,6 +53,7 @@ COMMAND_MODULES: dict[str, str] = {
     "serve": "serve_cmds",
     "install": "serve_cmds",
     "migrate": "migrate_cmds",
+    "token": "token_cmds",
     "eval": "eval_cmds",
     "demo": "demo_cmds",
 }
