@@ -30,6 +30,8 @@ import asyncio
 import json
 import os
 import random
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -89,8 +91,6 @@ def pct(values: list[float], q: float) -> float:
 def eval_stores(folder: Path) -> dict[str, Path]:
     """Copies of the eval stores in `folder` (opening them upgrades their schema: the
     cached originals stay as the quality tests left them)."""
-    import shutil
-
     found = sorted(STORES.expanduser().glob("*/eval.db"))
     if not found:
         raise SystemExit(f"no eval stores under {STORES}: run tests/quality first")
@@ -338,13 +338,14 @@ def replicate(src: HubStore, dst: HubStore, target: int, say: Any) -> int:
     return total
 
 
-def scale(server: Any, folder: Path, target: int, repeats: int) -> None:
+def scale(server: Any, folder: Path, target: int, repeats: int, queries: int) -> None:
     from ctxhub.search.retriever import Retriever
 
     create_database(server.get_uri(), "scale")
     pg_url = server.get_uri(database="scale")
     embedder = load_default_embedder(Path("~/.ctxhub").expanduser())
     asked = questions()
+    warm, asked = asked[-10:], asked[:queries]  # the same questions on both backends
     results: dict[str, list[float]] = {}
     with open_store(eval_stores(folder)["pipecat"]) as src:
         for name, location in (("sqlite", str(folder / "scale.db")), ("postgres", pg_url)):
@@ -353,7 +354,7 @@ def scale(server: Any, folder: Path, target: int, repeats: int) -> None:
                 n = replicate(src, dst, target, lambda s: print(s, file=sys.stderr))
                 built = time.monotonic() - started
                 retriever = Retriever(dst, embedder)
-                for q in asked[:10]:  # warm: caches, the SQLite matrix, pages
+                for q in warm:  # caches, the SQLite matrix, pages
                     retriever.search(SearchRequest(query=q, limit=10))
                 ms: list[float] = []
                 for _ in range(repeats):
@@ -380,8 +381,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--scale", type=int, default=200_000, help="0: skip part 2")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument(
+        "--queries", type=int, default=196, help="eval questions asked at scale (of 196)"
+    )
     parser.add_argument("--skip-load", action="store_true")
     args = parser.parse_args()
+    # a plain `kill` ends the run through `finally`: the throwaway server stops with it
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     folder = Path(tempfile.mkdtemp(prefix="ctxhub-team-"))
     server = start(folder / "data", keep_running=False)
     try:
@@ -396,9 +402,10 @@ def main() -> None:
                     print(f"copied {path.parent.name}: {summary.chunks} chunks", file=sys.stderr)
             load(pg_url, folder, args.seconds, args.clients)
         if args.scale:
-            scale(server, folder, args.scale, args.repeats)
+            scale(server, folder, args.scale, args.repeats, args.queries)
     finally:
         server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
