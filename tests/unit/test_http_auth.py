@@ -71,3 +71,10 @@ def test_named_and_shared_tokens_set_the_caller_on_every_route(settings: Setting
     with open_store(settings.store_location) as store:
         store.revoke_token("alice")
     assert request(wrap, "/mcp", alice)[0] == 401
+
+
+def test_a_store_that_cannot_be_opened_answers_503_not_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "hub.db").mkdir()  # a folder where the store file should be
+    settings = Settings(home=tmp_path, db=str(tmp_path / "hub.db"))
+    status, caller = request(middleware(settings, None, loopback=True), "/mcp", "secret")
+    assert (status, caller) == (503, "not reached")

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ctxhub.app.tokens import Refused, authorize
 from ctxhub.config import Settings
 from ctxhub.core.caller import Caller
-from ctxhub.core.errors import ServeError
+from ctxhub.core.errors import CtxhubError, ServeError
 from ctxhub.server.app import build_server
 from ctxhub.server.caller import SCOPE_KEY
 from ctxhub.server.runtime import HubPool, leave, warm_up
@@ -184,19 +184,23 @@ class BearerAuth:
         try:
             caller = await anyio.to_thread.run_sync(self._authorize, self._secret(scope))
         except Refused as exc:
-            await self._refuse(send, str(exc))
+            await self._refuse(send, 401, "unauthorized", str(exc))
+            return
+        except CtxhubError as exc:  # the store is down: no one can be checked
+            log.warning("cannot check a bearer token: %s", exc)
+            await self._refuse(send, 503, "unavailable", str(exc))
             return
         if caller is not None:
             scope[SCOPE_KEY] = caller
         await self.app(scope, receive, send)
 
     @staticmethod
-    async def _refuse(send: Send, why: str) -> None:
-        body = json.dumps({"error": "unauthorized", "error_description": why}).encode("utf-8")
+    async def _refuse(send: Send, status: int, error: str, why: str) -> None:
+        body = json.dumps({"error": error, "error_description": why}).encode("utf-8")
         await send(
             {
                 "type": "http.response.start",
-                "status": 401,
+                "status": status,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode("ascii")),
