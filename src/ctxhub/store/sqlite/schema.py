@@ -293,7 +293,7 @@ def migrate(conn: sqlite3.Connection) -> int:
         version = current_version(conn)
         for statements in MIGRATIONS[version:]:
             for statement in statements:
-                conn.execute(statement)
+                _apply(conn, statement)
         conn.execute(
             "INSERT INTO meta(key, value) VALUES ('schema_version', ?) "
             "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
@@ -304,6 +304,16 @@ def migrate(conn: sqlite3.Connection) -> int:
         rollback(conn)
         raise
     return SCHEMA_VERSION
+
+
+def _apply(conn: sqlite3.Connection, statement: str) -> None:
+    """Run one migration statement. SQLite has no ADD COLUMN IF NOT EXISTS: a column
+    already there (a schema version set back by hand) is what the statement wanted."""
+    try:
+        conn.execute(statement)
+    except sqlite3.Error as exc:
+        if not (statement.startswith("ALTER TABLE") and "duplicate column name" in str(exc)):
+            raise
 
 
 def rollback(conn: sqlite3.Connection) -> None:
