@@ -6,6 +6,7 @@ from __future__ import annotations
 from ctxhub.core.records import MemoryFilters, Record
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.store.protocol import HubStore
+from tests.conftest import make_chunk
 
 EMBEDDER = HashingEmbedder(dim=64)
 
@@ -44,6 +45,34 @@ def test_aliases_and_deletion(hub_store: HubStore) -> None:
     assert hub_store.delete_record("a") is True
     assert hub_store.get_records(["a"]) == []
     assert hub_store.delete_record("a") is False
+
+
+def test_unhelpful_queries_and_what_they_got(hub_store: HubStore) -> None:
+    chunks = [make_chunk(path="m.py", symbol=f"m.f{n}", ordinal=n) for n in range(4)]
+    hub_store.replace_file("src", "m.py", chunks)
+    c1, c2, c3, c4 = (c.id for c in chunks)
+    for target, query in ((c1, "q one"), (c2, "q one"), (c1, "q one"), (c3, "q two")):
+        assert hub_store.add_feedback(target, "knowledge", False, query=query) is not None
+    hub_store.add_feedback(c4, "knowledge", True, query="q one")  # useful: not listed
+    assert hub_store.unhelpful_queries() == [("q one", 3), ("q two", 1)]
+    assert hub_store.unhelpful_targets("q one") == [(c1, 2), (c2, 1)]
+    assert hub_store.unhelpful_targets("q one", limit=1) == [(c1, 2)]
+    assert hub_store.unhelpful_targets("nothing") == []
+
+
+def test_set_record_tags_replaces_them(hub_store: HubStore) -> None:
+    _put(hub_store, "a", "pip install fails with SSL error", "set CA bundle", tags=["ssl", "pip"])
+    hub_store.add_feedback("a", "memory", True)
+    assert hub_store.set_record_tags("a", ["proxy", "ssl", "proxy"]) is True
+    (record,) = hub_store.get_records(["a"])
+    assert record.tags == ["proxy", "ssl"]
+    assert record.worked == 1  # history stays
+    listed, total = hub_store.list_records(MemoryFilters(tags=["proxy"]), limit=10)
+    assert [r.id for r in listed] == ["a"] and total == 1
+    assert hub_store.list_records(MemoryFilters(tags=["pip"]), limit=10)[1] == 0
+    assert hub_store.set_record_tags("a", []) is True
+    assert hub_store.get_records(["a"])[0].tags == []
+    assert hub_store.set_record_tags("missing", ["x"]) is False
 
 
 def test_record_search_paths(hub_store: HubStore) -> None:

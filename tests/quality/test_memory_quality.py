@@ -36,12 +36,12 @@ def measure(name: str, home: Path) -> EndToEnd:
 
 def test_memory_set_meets_its_targets(tmp_path: Path) -> None:
     m = measure("memory_set", tmp_path)
-    assert m.false_abstain <= 0.05, m  # target met (0.021)
+    assert m.false_abstain <= 0.05, m  # target met (0.021, 1 of 47)
     assert m.exact_recall1 >= 0.95, m  # target met (1.000)
-    assert m.recall1 >= 0.89, m  # target 0.90 NOT met: 0.894 (paraphrases, 0.80)
+    assert m.abstain_ok >= 0.75, m  # target met (0.857, 12 of 14)
+    assert m.mrr >= 0.93, m  # target met (0.931)
+    assert m.recall1 >= 0.89, m  # target 0.90 NOT met: 0.894, 42 of 47 (paraphrases, 0.80)
     assert m.e2e_recall1 >= 0.89, m  # target 0.90 NOT met: 0.894
-    assert m.mrr >= 0.92, m  # target 0.93 NOT met: 0.926
-    assert m.abstain_ok >= 0.50, m  # target 0.75 NOT met: 0.500 (7 of 14)
 
 
 def test_memory_set2_meets_its_targets(tmp_path: Path) -> None:
@@ -50,5 +50,5 @@ def test_memory_set2_meets_its_targets(tmp_path: Path) -> None:
     assert m.exact_recall1 >= 0.95, m  # target met (1.000)
     assert m.recall1 >= 0.90, m  # target met (0.978)
     assert m.e2e_recall1 >= 0.90, m  # target met (0.978)
-    assert m.mrr >= 0.93, m  # target met (0.987)
-    assert m.abstain_ok >= 0.63, m  # target 0.75 NOT met: 0.636 (21 of 33)
+    assert m.mrr >= 0.93, m  # target met (0.989)
+    assert m.abstain_ok >= 0.75, m  # target met (0.788, 26 of 33; 24 would fail)

@@ -34,9 +34,10 @@ LAYERS: dict[str, int] = {
     "clients": 6,
     "app": 7,
     "evaluation": 7,
-    "server": 8,
-    "cli": 9,
-    "__main__": 10,
+    "dashboard": 8,
+    "server": 9,
+    "cli": 10,
+    "__main__": 11,
 }
 
 

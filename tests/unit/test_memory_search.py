@@ -339,3 +339,28 @@ def test_a_damaged_store_is_not_hidden_as_a_failing_path(hub: HubSession) -> Non
     hub.store.record_bm25 = damaged  # type: ignore[method-assign]
     with pytest.raises(StoreCorruptError):
         search_solutions(hub, "cargo build fails with E0463")
+
+
+def test_message_missing_says_how_much_of_the_quoted_message_a_record_lacks() -> None:
+    from ctxhub.core.records import Record
+    from ctxhub.memory.search import evidence
+
+    record = Record(
+        id="r",
+        problem="git pull stops with fatal: Need to specify how to reconcile divergent branches",
+    )
+    same = analyze_memory_query("fatal: Need to specify how to reconcile divergent branches")
+    sibling = analyze_memory_query("fatal: refusing to merge unrelated histories")
+    described = analyze_memory_query("my branches will not merge after a pull")
+    words = evidence.message_words(sibling)
+    # literals and stopwords are not the message's words
+    assert {"refusing", "merge", "unrelated", "histories"} <= words
+    assert evidence.message_missing(evidence.message_words(same), record) == 0.0
+    assert evidence.message_missing(words, record) == 1.0
+    # a question that quotes no message has nothing missing
+    assert evidence.message_words(described) == frozenset()
+    assert evidence.message_missing(frozenset(), record) == 0.0
+    f = _features(
+        "fatal: refusing to merge unrelated histories", RecordInput(problem=record.problem), 0.6
+    )
+    assert f["message_missing"] == 1.0

@@ -14,6 +14,7 @@ from ctxhub.core.records import RecordInput, record_id_for
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.memory.records.feedback import rate
 from ctxhub.memory.records.log import upsert_record
+from ctxhub.memory.search.evidence import DEPTH
 from ctxhub.memory.search.retrieval import MIN_RATINGS, search_solutions
 from ctxhub.memory.search.signature import best_match, mask, matches, signatures
 from ctxhub.session import HubSession
@@ -100,6 +101,16 @@ def test_prose_and_questions_are_not_signatures() -> None:
         "DisallowedHost: Invalid HTTP_HOST header 'api.internal:8000'"
     )
     assert {s.kind for s in tools} == {"warning", "disallowedhost"}
+
+
+def test_a_tool_prefix_inside_a_line_is_read_after_the_words_that_tell_of_it() -> None:
+    told = signatures("pip install psycopg2 fails with Error: pg_config executable not found")
+    assert {(s.kind, "executable" in s.words) for s in told} == {("error", True)}
+    git = signatures("git merge says fatal: refusing to merge unrelated histories")
+    assert {s.kind for s in git} == {"fatal"}
+    # after a determiner it is the asker's prose; lowercase `error:` is prose's spelling
+    assert signatures("we hit this Error: something is wrong with the build") == set()
+    assert signatures("the build fails with an error: something is wrong here") == set()
 
 
 RECORDS = {
@@ -193,6 +204,9 @@ def test_every_hit_shown_carries_its_probability(hub: HubSession) -> None:
     listed = r.hits or r.nearest
     assert len(listed) > 5  # deeper than the candidates the decision reads
     assert all("evidence" in h.metadata and 0.0 < h.score < 1.0 for h in listed)
+    # the candidates the model reads are listed by their probability, best first
+    head = [h.score for h in listed[:DEPTH]]
+    assert head == sorted(head, reverse=True)
 
 
 def test_failures_demote_a_record_but_never_hide_it(hub: HubSession) -> None:

@@ -52,6 +52,7 @@ COMMAND_MODULES: dict[str, str] = {
     "hook": "hook_cmds",
     "serve": "serve_cmds",
     "install": "serve_cmds",
+    "dashboard": "dashboard_cmds",
     "migrate": "migrate_cmds",
     "token": "token_cmds",
     "eval": "eval_cmds",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from ctxhub.core.records import MemoryFilters
 from ctxhub.memory.search import evidence
 from ctxhub.memory.search import retrieval as memsearch
-from ctxhub.memory.search.shape import analyze_memory_query
+from ctxhub.memory.search.shape import MemoryQuery, analyze_memory_query
 from ctxhub.session import HubSession
 
 
@@ -149,11 +150,17 @@ class Candidates:
     head: list[tuple[bool, dict[str, float]]]
 
 
+#: Features a study adds to each head candidate (benchmarks/memory_features.py): given
+#: the session, the analysed query and the head, one dict per head candidate.
+Extra = Callable[[HubSession, MemoryQuery, list[memsearch.Scored]], list[dict[str, float]]]
+
+
 def collect(
     hub: HubSession,
     ids: dict[str, set[str]],
     queries: list[dict[str, Any]],
     ablation: memsearch.Ablation | None = None,
+    extra: Extra | None = None,
 ) -> list[Candidates]:
     out: list[Candidates] = []
     for q in queries:
@@ -161,34 +168,74 @@ def collect(
         filters = MemoryFilters(language=q.get("language"), framework=q.get("framework"))
         scored = memsearch.rank_records(hub, mq, filters, ablation=ablation)
         ranked = [k for s in scored[:10] for k in sorted(ids.get(s.record.id, {"?"}))]
-        by_relevance = sorted(scored, key=lambda s: -s.relevance)[: evidence.DEPTH]
+        by_relevance = [s for s in sorted(scored, key=lambda s: -s.relevance) if s.features]
+        by_relevance = by_relevance[: evidence.DEPTH]
+        added = extra(hub, mq, by_relevance) if extra else [{} for _ in by_relevance]
         head = [
-            (bool(ids.get(s.record.id, set()) & set(q["relevant"])), dict(s.features))
-            for s in by_relevance
-            if s.features
+            (bool(ids.get(s.record.id, set()) & set(q["relevant"])), {**s.features, **more})
+            for s, more in zip(by_relevance, added, strict=True)
         ]
         out.append(Candidates(q, ranked, head))
     return out
 
 
-def fit_model(
-    rows: list[Candidates], names: tuple[str, ...], l2: float = 0.05
-) -> tuple[dict[str, float], float]:
-    """Logistic regression, per candidate, of "this record is gold" on `names`; returns
-    (weights in raw feature units, bias)."""
+#: L2 strengths (on standardised features) cross-validation chooses from.
+L2_GRID = (0.05, 0.02, 0.01, 0.005, 0.002, 0.001)
+FOLDS = 5
+
+
+def _matrix(rows: list[Candidates], names: tuple[str, ...]) -> tuple[Any, Any]:
     import numpy as np
 
     x = np.array([[f.get(n, 0.0) for n in names] for c in rows for _, f in c.head])
     y = np.array([float(gold) for c in rows for gold, _ in c.head])
+    return x, y
+
+
+def _logistic(x: Any, y: Any, l2: float) -> tuple[Any, float]:
+    """Gradient descent with L2 on standardised features; (weights in raw units, bias)."""
+    import numpy as np
+
     mu, sd = x.mean(0), x.std(0) + 1e-6
     z = (x - mu) / sd
-    w, b = np.zeros(len(names)), 0.0
-    for _ in range(3000):  # gradient descent, L2 on standardised features
+    w, b = np.zeros(x.shape[1]), 0.0
+    for _ in range(3000):
         p = 1 / (1 + np.exp(-(z @ w + b)))
         w -= 0.2 * (z.T @ (p - y) / len(y) + l2 * w)
         b -= 0.2 * float((p - y).mean())
     raw = w / sd
-    bias = b - float((mu * raw).sum())
+    return raw, b - float((mu * raw).sum())
+
+
+def choose_l2(rows: list[Candidates], names: tuple[str, ...]) -> float:
+    """The L2 strength of L2_GRID with the lowest log-loss in FOLDS-fold cross-validation
+    over the fitting set's queries (a query's candidates stay in one fold)."""
+    import numpy as np
+
+    losses: dict[float, float] = {}
+    for l2 in L2_GRID:
+        total, count = 0.0, 0
+        for fold in range(FOLDS):
+            train = [c for i, c in enumerate(rows) if i % FOLDS != fold]
+            held = [c for i, c in enumerate(rows) if i % FOLDS == fold]
+            w, b = _logistic(*_matrix(train, names), l2)
+            x, y = _matrix(held, names)
+            if not len(y):
+                continue
+            p = np.clip(1 / (1 + np.exp(-(x @ w + b))), 1e-6, 1 - 1e-6)
+            total += float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).sum())
+            count += len(y)
+        losses[l2] = total / max(count, 1)
+    return min(losses, key=lambda k: losses[k])
+
+
+def fit_model(
+    rows: list[Candidates], names: tuple[str, ...], l2: float | None = None
+) -> tuple[dict[str, float], float]:
+    """Logistic regression, per candidate, of "this record is gold" on `names`; returns
+    (weights in raw feature units, bias). `l2` None: chosen by cross-validation."""
+    chosen = choose_l2(rows, names) if l2 is None else l2
+    raw, bias = _logistic(*_matrix(rows, names), chosen)
     return {n: round(float(v), 3) for n, v in zip(names, raw, strict=True)}, round(bias, 3)
 
 
@@ -211,6 +258,20 @@ def decisions(
 #: The most answerable questions of the fitting set the threshold may abstain on: the
 #: issue's false-abstention target (docs/MEMORY.md says what else was tried).
 FIT_FALSE_ABSTAIN = 0.05
+#: The share of the fitting set's no-answer questions the threshold aims to abstain on:
+#: the issue's target, and no more (each step above it hides answers on a harder set).
+FIT_NO_ANSWER = 0.75
+_STEPS = [i / 200 for i in range(1, 200)]
+
+
+def _shares(
+    rows: list[Candidates], weights: dict[str, float], bias: float, t: float
+) -> tuple[float, float]:
+    """(answerable abstained, no-answer abstained) at threshold `t`."""
+    made = decisions(rows, weights, bias, t)
+    yes = [a for c, a in zip(rows, made, strict=True) if c.query["relevant"]]
+    no = [a for c, a in zip(rows, made, strict=True) if not c.query["relevant"]]
+    return sum(yes) / max(len(yes), 1), sum(no) / max(len(no), 1)
 
 
 def fit_threshold(
@@ -218,13 +279,20 @@ def fit_threshold(
     weights: dict[str, float],
     bias: float,
     budget: float = FIT_FALSE_ABSTAIN,
+    target: float | None = FIT_NO_ANSWER,
 ) -> float:
-    """The highest threshold that abstains on at most `budget` of the answerable fitting
-    questions: abstention is bought with no-answer questions, never with answers."""
-    best = 0.0
-    for t in [i / 200 for i in range(1, 200)]:
-        made = decisions(rows, weights, bias, t)
-        yes = [a for c, a in zip(rows, made, strict=True) if c.query["relevant"]]
-        if sum(yes) / max(len(yes), 1) <= budget:
-            best = t
-    return round(best, 3)
+    """The lowest threshold that abstains on `target` of the fitting set's no-answer
+    questions, and never one that abstains on more than `budget` of its answerable ones:
+    abstention is bought with no-answer questions, never with answers, and only as much
+    as the target asks (the highest threshold within the budget sits on the edge of the
+    fitting set's answers, and an easier set's edge hides a harder set's answers).
+    `target` None: the highest threshold within the budget."""
+    capped = 0.0
+    for t in _STEPS:
+        if _shares(rows, weights, bias, t)[0] <= budget:
+            capped = t
+    if target is not None:
+        for t in _STEPS:
+            if t >= capped or _shares(rows, weights, bias, t)[1] >= target:
+                return round(min(t, capped), 3)
+    return round(capped, 3)

@@ -21,6 +21,7 @@ from ctxhub.app.tokens import Refused, authorize
 from ctxhub.config import Settings
 from ctxhub.core.caller import Caller
 from ctxhub.core.errors import CtxhubError, ServeError
+from ctxhub.dashboard.app import LOOPBACK_HOSTS, PageOutsideAuth, dashboard_app
 from ctxhub.server.app import build_server
 from ctxhub.server.caller import SCOPE_KEY
 from ctxhub.server.runtime import HubPool, leave, warm_up
@@ -217,8 +218,9 @@ def live_tokens(pool: HubPool) -> int:
 
 
 def http_app(settings: Settings, host: str, token: str | None, log_level: str = "WARNING") -> Any:
-    """The ASGI app: the SDK's streamable HTTP app at /mcp, the whole of it behind the
-    bearer tokens (`ctxhub token add`, or CTXHUB_TOKEN)."""
+    """The ASGI app: the SDK's streamable HTTP app at /mcp and the dashboard at /, all
+    of it but the page's own files behind the bearer tokens (`ctxhub token add`, or
+    CTXHUB_TOKEN)."""
     server = build_server(settings, log_level)
     assert server.runner is not None
     loopback = is_loopback(host)
@@ -229,12 +231,16 @@ def http_app(settings: Settings, host: str, token: str | None, log_level: str = 
             "'Authorization: Bearer <token>'"
         )
     security = loopback_security(host) if is_loopback(host) else None
-    app: ASGIApp = server.streamable_http_app(
+    mcp_app = server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=host, transport_security=security
     )
+    # The dashboard at / (after /mcp), behind the same auth as the MCP endpoint.
+    hosts = [host.strip("[]"), *LOOPBACK_HOSTS] if is_loopback(host) else None
+    mcp_app.mount("/", dashboard_app(settings, hosts))
+    app: ASGIApp = mcp_app
     warm_up(settings, server.runner.pool)
     quiet_disconnects()
-    return QuietDisconnects(BearerAuth(app, server.runner.pool, token, loopback))
+    return QuietDisconnects(PageOutsideAuth(BearerAuth(app, server.runner.pool, token, loopback)))
 
 
 def run_http(

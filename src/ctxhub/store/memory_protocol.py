@@ -48,6 +48,11 @@ class MemoryStore(Protocol):
         """(symbol, content hash) a record was linked to, as `put_record` took them."""
         ...
 
+    def set_record_tags(self, record_id: str, tags: Sequence[str]) -> bool:
+        """Replace the record's tags with `tags` (in that order, repeats dropped); False
+        when there is no such record. Its texts, vectors and history stay."""
+        ...
+
     def delete_record(self, record_id: str) -> bool: ...
 
     def add_feedback(
@@ -74,6 +79,11 @@ class MemoryStore(Protocol):
     def knowledge_feedback(self, ids: Sequence[str]) -> dict[str, tuple[int, int]]: ...
 
     def unhelpful_queries(self, limit: int = 10) -> list[tuple[str, int]]: ...
+
+    def unhelpful_targets(self, query: str, limit: int = 10) -> list[tuple[str, int]]:
+        """(knowledge hit id, times) agents rated not useful for exactly `query`, most
+        often first: what they got for one of `unhelpful_queries`."""
+        ...
 
     def get_records(self, ids: Sequence[str]) -> list[Record]:
         """In the order asked, with `linked_symbols` and `stale_symbols` filled in."""

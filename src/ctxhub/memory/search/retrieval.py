@@ -13,7 +13,8 @@
    which carry evidence; ratings only reorder them (demoted, never removed).
 4. Each of the first DEPTH by relevance gets the probability that it answers the
    question (`evidence.py`); memory abstains when none reaches the threshold, and never
-   when one holds the question's exact error signature.
+   when one holds the question's exact error signature. Those candidates are listed by
+   that probability (times the worked ratio), so the listed scores read best first.
 """
 
 from __future__ import annotations
@@ -73,6 +74,15 @@ class Scored:
     features: dict[str, float]
     relevance: float = 0.0  # the ranking score before ratings (what decides the features)
     probability: float = 0.0  # that this record answers the question (evidence.py)
+    head: bool = False  # one of the first DEPTH by relevance, what the model was fitted on
+
+    def order(self) -> tuple[bool, float, float]:
+        """How it is listed: the first DEPTH by relevance first, by the probability that
+        they answer times their worked ratio (ratings demote on the same scale), then the
+        rest by the ranking score (deeper candidates are scored, but the model was fitted
+        on the first DEPTH only)."""
+        rated = self.probability * self.multipliers.get("worked_ratio", 1.0)
+        return (self.head, rated if self.head else 0.0, self.score)
 
 
 def multipliers(record: Record, now: float, half_life_days: float) -> dict[str, float]:
@@ -191,8 +201,10 @@ def rank_records(
     # it answers (it may have failed in one context only); ratings only demote it below.
     out.sort(key=lambda s: -s.relevance)
     head = out[: max(evidence.DEPTH, scored_depth)]
+    for item in head[: evidence.DEPTH]:
+        item.head = True
     _add_evidence(hub, q, vectors, main_space, head, backdrop, exact, bool(asked))
-    out.sort(key=lambda s: -s.score)
+    out.sort(key=Scored.order, reverse=True)
     return out
 
 
@@ -232,11 +244,11 @@ def _add_evidence(
 
 
 def _findable(scored: list[Scored], window: int) -> list[Scored]:
-    """The records relevance puts in the first `window`, ordered by the full score:
-    ratings reorder what is shown (a record that failed, perhaps in another context, moves
-    down), they never remove a record relevance would show."""
+    """The records relevance puts in the first `window`, in `Scored.order`: ratings
+    reorder what is shown (a record that failed, perhaps in another context, moves down),
+    they never remove a record relevance would show."""
     shown = sorted(scored, key=lambda s: -s.relevance)[:window]
-    return sorted(shown, key=lambda s: -s.score)
+    return sorted(shown, key=Scored.order, reverse=True)
 
 
 def _respond(

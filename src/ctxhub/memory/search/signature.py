@@ -50,6 +50,18 @@ _PREFIXED = re.compile(
     r"(?P<kind>fatal|panic|error|fatal error|warning)\s*:\s+"
     r"(?P<msg>[^\n]+)"
 )
+#: The same prefixes inside a line, after the words that told of it (`pip install fails
+#: with Error: pg_config executable not found`, `rejects my app with FATAL: password
+#: authentication failed`, `git merge says fatal: refusing to ...`): only the spellings
+#: tools print (`Error`, `ERROR`, `FATAL`, `fatal`, `panic`), never after a determiner
+#: (`this error: ...` is prose), and never lowercase `error:`, which prose uses too.
+_INLINE = re.compile(
+    r"(?m)\b(?P<prev>[A-Za-z]+)[ \t]+(?P<kind>Error|ERROR|FATAL|Fatal|fatal|panic)"
+    r"\s*:\s+(?P<msg>[^\n]+)"
+)
+_DETERMINERS = frozenset(
+    {"this", "that", "the", "a", "an", "my", "same", "some", "following", "which", "what"}
+)
 
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”|\[[^\]\n]*\]")
 _PATH = re.compile(r"(?:[A-Za-z]:)?[\w.~@+-]*(?:[/\\][\w.@+-]+)+[/\\]?")
@@ -104,6 +116,9 @@ def signatures(text: str | None) -> set[Signature]:
         _add(found, code.lower(), m["msg"])
     for m in _PREFIXED.finditer(text):
         _add(found, m["kind"].lower(), m["msg"])
+    for m in _INLINE.finditer(text):
+        if m["prev"].lower() not in _DETERMINERS:
+            _add(found, m["kind"].lower(), m["msg"])
     return found
 
 

@@ -66,6 +66,15 @@ class PgMemoryReads:
         )
         return [(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
+    def unhelpful_targets(self, query: str, limit: int = 10) -> list[tuple[str, int]]:
+        rows = self._all(
+            "SELECT target, count(*) AS n FROM feedback_events WHERE target_kind = 'knowledge'"
+            " AND worked = 0 AND query = %s "
+            "GROUP BY target ORDER BY n DESC, MAX(created_at) DESC LIMIT %s",
+            (query, limit),
+        )
+        return [(str(r[0]), int(r[1])) for r in rows]
+
     def record_ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
         rows = self._all(IDS_WITH_PREFIX.format(table="records"), (prefix, limit))
         return [str(r[0]) for r in rows]

@@ -149,6 +149,25 @@ class PgMemoryQueries(PgMemoryReads):
                 (alias, record_id),
             )
 
+    def set_record_tags(self, record_id: str, tags: Sequence[str]) -> bool:
+        with self.memory_transaction() as conn:
+            row = conn.execute(
+                "SELECT rowid FROM records WHERE id = %s FOR UPDATE", (record_id,)
+            ).fetchone()
+            if row is None:
+                return False
+            kept = list(dict.fromkeys(tags))
+            conn.execute(
+                "UPDATE records SET tags = %s WHERE rowid = %s", (json.dumps(kept), row[0])
+            )
+            conn.execute("DELETE FROM record_tags WHERE record = %s", (row[0],))
+            if kept:
+                conn.cursor().executemany(
+                    "INSERT INTO record_tags(record, tag) VALUES (%s, %s)",
+                    [(row[0], t) for t in kept],
+                )
+        return True
+
     def delete_record(self, record_id: str) -> bool:
         with self.memory_transaction() as conn:
             row = conn.execute("SELECT rowid FROM records WHERE id = %s", (record_id,)).fetchone()

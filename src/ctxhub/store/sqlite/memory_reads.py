@@ -69,6 +69,18 @@ class MemoryReads:
         rows = self.conn.execute(RATINGS_BY.replace("%s", "?"), (target,)).fetchall()
         return [(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
+    def unhelpful_targets(self, query: str, limit: int = 10) -> list[tuple[str, int]]:
+        """(knowledge hit id, times) rated not useful for `query`, most often first."""
+        return [
+            (str(r[0]), int(r[1]))
+            for r in self.conn.execute(
+                "SELECT target, COUNT(*) AS n FROM feedback_events WHERE target_kind = "
+                "'knowledge' AND worked = 0 AND query = ? "
+                "GROUP BY target ORDER BY n DESC, MAX(created_at) DESC LIMIT ?",
+                (query, limit),
+            )
+        ]
+
     # -- reads -------------------------------------------------------------------------
     def record_ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
         return ids_with_prefix(self.conn, "records", prefix, limit)

@@ -154,6 +154,25 @@ class MemoryQueries(MemoryReads):
                 (alias, record_id),
             )
 
+    def set_record_tags(self, record_id: str, tags: Sequence[str]) -> bool:
+        """Make `tags` the record's whole tag list (a person's edit: tags can go, which
+        put_record's union never does). False when there is no such record."""
+        with self.memory_transaction():
+            row = self.conn.execute(
+                "SELECT rowid FROM records WHERE id = ?", (record_id,)
+            ).fetchone()
+            if row is None:
+                return False
+            kept = list(dict.fromkeys(tags))
+            self.conn.execute(
+                "UPDATE records SET tags = ? WHERE rowid = ?", (json.dumps(kept), row[0])
+            )
+            self.conn.execute("DELETE FROM record_tags WHERE record = ?", (row[0],))
+            self.conn.executemany(
+                "INSERT INTO record_tags(record, tag) VALUES (?, ?)", [(row[0], t) for t in kept]
+            )
+        return True
+
     def delete_record(self, record_id: str) -> bool:
         """Remove a record with its vectors, links and ratings; its variants become
         originals. False when there is no such record."""
