@@ -114,7 +114,8 @@ def test_marshmallow_set() -> None:
     here = REPO / "benchmarks" / "eval" / "marshmallow"
     specs = _roots(here / "get_marshmallow_corpus.sh", CACHE / "marshmallow-corpus")
     reports = _evaluate("marshmallow", here / "marshmallow_dev.jsonl", specs, False)
-    # measured 2026-12-02: overall R@5 0.824, MRR 0.822, api 0.58, error 0.73 (docs/EVAL.md)
+    # measured 2026-12-03 (window vectors, unchanged): overall R@5 0.824, MRR 0.821, api
+    # 0.58, error 0.73 (docs/EVAL.md)
     _check(
         reports[0],
         overall_r5=0.80,
@@ -128,19 +129,21 @@ def test_textual_set() -> None:
     here = REPO / "benchmarks" / "eval" / "textual"
     specs = _roots(here / "get_textual_corpus.sh", CACHE / "textual-corpus")
     reports = _evaluate("textual", here / "textual_dev.jsonl", specs, False)
-    # measured 2026-12-02: overall R@5 0.728, MRR 0.778, api 0.36 (docs/EVAL.md)
-    _check(reports[0], overall_r5=0.69, overall_mrr=0.74, per_cat=0.75, floors={"api": 0.33})
+    # measured 2026-12-03 (window vectors): overall R@5 0.734, MRR 0.776, api 0.38
+    # (docs/EVAL.md)
+    _check(reports[0], overall_r5=0.70, overall_mrr=0.74, per_cat=0.75, floors={"api": 0.35})
 
 
 def test_litestar_how_to_set() -> None:
     here = REPO / "benchmarks" / "eval" / "litestar"
     specs = _roots(here / "get_litestar_corpus.sh", CACHE / "litestar-corpus")
     reports = _evaluate("litestar", here / "litestar_howto.jsonl", specs, False)
-    # measured 2026-12-03: overall R@5 0.543, MRR 0.595, api 0.37, error 0.60 (docs/EVAL.md)
+    # measured 2026-12-03 (window vectors, spread): overall R@5 0.645, MRR 0.628, api
+    # 0.53, error 0.60 (docs/EVAL.md)
     _check(
         reports[0],
-        overall_r5=0.51,
-        overall_mrr=0.57,
+        overall_r5=0.61,
+        overall_mrr=0.60,
         per_cat=0.75,
-        floors={"api": 0.33, "error": 0.55},
+        floors={"api": 0.49, "error": 0.55},
     )

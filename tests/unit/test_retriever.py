@@ -208,3 +208,42 @@ def test_public_definitions_come_before_private_ones_for_usage_questions() -> No
     ]
     assert order("how does the framework decide when a task runs")[0] == "pkg._internal.run_later"
     assert order("RuntimeError: task failed after response")[0] == "pkg._internal.run_later"
+
+
+def test_spread_offers_more_than_one_class_for_a_usage_question() -> None:
+    """Five methods of one class crowd out the configuration class a user needs; a
+    candidate whose class already has a better hit steps back for usage questions only."""
+    from ctxhub.search.analyzer import analyze
+    from ctxhub.search.rank import Candidate, Spread, rerank
+
+    def cand(symbol: str, cls: str | None, fused: float) -> Candidate:
+        module = "pkg.cors" if cls != "CORSMiddleware" else "pkg.middleware"
+        chunk = make_chunk(symbol=symbol, module=module, class_name=cls)
+        return Candidate(chunk=chunk, fused=fused, signals={})
+
+    def order(query: str) -> list[str]:
+        ranked = [
+            cand("pkg.cors.CORSConfig", "CORSConfig", 1.0),
+            cand("pkg.cors.CORSConfig.is_origin_allowed", "CORSConfig", 0.95),
+            cand("pkg.cors.CORSConfig.simple_headers", "CORSConfig", 0.9),
+            cand("pkg.middleware.CORSMiddleware", "CORSMiddleware", 0.8),
+            cand("pkg.cors.allowed", None, 0.75),
+        ]
+        return [c.chunk.symbol or "" for c in rerank(analyze(query), ranked, [Spread()])]
+
+    as_found = [
+        "pkg.cors.CORSConfig",
+        "pkg.cors.CORSConfig.is_origin_allowed",
+        "pkg.cors.CORSConfig.simple_headers",
+        "pkg.middleware.CORSMiddleware",
+        "pkg.cors.allowed",
+    ]
+    assert order("ValueError: origin not allowed by the CORS policy") == as_found  # an error
+    usage = order("allow my frontend origin to call the API")
+    assert usage[:3] == [
+        "pkg.cors.CORSConfig",
+        "pkg.middleware.CORSMiddleware",
+        "pkg.cors.allowed",
+    ]
+    internals = order("how does the framework check an allowed origin")
+    assert internals[1] == "pkg.cors.CORSConfig.is_origin_allowed"

@@ -85,6 +85,10 @@ class Chunk(BaseModel):
     version: str | None = None
     content: str
     embed_text: str  # what the embedder sees: compact header + start of body
+    #: more texts embedded for a chunk longer than one vector sees (windows of its body,
+    #: each under its name): the dense path also scores a chunk by its best window.
+    #: Written with the chunk; `get_chunks` does not read them back.
+    embed_windows: list[str] = Field(default_factory=list)
     content_hash: str = ""
     metadata: ChunkMeta = Field(default_factory=ChunkMeta)
 

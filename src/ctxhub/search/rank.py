@@ -182,6 +182,36 @@ class PublicApi:
         ]
 
 
+class Spread:
+    """For a question about using the framework, five hits should offer more than one
+    class: a candidate is x`factor` when `per_owner` better candidates already come from
+    its class (or, outside a class, its module). Questions about the internals, whose
+    answer is often several methods of one class, and pasted errors are left alone.
+    Runs last: it reads the order the other scorers made."""
+
+    name = "spread"
+
+    def __init__(self, factor: float = 0.7, per_owner: int = 1) -> None:
+        self.factor = factor
+        self.per_owner = per_owner
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        factors = [1.0] * len(candidates)
+        if analysis.is_error or analysis.asks_implementation:
+            return factors
+        seen: dict[str, int] = {}
+        order = sorted(range(len(candidates)), key=lambda i: -candidates[i].score)
+        for i in order:
+            meta = candidates[i].chunk.metadata
+            if candidates[i].chunk.kind != "api" or not meta.module:
+                continue
+            owner = f"{meta.module}:{meta.class_name or ''}"
+            seen[owner] = seen.get(owner, 0) + 1
+            if seen[owner] > self.per_owner:
+                factors[i] = self.factor
+        return factors
+
+
 def rerank(
     analysis: QueryAnalysis, candidates: list[Candidate], scorers: Sequence[Scorer]
 ) -> list[Candidate]:

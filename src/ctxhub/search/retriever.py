@@ -36,6 +36,7 @@ from ctxhub.search.rank import (
     LiteralMatch,
     PublicApi,
     Scorer,
+    Spread,
     SymbolBoost,
     rerank,
 )
@@ -47,6 +48,25 @@ ALL_PATHS = ("bm25", "dense", "symbol", "phrase")
 #: Candidates each path fetches; the fused list is cut to RERANK_DEPTH before re-ranking.
 OVERFETCH = 50
 RERANK_DEPTH = 100
+#: How much of a window's lead over its chunk's own vector counts: a long chunk's dense
+#: score is own + WINDOW_GAIN * max(0, best window - own). 1.0 (the best of all its
+#: vectors) favours long chunks for having more of them; measured in docs/EVAL.md.
+WINDOW_GAIN = 0.7
+
+
+def merge_windows(
+    own: list[tuple[str, float]],
+    windows: list[tuple[str, float, float]],
+    limit: int,
+    gain: float = WINDOW_GAIN,
+) -> list[tuple[str, float]]:
+    """The dense ranking with long chunks also scored by their best window. A chunk of
+    `own` whose best window is not among `windows` keeps its own score (a window below
+    the window list's last lifts it by little)."""
+    scores = dict(own)
+    for cid, mine, best in windows:
+        scores[cid] = mine + gain * max(0.0, best - mine)
+    return sorted(scores.items(), key=lambda x: -x[1])[:limit]
 
 
 @dataclass
@@ -171,7 +191,9 @@ class Retriever:
                 elif path == "dense":
                     if self.embedder is not None and request.query.strip():
                         qvec = self.embed_query(request.query)
-                        results[path] = self.store.dense(qvec, filters, kinds, OVERFETCH)
+                        own = self.store.dense(qvec, filters, kinds, OVERFETCH)
+                        windows = self.store.dense_windows(qvec, filters, kinds, OVERFETCH)
+                        results[path] = merge_windows(own, windows, OVERFETCH)
                 elif path == "phrase":
                     if analysis.fragments:  # the message's fragments, as exact phrases
                         results[path] = self.store.bm25(
@@ -203,6 +225,8 @@ class Retriever:
             available["public"] = PublicApi()
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)
+        if options.public_first:
+            available["spread"] = Spread()  # last: it reads the order the others made
         if options.scorers is None:
             return list(available.values())
         return [available[name] for name in options.scorers if name in available]

@@ -197,6 +197,15 @@ class Store(Protocol):
         """Chunks nearest to `query` by cosine among the filtered set, best first."""
         ...
 
+    def dense_windows(
+        self, query: Vectors, filters: SearchFilters, kinds: list[str] | None, limit: int
+    ) -> list[tuple[str, float, float]]:
+        """Chunks with window texts (`Chunk.embed_windows`) among the filtered set, by
+        their best window's cosine to `query`: (id, the chunk's own cosine, the best
+        window's cosine), best window first. A chunk without a vector of its own yet
+        gets its best window's cosine as its own."""
+        ...
+
     def symbol_lookup(
         self, names: Sequence[str], filters: SearchFilters, kinds: list[str] | None, limit: int
     ) -> list[tuple[str, float]]:

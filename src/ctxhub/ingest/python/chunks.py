@@ -14,7 +14,7 @@ from typing import Any
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, chunk_id
-from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.embed_text import build_embed_text, window_texts
 from ctxhub.ingest.python.attributes import attribute_types
 from ctxhub.ingest.python.callgraph import (
     BodyFacts,
@@ -117,6 +117,7 @@ class _File:
             version=self.version,
             content=content,
             embed_text=embed,
+            embed_windows=window_texts(symbol, content),
             metadata=meta,
         )
 

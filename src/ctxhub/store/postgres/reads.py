@@ -11,13 +11,16 @@ from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres import vectors
 from ctxhub.store.postgres.filters import chunk_query_where, where_clause
 from ctxhub.store.postgres.fts import any_of, bm25_sql, idf, phrases, query_cte
-from ctxhub.store.postgres.vectors import nearest_chunks
+from ctxhub.store.postgres.vectors import nearest_chunks, nearest_windows
 from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.rows import (
+    EMBED_TEXTS,
     READ_COLUMNS,
+    WINDOWS_OF,
     chunk_from_row,
     deprecation_from_row,
     source_from_row,
+    with_windows,
 )
 
 T = TypeVar("T")
@@ -87,7 +90,8 @@ class PgSearchQueries:
             params,
             dicts=True,
         )
-        return [chunk_from_row(r) for r in rows]
+        windows = self._all(WINDOWS_OF.format(where=where), params)
+        return with_windows([chunk_from_row(r) for r in rows], windows)
 
     def unit_of(self, chunk_id: str) -> tuple[str, str] | None:
         row = self._one("SELECT source, file FROM chunks WHERE id = %s", (chunk_id,))
@@ -183,6 +187,17 @@ class PgSearchQueries:
             lambda conn: nearest_chunks(conn, model, dim, query, where, params, limit, exact)
         )
 
+    def dense_windows(
+        self, query: Vectors, filters: SearchFilters, kinds: list[str] | None, limit: int
+    ) -> list[tuple[str, float, float]]:
+        """Exact over the windows the filter admits: windows belong to long chunks only
+        (a few per cent of a store), so no index is needed."""
+        if self._model is None:
+            return []
+        model = self._model[0]
+        where, params = where_clause(filters, kinds)
+        return self._read(lambda conn: nearest_windows(conn, model, query, where, params, limit))
+
     def symbol_lookup(
         self, names: Sequence[str], filters: SearchFilters, kinds: list[str] | None, limit: int
     ) -> list[tuple[str, float]]:
@@ -253,21 +268,21 @@ class PgSearchQueries:
     def missing_embeddings(
         self, model: str, limit: int = 1000, source: str | None = None
     ) -> list[tuple[str, str]]:
-        where, params = ("AND c.source = %s", [source]) if source else ("", [])
+        where, params = ("AND x.src = %s", [source]) if source else ("", [])
         rows = self._all(
-            "SELECT c.embed_hash, MIN(c.embed_text) FROM chunks c "
-            "LEFT JOIN embeddings e ON e.model = %s AND e.text_hash = c.embed_hash "
-            f"WHERE e.text_hash IS NULL {where} GROUP BY c.embed_hash "
-            "ORDER BY MIN(c.rowid) LIMIT %s",
+            f"SELECT x.h, MIN(x.t) FROM {EMBED_TEXTS} "
+            "LEFT JOIN embeddings e ON e.model = %s AND e.text_hash = x.h "
+            f"WHERE e.text_hash IS NULL {where} GROUP BY x.h "
+            "ORDER BY MIN(x.pri), MIN(x.ord), MIN(x.seq) LIMIT %s",
             (model, *params, limit),
         )
         return [(str(r[0]), str(r[1])) for r in rows]
 
     def count_missing_embeddings(self, model: str, source: str | None = None) -> int:
-        where, params = ("AND c.source = %s", [source]) if source else ("", [])
+        where, params = ("AND x.src = %s", [source]) if source else ("", [])
         row = self._one(
-            "SELECT count(DISTINCT c.embed_hash) FROM chunks c "
-            "LEFT JOIN embeddings e ON e.model = %s AND e.text_hash = c.embed_hash "
+            f"SELECT count(DISTINCT x.h) FROM {EMBED_TEXTS} "
+            "LEFT JOIN embeddings e ON e.model = %s AND e.text_hash = x.h "
             f"WHERE e.text_hash IS NULL {where}",
             (model, *params),
         )

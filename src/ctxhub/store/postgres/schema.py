@@ -159,7 +159,15 @@ MIGRATIONS: list[list[str]] = [
         "ctxhub_tokens(tsv_stack_trace) + ctxhub_tokens(tsv_solution) + "
         "ctxhub_tokens(tsv_code)) STORED",
     ],
-    # 3: named bearer tokens for `serve --http` (sha256 digests of their secrets), and
+    # 3: window texts of long chunks (SQLite's migration 6): vectors in `embeddings` by hash
+    [
+        """CREATE TABLE IF NOT EXISTS chunk_windows (
+            chunk BIGINT NOT NULL REFERENCES chunks(rowid) ON DELETE CASCADE,
+            seq INTEGER NOT NULL, embed_hash TEXT NOT NULL, embed_text TEXT NOT NULL,
+            PRIMARY KEY (chunk, seq))""",
+        "CREATE INDEX IF NOT EXISTS chunk_windows_hash ON chunk_windows(embed_hash)",
+    ],
+    # 4: named bearer tokens for `serve --http` (sha256 digests of their secrets), and
     # who logged a record or made a rating (the token's name)
     [
         """CREATE TABLE IF NOT EXISTS tokens (

@@ -135,6 +135,29 @@ def nearest_chunks(
     return sorted(found, key=lambda x: -x[1])
 
 
+def nearest_windows(
+    conn: Any, model: str, query: Vectors, where: str, params: list[object], limit: int
+) -> list[tuple[str, float, float]]:
+    """(chunk id, own cosine, best window cosine) of the chunks whose best window is
+    nearest `query` among those `where` admits, exact (see `Store.dense_windows`)."""
+    q = vector_text(query)
+    rows = conn.execute(
+        "SELECT c.id, MIN(w_e.vec <=> %s::vector) AS d, MIN(c_e.vec <=> %s::vector) AS own "
+        "FROM chunk_windows w JOIN chunks c ON c.rowid = w.chunk "
+        "JOIN embeddings w_e ON w_e.model = %s AND w_e.text_hash = w.embed_hash "
+        "LEFT JOIN embeddings c_e ON c_e.model = %s AND c_e.text_hash = c.embed_hash "
+        "WHERE " + where + " GROUP BY c.id, c.rowid ORDER BY d, c.rowid LIMIT %s",
+        [q, q, model, model, *params, limit],
+    ).fetchall()
+    out = []
+    for cid, d, own in rows:
+        if d != d:  # NaN: a zero vector
+            continue
+        best = 1.0 - float(d)
+        out.append((str(cid), best if own is None or own != own else 1.0 - float(own), best))
+    return out
+
+
 def nearest_records(
     conn: Any,
     space: str,

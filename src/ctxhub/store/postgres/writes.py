@@ -23,6 +23,7 @@ from ctxhub.store.sqlite.rows import (
     row_hash,
     symbol_suffixes,
     term_values,
+    window_values,
 )
 
 #: content (D), names: title/symbol/path (A), identifier parts (B)
@@ -61,6 +62,12 @@ class PgChunkWrites:
             conn.cursor().executemany(
                 "INSERT INTO symbol_names(name, chunk, depth) VALUES (%s, %s, %s)",
                 [(name, rowid, depth) for name, depth in symbol_suffixes(chunk.symbol)],
+            )
+        if chunk.embed_windows:
+            conn.cursor().executemany(
+                "INSERT INTO chunk_windows(chunk, seq, embed_hash, embed_text) "
+                "VALUES (%s, %s, %s, %s)",
+                window_values(rowid, chunk),
             )
 
     def replace_file(

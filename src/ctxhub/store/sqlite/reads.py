@@ -16,12 +16,21 @@ from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.filters import chunk_query_where, where_clause
 from ctxhub.store.sqlite.fts import document_frequencies, match_any
 from ctxhub.store.sqlite.rows import (
+    EMBED_TEXTS,
     READ_COLUMNS,
+    WINDOWS_OF,
     chunk_from_row,
     deprecation_from_row,
     source_from_row,
+    with_windows,
 )
-from ctxhub.store.sqlite.vectors import VectorIndex, allowed_rowids, from_blob, ids_for
+from ctxhub.store.sqlite.vectors import (
+    VectorIndex,
+    allowed_rowids,
+    from_blob,
+    ids_for,
+    rowid_ids,
+)
 
 #: BM25 column weights: content, names (title/symbol/path), identifier parts.
 BM25_WEIGHTS = (1.0, 4.0, 1.5)
@@ -88,7 +97,8 @@ class SearchQueries:
             f"SELECT {READ_COLUMNS} FROM chunks c WHERE {where} ORDER BY c.rowid{limit}",
             params,
         ).fetchall()
-        return [chunk_from_row(r) for r in rows]
+        windows = self.conn.execute(WINDOWS_OF.format(where=where), params)
+        return with_windows([chunk_from_row(r) for r in rows], windows)
 
     def unit_of(self, chunk_id: str) -> tuple[str, str] | None:
         """(source, unit) of the file or example unit a chunk was made from."""
@@ -165,6 +175,18 @@ class SearchQueries:
         index = _vector_index(self.location, *self._model)
         found = index.search(self.conn, self.generation(), query, limit, allowed)
         return ids_for(self.conn, "chunks", found)
+
+    def dense_windows(
+        self, query: Vectors, filters: SearchFilters, kinds: list[str] | None, limit: int
+    ) -> list[tuple[str, float, float]]:
+        if self._model is None:
+            return []
+        where, params = where_clause(filters, kinds)
+        allowed = allowed_rowids(self.conn, "chunks c", where, params)
+        index = _vector_index(self.location, *self._model)
+        found = index.search_windows(self.conn, self.generation(), query, limit, allowed)
+        ids = rowid_ids(self.conn, "chunks", [r for r, _, _ in found])
+        return [(ids[r], own, best) for r, own, best in found if r in ids]
 
     def symbol_lookup(
         self, names: Sequence[str], filters: SearchFilters, kinds: list[str] | None, limit: int
@@ -247,20 +269,21 @@ class SearchQueries:
     def missing_embeddings(
         self, model: str, limit: int = 1000, source: str | None = None
     ) -> list[tuple[str, str]]:
-        where, params = ("AND c.source = ?", [source]) if source else ("", [])
+        where, params = ("AND x.src = ?", [source]) if source else ("", [])
         rows = self.conn.execute(
-            "SELECT c.embed_hash, MIN(c.embed_text) FROM chunks c "
-            "LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = c.embed_hash "
-            f"WHERE e.text_hash IS NULL {where} GROUP BY c.embed_hash LIMIT ?",
+            f"SELECT x.h, MIN(x.t) FROM {EMBED_TEXTS} "
+            "LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = x.h "
+            f"WHERE e.text_hash IS NULL {where} GROUP BY x.h "
+            "ORDER BY MIN(x.pri), MIN(x.ord), MIN(x.seq) LIMIT ?",
             (model, *params, limit),
         ).fetchall()
         return [(r[0], r[1]) for r in rows]
 
     def count_missing_embeddings(self, model: str, source: str | None = None) -> int:
-        where, params = ("AND c.source = ?", [source]) if source else ("", [])
+        where, params = ("AND x.src = ?", [source]) if source else ("", [])
         row = self.conn.execute(
-            "SELECT COUNT(DISTINCT c.embed_hash) FROM chunks c "
-            "LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = c.embed_hash "
+            f"SELECT COUNT(DISTINCT x.h) FROM {EMBED_TEXTS} "
+            "LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = x.h "
             f"WHERE e.text_hash IS NULL {where}",
             (model, *params),
         ).fetchone()

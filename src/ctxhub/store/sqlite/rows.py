@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ctxhub.core.calls import CALL_TERMS, call_sites, via_kind
@@ -125,6 +125,11 @@ def chunk_row(chunk: Chunk, file: str) -> tuple[Any, ...]:
     return tuple(values[c] for c in CHUNK_COLUMNS)
 
 
+def window_values(rowid: int, chunk: Chunk) -> list[tuple[int, int, str, str]]:
+    """(chunk rowid, seq, embed_hash, embed_text) of a chunk's window texts."""
+    return [(rowid, i, content_hash(t), t) for i, t in enumerate(chunk.embed_windows)]
+
+
 def term_values(chunk: Chunk) -> list[tuple[str, str]]:
     meta = chunk.metadata
     out: set[tuple[str, str]] = set()
@@ -142,6 +147,32 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
     for tag in (*meta.tags, *meta.capabilities):
         out.add(("tags", tag.lower()))
     return sorted(out)
+
+
+#: Every text the store wants a vector for, as table `x` (h, t, src, pri, ord, seq): each
+#: chunk's own text (pri 0), then its windows (pri 1), so a refresh embeds what the
+#: plain dense path needs before the extra windows. The same SQL on both backends.
+EMBED_TEXTS = (
+    "(SELECT c.embed_hash AS h, c.embed_text AS t, c.source AS src, 0 AS pri, "
+    "c.rowid AS ord, 0 AS seq FROM chunks c UNION ALL "
+    "SELECT w.embed_hash, w.embed_text, c.source, 1, c.rowid, w.seq FROM chunk_windows w "
+    "JOIN chunks c ON c.rowid = w.chunk) x"
+)
+#: The window texts of the chunks a WHERE on `chunks c` admits: (chunk id, text), in order.
+WINDOWS_OF = (
+    "SELECT c.id, w.embed_text FROM chunk_windows w JOIN chunks c ON c.rowid = w.chunk "
+    "WHERE {where} ORDER BY w.chunk, w.seq"
+)
+
+
+def with_windows(chunks: list[Chunk], rows: Iterable[Sequence[Any]]) -> list[Chunk]:
+    """`chunks` with the window texts of `rows` ((chunk id, text), in order) attached."""
+    by_id = {c.id: c for c in chunks}
+    for cid, text in rows:
+        chunk = by_id.get(cid)
+        if chunk is not None:
+            chunk.embed_windows.append(text)
+    return chunks
 
 
 #: Columns read back to rebuild a Chunk.

@@ -250,7 +250,20 @@ MIGRATIONS: list[list[str]] = [
         AND NOT EXISTS (SELECT 1 FROM chunk_terms t
             WHERE t.chunk = c.rowid AND t.field = 'calls' AND t.value = {_SUPER_NAME})""",
     ],
-    # 6: named bearer tokens for `serve --http` (sha256 digests of their secrets), and
+    # 6: window texts of long chunks: their vectors live in `embeddings` by text hash, like
+    # the chunks' own (one cache, one model check), and the dense path scores a chunk by
+    # its best window too. A store from before fills them when python units re-chunk.
+    [
+        """CREATE TABLE IF NOT EXISTS chunk_windows (
+            chunk INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            embed_hash TEXT NOT NULL,
+            embed_text TEXT NOT NULL,
+            PRIMARY KEY (chunk, seq)
+        )""",
+        "CREATE INDEX IF NOT EXISTS chunk_windows_hash ON chunk_windows(embed_hash)",
+    ],
+    # 7: named bearer tokens for `serve --http` (sha256 digests of their secrets), and
     # who logged a record or made a rating (the token's name)
     [
         """CREATE TABLE IF NOT EXISTS tokens (

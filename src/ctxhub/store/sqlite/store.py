@@ -39,6 +39,7 @@ from ctxhub.store.sqlite.rows import (
     row_hash,
     symbol_suffixes,
     term_values,
+    window_values,
 )
 from ctxhub.store.sqlite.schema import rollback
 from ctxhub.store.sqlite.tokens import TokenQueries
@@ -337,6 +338,7 @@ class SQLiteStore(SearchQueries, MemoryQueries, TokenQueries):
             )
             self.conn.execute("DELETE FROM chunk_terms WHERE chunk = ?", (rowid,))
             self.conn.execute("DELETE FROM symbol_names WHERE chunk = ?", (rowid,))
+            self.conn.execute("DELETE FROM chunk_windows WHERE chunk = ?", (rowid,))
             self.conn.execute("DELETE FROM chunks WHERE rowid = ?", (rowid,))
 
     def _insert(self, chunk: Chunk, file: str) -> None:
@@ -362,6 +364,12 @@ class SQLiteStore(SearchQueries, MemoryQueries, TokenQueries):
             self.conn.executemany(
                 "INSERT INTO symbol_names(name, chunk, depth) VALUES (?, ?, ?)",
                 [(name, rowid, depth) for name, depth in symbol_suffixes(chunk.symbol)],
+            )
+        if chunk.embed_windows:
+            assert rowid is not None
+            self.conn.executemany(
+                "INSERT INTO chunk_windows(chunk, seq, embed_hash, embed_text) VALUES (?, ?, ?, ?)",
+                window_values(rowid, chunk),
             )
 
     def replace_file(

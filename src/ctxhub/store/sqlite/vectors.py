@@ -39,7 +39,7 @@ def from_blob(blob: bytes, dim: int) -> npt.NDArray[np.float32]:
 @dataclass
 class Matrix:
     generation: int
-    rowids: npt.NDArray[np.int64]  # sorted rowids
+    rowids: npt.NDArray[np.int64]  # sorted rowids (of the chunk each row belongs to)
     matrix: Vectors  # (n, dim), row i belongs to rowids[i]
 
 
@@ -87,19 +87,55 @@ def allowed_rowids(
     return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
 
+def rowid_ids(conn: sqlite3.Connection, table: str, rowids: Sequence[int]) -> dict[int, str]:
+    """rowid -> id of the rows of `table` that still exist."""
+    if not rowids:
+        return {}
+    marks = ", ".join("?" for _ in rowids)
+    rows = conn.execute(f"SELECT rowid, id FROM {table} WHERE rowid IN ({marks})", list(rowids))
+    return {int(r[0]): str(r[1]) for r in rows}
+
+
 def ids_for(
     conn: sqlite3.Connection, table: str, found: Sequence[tuple[int, float]]
 ) -> list[tuple[str, float]]:
     """(id, score) for (rowid, score) hits of `table`, in order; rows gone since are dropped."""
-    if not found:
+    ids = rowid_ids(conn, table, [r for r, _ in found])
+    return [(ids[r], s) for r, s in found if r in ids]
+
+
+def best_windows(
+    chunks: Matrix,
+    windows: Matrix,
+    query: Vectors,
+    limit: int,
+    allowed: npt.NDArray[np.int64] | None,
+) -> list[tuple[int, float, float]]:
+    """(chunk rowid, the chunk's own cosine, its best window's cosine) of the `limit`
+    chunks whose best window is nearest `query`, among `allowed` (all when None).
+    `windows.rowids` holds each window's chunk (repeated, sorted). A chunk whose own
+    vector is missing gets its best window's score as its own."""
+    import numpy as np
+
+    owners, matrix = windows.rowids, windows.matrix
+    if allowed is not None:
+        mask = np.isin(owners, allowed)
+        owners, matrix = owners[mask], matrix[mask]
+    if owners.size == 0:
         return []
-    marks = ", ".join("?" for _ in found)
-    ids = dict(
-        conn.execute(
-            f"SELECT rowid, id FROM {table} WHERE rowid IN ({marks})", [r for r, _ in found]
-        ).fetchall()
-    )
-    return [(str(ids[r]), s) for r, s in found if r in ids]
+    q = np.asarray(query, dtype=np.float32).reshape(-1)
+    scores = matrix @ q
+    order = np.argsort(-scores, kind="stable")
+    _, first = np.unique(owners[order], return_index=True)  # each chunk's best window
+    picks = order[first]
+    picks = picks[np.argsort(-scores[picks], kind="stable")][:limit]
+    out = []
+    for i in picks:
+        owner, best = int(owners[i]), float(scores[i])
+        at = int(np.searchsorted(chunks.rowids, owner))
+        found = at < chunks.rowids.size and int(chunks.rowids[at]) == owner
+        out.append((owner, float(chunks.matrix[at] @ q) if found else best, best))
+    return out
 
 
 class VectorIndex:
@@ -110,6 +146,7 @@ class VectorIndex:
         self.dim = dim
         self._lock = threading.Lock()
         self._current: Matrix | None = None
+        self._windows: Matrix | None = None
 
     def _load(self, conn: sqlite3.Connection, generation: int) -> Matrix:
         rows = conn.execute(
@@ -124,6 +161,31 @@ class VectorIndex:
             if self._current is None or self._current.generation != generation:
                 self._current = self._load(conn, generation)
             return self._current
+
+    def windows(self, conn: sqlite3.Connection, generation: int) -> Matrix:
+        """The window vectors, row i belonging to the chunk rowids[i] (sorted, repeated);
+        loaded on the first window search, not with the chunks' matrix."""
+        with self._lock:
+            if self._windows is None or self._windows.generation != generation:
+                rows = conn.execute(
+                    "SELECT w.chunk, e.vec FROM chunk_windows w JOIN embeddings e "
+                    "ON e.model = ? AND e.text_hash = w.embed_hash ORDER BY w.chunk, w.seq",
+                    (self.model,),
+                ).fetchall()
+                self._windows = load_matrix(rows, self.dim, generation)
+            return self._windows
+
+    def search_windows(
+        self,
+        conn: sqlite3.Connection,
+        generation: int,
+        query: Vectors,
+        limit: int,
+        allowed: npt.NDArray[np.int64] | None = None,
+    ) -> list[tuple[int, float, float]]:
+        """`best_windows` over this store's matrices."""
+        chunks = self.matrix(conn, generation)
+        return best_windows(chunks, self.windows(conn, generation), query, limit, allowed)
 
     def search(
         self,
