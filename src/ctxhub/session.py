@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxhub.config import Settings
+from ctxhub.core.caller import Caller
 from ctxhub.embed.base import Embedder
 from ctxhub.store.factory import open_store
 
@@ -50,6 +51,8 @@ class HubSession:
         self.store = open_store(settings.store_location)
         self._retriever: Retriever | None = None
         self._bound = False
+        #: Who the current call is for (a bearer token over HTTP); None locally.
+        self.caller: Caller | None = None
 
     @property
     def embedder(self) -> Embedder:

@@ -251,10 +251,14 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
         conn.execute("ALTER TABLE records DROP COLUMN dl")
         conn.execute("DROP FUNCTION ctxhub_tokens")
         conn.execute("DROP TABLE chunk_windows")
+        conn.execute("DROP TABLE tokens")
+        conn.execute("ALTER TABLE records DROP COLUMN logged_by")
+        conn.execute("ALTER TABLE feedback_events DROP COLUMN author")
         conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     with open_store(pg_url) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 3
+        assert store.schema_version() == SCHEMA_VERSION == 4
         assert store.find_chunks(ChunkQuery(source="s"))[0].embed_windows == []  # table back
+        assert store.tokens() == [] and store.ratings_by("x") == []  # tokens, authors back
         assert store.bm25(["frame"], SearchFilters(), None, 5) == before  # dl filled in
         assert store.get_chunks([chunk.id])[0].content == chunk.content
 

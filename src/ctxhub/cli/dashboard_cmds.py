@@ -34,14 +34,16 @@ def dashboard(ctx: Context, host: str, port: int) -> None:
     import uvicorn
 
     from ctxhub.dashboard.app import LOOPBACK_HOSTS, PageOutsideAuth, dashboard_app
-    from ctxhub.server.http import BearerAuth, is_loopback
+    from ctxhub.server.http import BearerAuth, is_loopback, live_tokens
+    from ctxhub.server.runtime import HubPool
 
     token = ctx.settings.token
     loopback = is_loopback(host)
-    if not token and not loopback:
+    pool = HubPool(ctx.settings)  # token checks, one store session per request
+    if not token and not loopback and not live_tokens(pool):
         click.echo(
-            f"error: refusing to serve on {host!r} without a token: set CTXHUB_TOKEN "
-            "(or bind 127.0.0.1)",
+            f"error: refusing to serve on {host!r} without a token: make one with `ctxhub "
+            "token add NAME` (or set CTXHUB_TOKEN), or bind 127.0.0.1",
             err=True,
         )
         sys.exit(1)
@@ -58,9 +60,9 @@ def dashboard(ctx: Context, host: str, port: int) -> None:
         sys.exit(1)
     bound = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
-    guard = " (bearer token required)" if token else ""
+    guard = " (bearer tokens required)" if token or not loopback else ""
     click.echo(f"ctxhub dashboard at http://{shown}:{bound}/{guard}", err=True)
-    guarded = PageOutsideAuth(BearerAuth(app, token) if token else app)
+    guarded = PageOutsideAuth(BearerAuth(app, pool, token, loopback))
     config = uvicorn.Config(guarded, log_level="warning", lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
 

@@ -48,7 +48,7 @@ def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_j
             if as_json:
                 print_json(record)
             else:
-                click.echo(record_text(record))
+                click.echo(record_text(record, hub.store.ratings_by(record.id)))
             return
         if resolved is not None:
             chunk_id = resolved[1]

@@ -54,6 +54,7 @@ COMMAND_MODULES: dict[str, str] = {
     "install": "serve_cmds",
     "dashboard": "dashboard_cmds",
     "migrate": "migrate_cmds",
+    "token": "token_cmds",
     "eval": "eval_cmds",
     "demo": "demo_cmds",
 }

@@ -65,6 +65,12 @@ class StoreReadOnlyError(StoreError):
     """
 
 
+class StoreDisconnectedError(StoreError):
+    """The connection to a server store dropped (a restart, a terminated backend) while
+    a statement or a write transaction ran on it: the transaction rolled back. A write
+    tool runs once more, whole, on a fresh connection (`ToolSpec.call`)."""
+
+
 class StoreQueryError(StoreError):
     """One query failed for a reason other than the file itself (an unusable text index,
     a query the backend rejects). A retrieval path that raises it is skipped and logged;

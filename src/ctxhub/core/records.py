@@ -93,6 +93,9 @@ class RecordInput(BaseModel):
     tags: Labels = Field(default_factory=list, max_length=50)
     file_path: str | None = Field(default=None, max_length=1000)
     agent: str | None = Field(default=None, max_length=100)
+    #: Who logged it: the name of the bearer token it came with (a team hub); None
+    #: locally. Set by the server, never by the caller.
+    logged_by: str | None = Field(default=None, max_length=100)
     os: str | None = Field(default=None, max_length=100)
     confidence: float = Field(default=0.7, ge=0.0, le=1.0)
     resolved: bool = True

@@ -26,6 +26,7 @@ from ctxhub.config import Settings
 from ctxhub.core.errors import describe_validation, shown
 from ctxhub.server import resources, tools
 from ctxhub.server.arguments import TextPreservingMetadata
+from ctxhub.server.caller import CALLER, caller_of
 from ctxhub.server.runtime import (
     ToolRunner,
     leave,
@@ -107,6 +108,7 @@ class CtxhubServer(MCPServer[Any]):
                 f"{', '.join(u if len(u) <= 60 else shown(u, 60) for u in unknown[:10])}; "
                 f"it accepts {', '.join(sorted(accepted or ())) or 'none'}"
             )
+        bound = CALLER.set(caller_of(context))
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -114,6 +116,8 @@ class CtxhubServer(MCPServer[Any]):
                 detail = describe_validation(exc.__cause__)
                 raise ToolError(f"invalid arguments for {name}: {detail}") from None
             raise
+        finally:
+            CALLER.reset(bound)
 
 
 def build_server(settings: Settings, log_level: str = "WARNING") -> CtxhubServer:

@@ -1,10 +1,10 @@
 """`ctxhub serve --http`: streamable HTTP, loopback by default; a bearer token is required
-to bind anything else (and enforced on every request whenever one is configured)."""
+to bind anything else (and enforced on every request whenever one is configured: a
+named token from `ctxhub token add`, or CTXHUB_TOKEN)."""
 
 from __future__ import annotations
 
 import contextlib
-import hmac
 import ipaddress
 import json
 import logging
@@ -12,15 +12,19 @@ import sys
 from typing import Any
 
 import anyio
+import anyio.to_thread
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ctxhub.app.tokens import Refused, authorize
 from ctxhub.config import Settings
-from ctxhub.core.errors import ServeError
+from ctxhub.core.caller import Caller
+from ctxhub.core.errors import CtxhubError, ServeError
 from ctxhub.dashboard.app import LOOPBACK_HOSTS, PageOutsideAuth, dashboard_app
 from ctxhub.server.app import build_server
-from ctxhub.server.runtime import leave, warm_up
+from ctxhub.server.caller import SCOPE_KEY
+from ctxhub.server.runtime import HubPool, leave, warm_up
 
 log = logging.getLogger("ctxhub.server")
 
@@ -147,32 +151,57 @@ def quiet_disconnects() -> None:
 
 
 class BearerAuth:
-    """ASGI middleware: every HTTP request needs `Authorization: Bearer <token>`."""
+    """ASGI middleware around the whole app: who sent each HTTP request. A bearer token is
+    looked up in the hub's store on every request (its SHA-256, one indexed read), so a
+    token revoked through any host is refused at once by every server on the database;
+    CTXHUB_TOKEN is still accepted, as a nameless caller. On success the caller is put in
+    `scope["ctxhub_caller"]` (a `Caller`: `.name`, `.read_only`); with no token
+    configured anywhere on a loopback bind, requests pass without one (and no caller)."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, pool: HubPool, shared: str | None, loopback: bool) -> None:
         self.app = app
-        self._token = token.encode("utf-8")
+        self.pool = pool
+        self.shared = shared
+        self.loopback = loopback
 
-    def _authorized(self, scope: Scope) -> bool:
+    @staticmethod
+    def _secret(scope: Scope) -> str | None:
         for name, value in scope.get("headers", []):
             if name == b"authorization":
                 scheme, _, given = bytes(value).partition(b" ")
-                return scheme.lower() == b"bearer" and hmac.compare_digest(
-                    given.strip(), self._token
-                )
-        return False
+                if scheme.lower() != b"bearer":
+                    return ""  # some other scheme: a credential that cannot match
+                return given.strip().decode("utf-8", "replace")
+        return None
+
+    def _authorize(self, secret: str | None) -> Caller | None:
+        with self.pool.hub() as hub:
+            return authorize(hub.store, secret, shared=self.shared, open_when_unset=self.loopback)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self._authorized(scope):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        body = json.dumps(
-            {"error": "unauthorized", "error_description": "missing or wrong bearer token"}
-        ).encode("utf-8")
+        try:
+            caller = await anyio.to_thread.run_sync(self._authorize, self._secret(scope))
+        except Refused as exc:
+            await self._refuse(send, 401, "unauthorized", str(exc))
+            return
+        except CtxhubError as exc:  # the store is down: no one can be checked
+            log.warning("cannot check a bearer token: %s", exc)
+            await self._refuse(send, 503, "unavailable", str(exc))
+            return
+        if caller is not None:
+            scope[SCOPE_KEY] = caller
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, error: str, why: str) -> None:
+        body = json.dumps({"error": error, "error_description": why}).encode("utf-8")
         await send(
             {
                 "type": "http.response.start",
-                "status": 401,
+                "status": status,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode("ascii")),
@@ -183,15 +212,24 @@ class BearerAuth:
         await send({"type": "http.response.body", "body": body})
 
 
+def live_tokens(pool: HubPool) -> int:
+    with pool.hub() as hub:
+        return sum(1 for t in hub.store.tokens() if t.live)
+
+
 def http_app(settings: Settings, host: str, token: str | None, log_level: str = "WARNING") -> Any:
-    """The ASGI app: the SDK's streamable HTTP app at /mcp and the dashboard at /,
-    behind the token when set."""
-    if not token and not is_loopback(host):
-        raise ServeError(
-            f"refusing to serve on {host!r} without a token: set CTXHUB_TOKEN (or bind "
-            "127.0.0.1); clients then send 'Authorization: Bearer <token>'"
-        )
+    """The ASGI app: the SDK's streamable HTTP app at /mcp and the dashboard at /, all
+    of it but the page's own files behind the bearer tokens (`ctxhub token add`, or
+    CTXHUB_TOKEN)."""
     server = build_server(settings, log_level)
+    assert server.runner is not None
+    loopback = is_loopback(host)
+    if not token and not loopback and not live_tokens(server.runner.pool):
+        raise ServeError(
+            f"refusing to serve on {host!r} without a token: make one with `ctxhub token "
+            "add NAME` (or set CTXHUB_TOKEN), or bind 127.0.0.1; clients then send "
+            "'Authorization: Bearer <token>'"
+        )
     security = loopback_security(host) if is_loopback(host) else None
     mcp_app = server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=host, transport_security=security
@@ -200,10 +238,9 @@ def http_app(settings: Settings, host: str, token: str | None, log_level: str = 
     hosts = [host.strip("[]"), *LOOPBACK_HOSTS] if is_loopback(host) else None
     mcp_app.mount("/", dashboard_app(settings, hosts))
     app: ASGIApp = mcp_app
-    if server.runner is not None:
-        warm_up(settings, server.runner.pool)
+    warm_up(settings, server.runner.pool)
     quiet_disconnects()
-    return QuietDisconnects(PageOutsideAuth(BearerAuth(app, token) if token else app))
+    return QuietDisconnects(PageOutsideAuth(BearerAuth(app, server.runner.pool, token, loopback)))
 
 
 def run_http(
@@ -213,7 +250,7 @@ def run_http(
 
     app = http_app(settings, host, token, log_level)
     shown = f"[{host}]" if ":" in host else host
-    guard = " (bearer token required)" if token else ""
+    guard = " (bearer tokens required)" if token or not is_loopback(host) else ""
     print(f"ctxhub MCP over HTTP at http://{shown}:{port}{MCP_PATH}{guard}", file=sys.stderr)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level.lower())
     uvicorn.Server(config).run()

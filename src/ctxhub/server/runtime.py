@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from ctxhub import parent
 from ctxhub.config import Settings
+from ctxhub.core.caller import Caller
 from ctxhub.core.errors import InputError, NotFoundError
 from ctxhub.core.knowledge import SearchRequest
 from ctxhub.session import HubSession, default_embedder
@@ -55,7 +56,8 @@ class HubPool:
         self._lock = threading.Lock()
 
     @contextmanager
-    def hub(self) -> Iterator[HubSession]:
+    def hub(self, caller: Caller | None = None) -> Iterator[HubSession]:
+        """An idle session (or a new one) for one call, on behalf of `caller`."""
         hub: HubSession | None = None
         with self._lock:
             if self._idle:
@@ -66,6 +68,7 @@ class HubPool:
         if hub is None:
             hub = HubSession(self.settings)
         generation = hub.store.generation()
+        hub.caller = caller
         try:
             yield hub
         except (InputError, NotFoundError, ValidationError):
@@ -77,6 +80,7 @@ class HubPool:
         self._release(hub, generation)
 
     def _release(self, hub: HubSession, generation: int) -> None:
+        hub.caller = None
         with self._lock:
             if len(self._idle) < self.size:
                 self._idle.append((hub, generation))
@@ -97,13 +101,19 @@ class ToolRunner:
         self.settings = settings
         self.pool = HubPool(settings)
 
-    async def run(self, spec: ToolSpec, args: BaseModel) -> CallToolResult:
-        return await anyio.to_thread.run_sync(self.run_sync, spec, args)
+    async def run(
+        self, spec: ToolSpec, args: BaseModel, caller: Caller | None = None
+    ) -> CallToolResult:
+        return await anyio.to_thread.run_sync(self.run_sync, spec, args, caller)
 
-    def run_sync(self, spec: ToolSpec, args: BaseModel) -> CallToolResult:
+    def run_sync(
+        self, spec: ToolSpec, args: BaseModel, caller: Caller | None = None
+    ) -> CallToolResult:
         started = time.perf_counter()
+        if spec.writes and caller is not None and caller.read_only:
+            return error_result(read_only_refusal(spec, caller))
         try:
-            with self.pool.hub() as hub:
+            with self.pool.hub(caller) as hub:
                 result = answer(spec, hub, args)
         except Exception as exc:
             message = failure(spec, exc)
@@ -119,6 +129,14 @@ class ToolRunner:
         return CallToolResult(
             content=[TextContent(type="text", text=result.text)], structured_content=result.data
         )
+
+
+def read_only_refusal(spec: ToolSpec, caller: Caller) -> str:
+    return (
+        f"{spec.name} writes to the hub, and the token {caller.name or '(shared)'!r} is "
+        "read-only: searches and get_* tools work with it; to write, use a token made "
+        "without --read-only (`ctxhub token add NAME`)"
+    )
 
 
 #: How often the server looks for records hooks left in the pending folder.

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
+from ctxhub.server.caller import CALLER
 from ctxhub.server.runtime import ToolRunner
 from ctxhub.tools.spec import ToolSpec
 from ctxhub.tools.specs import TOOLS
@@ -38,7 +39,7 @@ def signature(spec: ToolSpec) -> inspect.Signature:
 
 def handler(spec: ToolSpec, runner: ToolRunner) -> Any:
     async def call(**arguments: Any) -> CallToolResult:
-        return await runner.run(spec, spec.args.model_validate(arguments))
+        return await runner.run(spec, spec.args.model_validate(arguments), CALLER.get())
 
     call.__name__ = spec.name
     call.__doc__ = spec.description

@@ -65,8 +65,15 @@ class MemoryStore(Protocol):
         agent: str | None = None,
         session_id: str | None = None,
         query: str | None = None,
+        author: str | None = None,
     ) -> tuple[int, int] | None:
-        """Append an event and increment the counter atomically; None: unknown target."""
+        """Append an event and increment the counter atomically; None: unknown target.
+        `author`: who rated (a bearer token's name), shown with the target."""
+        ...
+
+    def ratings_by(self, target: str) -> list[tuple[str, int, int]]:
+        """(author, worked, did not work) of the rating events of `target` that name an
+        author, by author."""
         ...
 
     def knowledge_feedback(self, ids: Sequence[str]) -> dict[str, tuple[int, int]]: ...

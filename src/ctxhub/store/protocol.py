@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
 from ctxhub.embed.base import Vectors
 from ctxhub.store.memory_protocol import MemoryStore
+from ctxhub.store.token_protocol import TokenStore
 
 
 class ReplaceResult(BaseModel):
@@ -236,5 +237,5 @@ class Store(Protocol):
         ...
 
 
-class HubStore(Store, MemoryStore, Protocol):
+class HubStore(Store, MemoryStore, TokenStore, Protocol):
     """One store holding both halves: what every layer above `store/` is typed on."""

@@ -35,7 +35,10 @@ def store_pending(hub: HubSession, limit: int | None = None) -> int:
 
 def log_solution(hub: HubSession, **fields: Any) -> LogResult:
     store_pending(hub)
-    record = RecordInput.model_validate({k: v for k, v in fields.items() if v is not None})
+    values = {k: v for k, v in fields.items() if v is not None}
+    if hub.caller is not None:  # the token it came with, never the caller's say
+        values["logged_by"] = hub.caller.name
+    record = RecordInput.model_validate(values)
     return records.log_solution(hub, record)
 
 

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from ctxhub.core.budget import trim
 
 if TYPE_CHECKING:  # renderings only read the models: `ctxhub rate` loads none of them
+    from collections.abc import Sequence
+
     from ctxhub.core.knowledge import Hit
     from ctxhub.core.outputs import BrowseResponse, DigestResponse, SolutionSearchResponse
     from ctxhub.core.records import LogResult, RateResult, Record
@@ -37,6 +39,8 @@ def record_block(n: int, hit: Hit, show_why: bool = True) -> list[str]:
         facts.append(f"seen {meta['occurrences']}x")
     if meta.get("variant_of"):
         facts.append(f"variant of {meta['variant_of']}")
+    if meta.get("logged_by"):
+        facts.append(f"logged by {meta['logged_by']}")
     # a memory hit's score is the probability that it answers the question
     score = f" p {hit.score:.2f}" if hit.score else ""
     lines = [f"{n}. {hit.id}{score} · {' · '.join(facts)}"]
@@ -98,12 +102,16 @@ def digest(r: DigestResponse) -> str:
     return r.markdown
 
 
-def record_text(r: Record) -> str:
-    """A memory record in full, for `ctxhub show`."""
+def record_text(r: Record, raters: Sequence[tuple[str, int, int]] = ()) -> str:
+    """A memory record in full, for `ctxhub show`; `raters`: (who, worked, did not work)
+    of the ratings made with a named token."""
     rated = f"rated {r.worked}/{r.ratings} worked" if r.ratings else "not rated yet"
     labels = [x for x in (r.language, r.framework) if x] + list(r.tags)
+    by = ", ".join(f"{who} {good}/{good + bad} worked" for who, good, bad in raters)
     lines = [
         f"record {r.id} · seen {r.occurrences}x · {rated}",
+        f"logged by {r.logged_by}" if r.logged_by else "",
+        f"rated by {by}" if by else "",
         f"labels: {', '.join(labels)}" if labels else "",
         f"variant of {r.variant_of}" if r.variant_of else "",
         "",
@@ -121,4 +129,4 @@ def record_text(r: Record) -> str:
     lines += ["", "solution:", r.solution or "(none recorded)"]
     if r.stale_symbols:
         lines += ["", f"possibly stale: {', '.join(r.stale_symbols)} changed since it was logged"]
-    return "\n".join(line for i, line in enumerate(lines) if line or i > 2)
+    return "\n".join(line for i, line in enumerate(lines) if line or i > 4)

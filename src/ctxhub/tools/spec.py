@@ -81,8 +81,18 @@ class ToolSpec:
 
     def call(self, hub: HubSession, args: BaseModel) -> BaseModel:
         """Run the tool's function with these (validated) arguments."""
+        from ctxhub.core.errors import StoreDisconnectedError
+
         fields = {name: getattr(args, name) for name in type(args).model_fields}
-        result = _resolve(self.function)(hub, **fields)
+        function = _resolve(self.function)
+        try:
+            result = function(hub, **fields)
+        except StoreDisconnectedError:
+            if not self.writes:
+                raise  # a read was retried by the store itself
+            # Its transaction rolled back with the connection, so running the whole tool
+            # again (log-or-merge decided afresh) writes it once, on a fresh connection.
+            result = function(hub, **fields)
         if not isinstance(result, self.output):
             raise TypeError(f"{self.function} returned {type(result).__name__}")
         return result

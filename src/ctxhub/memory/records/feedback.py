@@ -36,7 +36,14 @@ def rate(
     resolved = resolve_id(hub.store, id)  # a unique prefix (digests print 8 characters)
     if resolved is not None:
         id = resolved[1]
-    extra = {"note": note, "agent": agent, "session_id": session_id, "query": query}
+    author = hub.caller.name if hub.caller is not None else None
+    extra = {
+        "note": note,
+        "agent": agent,
+        "session_id": session_id,
+        "query": query,
+        "author": author,
+    }
     counts = hub.store.add_feedback(id, "memory", worked, **extra)
     kind: Literal["memory", "knowledge"] = "memory"
     if counts is None:

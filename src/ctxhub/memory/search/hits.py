@@ -31,6 +31,7 @@ def record_metadata(record: Record) -> dict[str, Any]:
         "confidence": record.confidence,
         "resolved": record.resolved,
         "agent": record.agent,
+        "logged_by": record.logged_by,
         "os": record.os,
         "occurrences": record.occurrences,
         "worked": record.worked,

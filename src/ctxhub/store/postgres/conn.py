@@ -5,9 +5,10 @@ StoreErrors whose message names the fix.
   StoreError naming what to start or fix;
 - a pooled connection the server dropped is replaced before it is lent (the pool checks
   it), and a read whose connection drops mid-statement is run once more on a fresh one:
-  a server restart between two commands is no error. A write is never re-run (its
-  transaction rolled back): a StoreError. A server that stays down: a StoreError after
-  POOL_WAIT seconds;
+  a server restart between two commands is no error. A write transaction whose
+  connection drops rolled back: StoreDisconnectedError, on which a write tool runs once
+  more whole (`ToolSpec.call`). A server that stays down: a StoreError after POOL_WAIT
+  seconds;
 - disk full -> StoreFullError; a read-only server (a standby) -> StoreReadOnlyError;
   damaged data -> StoreCorruptError; a vector of the wrong size -> ModelMismatchError;
 - any other operational error (a cancelled statement, a lock timeout) ->
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ctxhub.core.errors import (
     ModelMismatchError,
     StoreCorruptError,
+    StoreDisconnectedError,
     StoreError,
     StoreFullError,
     StoreQueryError,
@@ -137,9 +139,9 @@ def translate(exc: Exception, shown: str) -> StoreError | None:
             "`ctxhub refresh --reembed` to re-embed every chunk with the current model"
         )
     if is_disconnect(exc, None):
-        return StoreError(
-            f"lost the connection to PostgreSQL at {shown} ({text}) and a retry failed: "
-            f"{START_HINT}"
+        return StoreDisconnectedError(
+            f"lost the connection to PostgreSQL at {shown} ({text}); what it was doing was "
+            f"rolled back and a retry failed: {START_HINT}"
         )
     if isinstance(exc, psycopg.OperationalError):
         return StoreQueryError(f"PostgreSQL at {shown}: {text}")

@@ -13,7 +13,7 @@ from ctxhub.store.postgres.filters import memory_where
 from ctxhub.store.postgres.fts import bm25_sql, idf, phrases, query_cte
 from ctxhub.store.postgres.reads import IDS_WITH_PREFIX
 from ctxhub.store.postgres.vectors import nearest_records, parse_vector
-from ctxhub.store.sqlite.memory_rows import RECORD_BM25_WEIGHTS, records_in_order
+from ctxhub.store.sqlite.memory_rows import RATINGS_BY, RECORD_BM25_WEIGHTS, records_in_order
 
 T = TypeVar("T")
 
@@ -59,6 +59,12 @@ class PgMemoryReads:
             (limit,),
         )
         return [(str(r[0]), int(r[1])) for r in rows]
+
+    def ratings_by(self, target: str) -> list[tuple[str, int, int]]:
+        rows = self._all(
+            RATINGS_BY.replace("ORDER BY author", 'ORDER BY author COLLATE "C"'), (target,)
+        )
+        return [(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     def unhelpful_targets(self, query: str, limit: int = 10) -> list[tuple[str, int]]:
         rows = self._all(

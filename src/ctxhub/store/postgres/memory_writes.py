@@ -198,6 +198,7 @@ class PgMemoryQueries(PgMemoryReads):
         agent: str | None = None,
         session_id: str | None = None,
         query: str | None = None,
+        author: str | None = None,
     ) -> tuple[int, int] | None:
         """Append a rating event and bump the target's counter atomically; None (and
         nothing written) for an unknown target."""
@@ -206,8 +207,19 @@ class PgMemoryQueries(PgMemoryReads):
                 counts = self._count_rating(conn, target, target_kind, worked)
                 conn.execute(
                     "INSERT INTO feedback_events(target, target_kind, worked, note, agent,"
-                    " session_id, query, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                    (target, target_kind, int(worked), note, agent, session_id, query, time.time()),
+                    " session_id, query, created_at, author)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (
+                        target,
+                        target_kind,
+                        int(worked),
+                        note,
+                        agent,
+                        session_id,
+                        query,
+                        time.time(),
+                        author,
+                    ),
                 )
         except _Unknown:
             return None

@@ -167,6 +167,16 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (chunk, seq))""",
         "CREATE INDEX IF NOT EXISTS chunk_windows_hash ON chunk_windows(embed_hash)",
     ],
+    # 4: named bearer tokens for `serve --http` (sha256 digests of their secrets), and
+    # who logged a record or made a rating (the token's name)
+    [
+        """CREATE TABLE IF NOT EXISTS tokens (
+            name TEXT PRIMARY KEY, digest TEXT NOT NULL UNIQUE,
+            read_only INTEGER NOT NULL DEFAULT 0, created_at DOUBLE PRECISION NOT NULL,
+            revoked_at DOUBLE PRECISION)""",
+        "ALTER TABLE records ADD COLUMN IF NOT EXISTS logged_by TEXT",
+        "ALTER TABLE feedback_events ADD COLUMN IF NOT EXISTS author TEXT",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

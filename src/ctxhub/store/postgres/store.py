@@ -33,9 +33,11 @@ from ctxhub.store.postgres.conn import (
 )
 from ctxhub.store.postgres.memory_writes import PgMemoryQueries
 from ctxhub.store.postgres.reads import PgSearchQueries
+from ctxhub.store.postgres.tokens import PgTokenQueries
 from ctxhub.store.postgres.vectors import drop_indexes_except, ensure_index, index_name
 from ctxhub.store.postgres.writes import PgChunkWrites
 from ctxhub.store.protocol import Store
+from ctxhub.store.token_protocol import TokenStore
 
 if TYPE_CHECKING:
     import psycopg
@@ -46,7 +48,7 @@ T = TypeVar("T")
 __all__ = ["PostgresStore"]
 
 
-class PostgresStore(PgChunkWrites, PgSearchQueries, PgMemoryQueries):
+class PostgresStore(PgChunkWrites, PgSearchQueries, PgMemoryQueries, PgTokenQueries):
     def __init__(self, location: str, *, read_only: bool | None = None) -> None:
         """Open the store in the database `location` names (creating its tables and the
         pgvector extension on first use). Raises a StoreError naming the fix when the
@@ -303,6 +305,6 @@ class PostgresStore(PgChunkWrites, PgSearchQueries, PgMemoryQueries):
         return checks
 
 
-def _conforms(store: PostgresStore) -> tuple[Store, MemoryStore]:
-    """Never called: makes mypy check PostgresStore against both halves of the seam."""
-    return store, store
+def _conforms(store: PostgresStore) -> tuple[Store, MemoryStore, TokenStore]:
+    """Never called: makes mypy check PostgresStore against every part of the seam."""
+    return store, store, store

@@ -13,6 +13,7 @@ from ctxhub.core.records import MemoryFilters, Record, TermStats
 from ctxhub.embed.base import Vectors
 from ctxhub.store.sqlite.fts import match_any
 from ctxhub.store.sqlite.memory_rows import (
+    RATINGS_BY,
     RECORD_BM25_WEIGHTS,
     memory_where,
     records_in_order,
@@ -63,6 +64,10 @@ class MemoryReads:
                 (limit,),
             )
         ]
+
+    def ratings_by(self, target: str) -> list[tuple[str, int, int]]:
+        rows = self.conn.execute(RATINGS_BY.replace("%s", "?"), (target,)).fetchall()
+        return [(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     def unhelpful_targets(self, query: str, limit: int = 10) -> list[tuple[str, int]]:
         """(knowledge hit id, times) rated not useful for `query`, most often first."""

@@ -21,6 +21,7 @@ RECORD_FIELDS = (
     "framework",
     "file_path",
     "agent",
+    "logged_by",
     "os",
     "confidence",
     "resolved",
@@ -33,6 +34,11 @@ RECORD_FIELDS = (
     "occurrences",
     "worked",
     "not_worked",
+)
+#: Who rated a target, and how (both backends; `%s` is the parameter).
+RATINGS_BY = (
+    "SELECT author, SUM(worked), SUM(1 - worked) FROM feedback_events "
+    "WHERE target = %s AND author IS NOT NULL GROUP BY author ORDER BY author"
 )
 #: BM25 column weights: problem, error_type, stack_trace, solution, code
 RECORD_BM25_WEIGHTS = (1.0, 2.0, 0.6, 0.8, 0.6)

@@ -211,6 +211,7 @@ class MemoryQueries(MemoryReads):
         agent: str | None = None,
         session_id: str | None = None,
         query: str | None = None,
+        author: str | None = None,
     ) -> tuple[int, int] | None:
         """Append a rating event and bump the target's counters atomically.
         Returns the new (positive, negative) counts, or None if the target is unknown
@@ -220,7 +221,7 @@ class MemoryQueries(MemoryReads):
                 counts = self._count_rating(target, target_kind, worked)
                 self.conn.execute(
                     "INSERT INTO feedback_events(target, target_kind, worked, note, agent,"
-                    " session_id, query, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " session_id, query, created_at, author) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         target,
                         target_kind,
@@ -230,6 +231,7 @@ class MemoryQueries(MemoryReads):
                         session_id,
                         query,
                         time.time(),
+                        author,
                     ),
                 )
         except _Unknown:

@@ -263,6 +263,19 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX IF NOT EXISTS chunk_windows_hash ON chunk_windows(embed_hash)",
     ],
+    # 7: named bearer tokens for `serve --http` (sha256 digests of their secrets), and
+    # who logged a record or made a rating (the token's name)
+    [
+        """CREATE TABLE IF NOT EXISTS tokens (
+            name TEXT PRIMARY KEY,
+            digest TEXT NOT NULL UNIQUE,
+            read_only INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            revoked_at REAL
+        )""",
+        "ALTER TABLE records ADD COLUMN logged_by TEXT",
+        "ALTER TABLE feedback_events ADD COLUMN author TEXT",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -293,7 +306,7 @@ def migrate(conn: sqlite3.Connection) -> int:
         version = current_version(conn)
         for statements in MIGRATIONS[version:]:
             for statement in statements:
-                conn.execute(statement)
+                _apply(conn, statement)
         conn.execute(
             "INSERT INTO meta(key, value) VALUES ('schema_version', ?) "
             "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
@@ -304,6 +317,16 @@ def migrate(conn: sqlite3.Connection) -> int:
         rollback(conn)
         raise
     return SCHEMA_VERSION
+
+
+def _apply(conn: sqlite3.Connection, statement: str) -> None:
+    """Run one migration statement. SQLite has no ADD COLUMN IF NOT EXISTS: a column
+    already there (a schema version set back by hand) is what the statement wanted."""
+    try:
+        conn.execute(statement)
+    except sqlite3.Error as exc:
+        if not (statement.startswith("ALTER TABLE") and "duplicate column name" in str(exc)):
+            raise
 
 
 def rollback(conn: sqlite3.Connection) -> None:

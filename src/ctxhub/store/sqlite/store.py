@@ -42,7 +42,9 @@ from ctxhub.store.sqlite.rows import (
     window_values,
 )
 from ctxhub.store.sqlite.schema import rollback
+from ctxhub.store.sqlite.tokens import TokenQueries
 from ctxhub.store.sqlite.vectors import to_blob
+from ctxhub.store.token_protocol import TokenStore
 
 __all__ = ["SQLiteStore", "forget_damage", "read_only_reason"]
 
@@ -64,7 +66,7 @@ def read_only_reason(path: Path) -> str:
     return ""
 
 
-class SQLiteStore(SearchQueries, MemoryQueries):
+class SQLiteStore(SearchQueries, MemoryQueries, TokenQueries):
     def __init__(
         self, path: str | Path, *, timeout: float = 30.0, read_only: bool | None = None
     ) -> None:
@@ -529,6 +531,6 @@ class SQLiteStore(SearchQueries, MemoryQueries):
             )
 
 
-def _conforms(store: SQLiteStore) -> tuple[Store, MemoryStore]:
-    """Never called: makes mypy check SQLiteStore against both halves of the seam."""
-    return store, store
+def _conforms(store: SQLiteStore) -> tuple[Store, MemoryStore, TokenStore]:
+    """Never called: makes mypy check SQLiteStore against every part of the seam."""
+    return store, store, store
