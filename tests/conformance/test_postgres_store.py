@@ -247,6 +247,10 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
         store.replace_file("s", "a.py", [chunk])
         before = store.bm25(["frame"], SearchFilters(), None, 5)
     with psycopg.connect(pg_url, autocommit=True) as conn:  # back to schema 1
+        conn.execute("DROP TABLE chunk_postings")
+        conn.execute("DROP TRIGGER chunk_postings_insert ON chunks")
+        conn.execute("DROP TRIGGER chunk_postings_delete ON chunks")
+        conn.execute("DROP TRIGGER chunk_postings_update ON chunks")
         conn.execute("ALTER TABLE chunks DROP COLUMN dl")
         conn.execute("ALTER TABLE records DROP COLUMN dl")
         conn.execute("DROP FUNCTION ctxhub_tokens")
@@ -256,10 +260,10 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
         conn.execute("ALTER TABLE feedback_events DROP COLUMN author")
         conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     with open_store(pg_url) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 4
+        assert store.schema_version() == SCHEMA_VERSION == 5
         assert store.find_chunks(ChunkQuery(source="s"))[0].embed_windows == []  # table back
         assert store.tokens() == [] and store.ratings_by("x") == []  # tokens, authors back
-        assert store.bm25(["frame"], SearchFilters(), None, 5) == before  # dl filled in
+        assert store.bm25(["frame"], SearchFilters(), None, 5) == before  # dl, postings
         assert store.get_chunks([chunk.id])[0].content == chunk.content
 
 

@@ -7,12 +7,15 @@ file path. So ctxhub splits the text itself (`fts_text`): words of letters, digi
 `_`, with the `_` dropped so `push_frame` stays one token (its parts are indexed apart
 in the identifier column, as in SQLite). Stems: Snowball English, no stop words.
 
-Ranking: FTS5's own BM25 (`bm25_sql`), computed in SQL from what a tsvector keeps: each
-lexeme's positions (its term frequency) and their weights (the column it came from),
-and a stored token count per row (`dl`, a generated column) for the length
-normalisation. Same k1, b, IDF and column weights as SQLite, so both backends rank alike;
-where they differ: Snowball stems instead of Porter's, and an exact phrase's frequency
-is that of its rarest word (an upper bound of FTS5's phrase count).
+Ranking: FTS5's own BM25, computed in SQL from what a tsvector keeps: each lexeme's
+positions (its term frequency) and their weights (the column it came from), and a stored
+token count per row (`dl`, a generated column) for the length normalisation. Chunks are
+ranked from postings (`postings_bm25_sql`: a table of (lexeme, chunk, column-weighted
+term frequency, dl) that triggers keep, schema migration 5), memory records from their
+tsvectors (`bm25_sql`: small tables). Same k1, b, IDF and column weights as SQLite, so
+both backends rank alike; where they differ: Snowball stems instead of Porter's, and an
+exact phrase's frequency is that of its rarest word (an upper bound of FTS5's phrase
+count).
 """
 
 from __future__ import annotations
@@ -119,3 +122,46 @@ def bm25_sql(
             GROUP BY t.i) AS per) AS s
     WHERE ({found}) AND {where}
     ORDER BY s.s DESC, {alias}.rowid LIMIT %s"""
+
+
+def postings_bm25_sql(where: str, n: int) -> str:
+    """BM25 over `chunks c` from `chunk_postings`: the same scores as `bm25_sql` with
+    the chunk fields, reading only the postings of the query's lexemes (as FTS5 reads
+    its doclists), so the cost follows the lexemes' postings, not the rows' tsvectors.
+
+    A term's frequency in a row is the smallest of its lexemes' (as in `bm25_sql`); a row
+    has a term when it has all of the term's lexemes, and, for a phrase, when its
+    tsvector matches the phrase (read for those candidate rows only). Parameters as
+    `bm25_sql`'s. Unfiltered (`where` TRUE), the best rows are cut before any chunk row
+    is read."""
+    queries = ", ".join(f"phraseto_tsquery('{FTS_CONFIG}', %s)" for _ in range(n))
+    score = (
+        f"SUM(p.idf[r.i] * r.f * {K1 + 1!r} / (r.f + {K1!r} * (1 - {B!r} + {B!r} * r.dl"
+        " / p.avgdl)))"
+    )
+    ranked = f"""WITH q AS (SELECT ARRAY[{queries}] AS qs),
+    terms AS (
+        SELECT w.i::int AS i, w.words, lex.lexeme
+        FROM unnest(ARRAY[{", ".join("%s" for _ in range(n))}]::text[])
+            WITH ORDINALITY AS w(words, i),
+        unnest(tsvector_to_array(to_tsvector('{FTS_CONFIG}', w.words))) AS lex(lexeme)),
+    sizes AS (
+        SELECT i, count(*) AS n, bool_or(strpos(words, ' ') > 0) OR count(*) > 1 AS phrase
+        FROM terms GROUP BY i),
+    p AS (SELECT %s::float8[] AS idf, GREATEST(%s::float8, 1e-9) AS avgdl),
+    per AS (
+        SELECT t.i, x.chunk, MIN(x.tf) AS f, MIN(x.dl) AS dl, count(*) AS n
+        FROM terms t JOIN chunk_postings x ON x.lexeme = t.lexeme GROUP BY t.i, x.chunk),
+    r AS (
+        SELECT per.i, per.chunk, per.f, per.dl FROM per JOIN sizes ON sizes.i = per.i
+        WHERE per.n = sizes.n AND (NOT sizes.phrase OR EXISTS (
+            SELECT 1 FROM chunks t, q WHERE t.rowid = per.chunk AND t.tsv @@ q.qs[per.i]))),
+    s AS (SELECT r.chunk, {score} AS s FROM r, p GROUP BY r.chunk)"""
+    if where == "TRUE":
+        return f"""{ranked},
+    top AS (SELECT s.chunk, s.s FROM s ORDER BY s.s DESC, s.chunk LIMIT %s)
+    SELECT c.id, top.s FROM top JOIN chunks c ON c.rowid = top.chunk
+    ORDER BY top.s DESC, top.chunk"""
+    return f"""{ranked}
+    SELECT c.id, s.s FROM s JOIN chunks c ON c.rowid = s.chunk
+    WHERE {where} ORDER BY s.s DESC, c.rowid LIMIT %s"""

@@ -10,7 +10,7 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
 from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres import vectors
 from ctxhub.store.postgres.filters import chunk_query_where, where_clause
-from ctxhub.store.postgres.fts import any_of, bm25_sql, idf, phrases, query_cte
+from ctxhub.store.postgres.fts import any_of, idf, phrases, postings_bm25_sql, query_cte
 from ctxhub.store.postgres.vectors import nearest_chunks, nearest_windows
 from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.rows import (
@@ -156,7 +156,7 @@ class PgSearchQueries:
         total = self.chunk_count()
         freqs = self._frequencies(words)
         where, params = where_clause(filters, kinds)
-        statement = bm25_sql("chunks", "c", ["tsv"], CHUNK_FIELDS, where, len(words))
+        statement = postings_bm25_sql(where, len(words))
         idfs = [idf(freqs[w], total) for w in words]
         rows = self._all(statement, (*words, *words, idfs, self._avgdl(), *params, limit))
         return [(str(r[0]), float(r[1])) for r in rows]

@@ -36,6 +36,11 @@ _TEXT_SEARCH = f"""DO $$ BEGIN
     END IF;
 END $$"""
 
+#: A tsvector position's weight -> the BM25 column weight its term frequency counts with
+#: (SQLite's BM25_WEIGHTS: names A 4.0, identifier parts B 1.5, content D 1.0; C unused)
+POSTING_WEIGHTS = {"A": 4.0, "B": 1.5, "D": 1.0}
+_TF_CASE = " ".join(f"WHEN '{k}' THEN {v!r}" for k, v in POSTING_WEIGHTS.items())
+
 MIGRATIONS: list[list[str]] = [
     # 1: knowledge and memory, as SQLite's migrations 1-5 left them
     [
@@ -176,6 +181,52 @@ MIGRATIONS: list[list[str]] = [
             revoked_at DOUBLE PRECISION)""",
         "ALTER TABLE records ADD COLUMN IF NOT EXISTS logged_by TEXT",
         "ALTER TABLE feedback_events ADD COLUMN IF NOT EXISTS author TEXT",
+    ],
+    # 5: BM25 postings (see fts.py): one row per (lexeme, chunk) with its column-weighted
+    # term frequency and the chunk's length, kept by triggers in the writer's transaction
+    # and backfilled here, so a search reads the postings of its few lexemes (as FTS5
+    # does) instead of every matching row's tsvector
+    [
+        f"""CREATE OR REPLACE FUNCTION ctxhub_postings(t tsvector)
+            RETURNS TABLE (lexeme text, tf double precision)
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT u.lexeme, COALESCE(SUM(CASE w.w {_TF_CASE} ELSE 0 END), 0)::float8
+            FROM pg_catalog.unnest(t) AS u
+            LEFT JOIN LATERAL pg_catalog.unnest(u.weights) AS w(w) ON TRUE
+            GROUP BY u.lexeme $$""",
+        """CREATE TABLE IF NOT EXISTS chunk_postings (
+            lexeme TEXT NOT NULL, chunk BIGINT NOT NULL, tf DOUBLE PRECISION NOT NULL,
+            dl INTEGER NOT NULL, PRIMARY KEY (lexeme, chunk) INCLUDE (tf, dl))""",
+        "CREATE INDEX IF NOT EXISTS chunk_postings_chunk ON chunk_postings(chunk)",
+        """CREATE OR REPLACE FUNCTION ctxhub_postings_added() RETURNS trigger
+            LANGUAGE plpgsql AS $$ BEGIN
+            INSERT INTO chunk_postings(lexeme, chunk, tf, dl)
+            SELECT p.lexeme, a.rowid, p.tf, a.dl FROM added a,
+                LATERAL ctxhub_postings(a.tsv) AS p;
+            RETURN NULL; END $$""",
+        """CREATE OR REPLACE FUNCTION ctxhub_postings_gone() RETURNS trigger
+            LANGUAGE plpgsql AS $$ BEGIN
+            DELETE FROM chunk_postings p USING gone g WHERE p.chunk = g.rowid;
+            RETURN NULL; END $$""",
+        """CREATE OR REPLACE FUNCTION ctxhub_postings_changed() RETURNS trigger
+            LANGUAGE plpgsql AS $$ BEGIN
+            DELETE FROM chunk_postings WHERE chunk = OLD.rowid;
+            INSERT INTO chunk_postings(lexeme, chunk, tf, dl)
+            SELECT p.lexeme, NEW.rowid, p.tf, NEW.dl FROM ctxhub_postings(NEW.tsv) AS p;
+            RETURN NULL; END $$""",
+        "DROP TRIGGER IF EXISTS chunk_postings_insert ON chunks",
+        "DROP TRIGGER IF EXISTS chunk_postings_delete ON chunks",
+        "DROP TRIGGER IF EXISTS chunk_postings_update ON chunks",
+        "CREATE TRIGGER chunk_postings_insert AFTER INSERT ON chunks REFERENCING NEW TABLE "
+        "AS added FOR EACH STATEMENT EXECUTE FUNCTION ctxhub_postings_added()",
+        "CREATE TRIGGER chunk_postings_delete AFTER DELETE ON chunks REFERENCING OLD TABLE "
+        "AS gone FOR EACH STATEMENT EXECUTE FUNCTION ctxhub_postings_gone()",
+        "CREATE TRIGGER chunk_postings_update AFTER UPDATE OF tsv ON chunks FOR EACH ROW "
+        "EXECUTE FUNCTION ctxhub_postings_changed()",
+        # the backfill: existing stores (a fresh one has no chunks yet)
+        "DELETE FROM chunk_postings",
+        "INSERT INTO chunk_postings(lexeme, chunk, tf, dl) SELECT p.lexeme, c.rowid, p.tf, "
+        "c.dl FROM chunks c, LATERAL ctxhub_postings(c.tsv) AS p",
     ],
 ]
 
