@@ -165,3 +165,15 @@ def postings_bm25_sql(where: str, n: int) -> str:
     return f"""{ranked}
     SELECT c.id, s.s FROM s JOIN chunks c ON c.rowid = s.chunk
     WHERE {where} ORDER BY s.s DESC, c.rowid LIMIT %s"""
+
+
+#: Chunks holding each of the index words in the parameter (a text array), in order:
+#: a one-lexeme word counts its postings (an index-only count), a phrase its matches.
+CHUNK_FREQUENCIES_SQL = f"""
+    SELECT CASE WHEN strpos(w.words, ' ') = 0 AND cardinality(w.lexemes) = 1
+        THEN (SELECT count(*) FROM chunk_postings p WHERE p.lexeme = w.lexemes[1])
+        ELSE (SELECT count(*) FROM chunks c
+              WHERE c.tsv @@ phraseto_tsquery('{FTS_CONFIG}', w.words)) END
+    FROM (SELECT u.words, u.i, tsvector_to_array(to_tsvector('{FTS_CONFIG}', u.words))
+          AS lexemes FROM unnest(%s::text[]) WITH ORDINALITY AS u(words, i)) AS w
+    ORDER BY w.i"""

@@ -10,7 +10,12 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
 from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres import vectors
 from ctxhub.store.postgres.filters import chunk_query_where, where_clause
-from ctxhub.store.postgres.fts import any_of, idf, phrases, postings_bm25_sql, query_cte
+from ctxhub.store.postgres.fts import (
+    CHUNK_FREQUENCIES_SQL,
+    idf,
+    phrases,
+    postings_bm25_sql,
+)
 from ctxhub.store.postgres.vectors import nearest_chunks, nearest_windows
 from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.rows import (
@@ -25,7 +30,9 @@ from ctxhub.store.sqlite.rows import (
 
 T = TypeVar("T")
 
-#: The chunk tsvector's parts and SQLite's BM25 column weights (reads.BM25_WEIGHTS):
+#: The chunk tsvector's parts and SQLite's BM25 column weights (reads.BM25_WEIGHTS), as
+#: `fts.bm25_sql` takes them (the postings hold the same weights: schema.POSTING_WEIGHTS;
+#: tests and benchmarks compare both statements):
 #: names (A) 4.0, identifier parts (B) 1.5, content (D) 1.0.
 CHUNK_FIELDS = (
     ("ts_filter(v.tsv, '{a}')", 4.0),
@@ -130,13 +137,8 @@ class PgSearchQueries:
         cache = self._df[1]
         todo = [w for w in words if w not in cache]
         if todo:
-            counts = ", ".join(f"count(*) FILTER (WHERE c.tsv @@ q.q{i})" for i in range(len(todo)))
-            row = self._one(
-                f"WITH {query_cte(len(todo))} SELECT {counts} FROM chunks c, q "
-                f"WHERE c.tsv @@ {any_of(len(todo))}",
-                todo,
-            )
-            cache.update({w: int(n) for w, n in zip(todo, row, strict=True)})
+            counts = [r[0] for r in self._all(CHUNK_FREQUENCIES_SQL, (list(todo),))]
+            cache.update({w: int(n) for w, n in zip(todo, counts, strict=True)})
         return {w: cache[w] for w in words}
 
     def term_frequencies(self, terms: Sequence[str]) -> tuple[dict[str, int], int]:
