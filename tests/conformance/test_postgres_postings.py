@@ -89,3 +89,17 @@ def test_postings_follow_replaces_and_deletes(pg_url: str) -> None:
         store.delete_source("t")
         assert set(postings()) == {second.id}
         assert store._one("SELECT count(*) FROM chunk_postings")[0] == postings()[second.id]
+
+
+def test_equal_scores_keep_the_row_order(pg_url: str) -> None:
+    # copies of one text score alike to the last bit (terms summed in one order), so
+    # ties fall back to insertion order exactly as with the tsvector statement
+    text = "start the pipeline task and push a frame to the transport output"
+    with open_store(pg_url) as store:
+        for n in range(12):
+            chunk = make_chunk("s", f"f{n}.py", f"m{n}.run", content=text)
+            store.replace_file("s", f"f{n}.py", [chunk])
+        terms = ["pipeline", "frame", "transport", "push", "start", "output", "task"]
+        old, new = _both(store, terms, None)
+        assert len(new) == 12 and old == new
+        assert [i for i, _ in store.bm25(terms, SearchFilters(), None, 20)] == [i for i, _ in new]

@@ -133,11 +133,12 @@ def postings_bm25_sql(where: str, n: int) -> str:
     has a term when it has all of the term's lexemes, and, for a phrase, when its
     tsvector matches the phrase (read for those candidate rows only). Parameters as
     `bm25_sql`'s. Unfiltered (`where` TRUE), the best rows are cut before any chunk row
-    is read."""
+    is read. Terms are summed in one order (`ORDER BY r.i`): in hash order, copies of
+    one text differed in the last bit and equal scores lost their row order."""
     queries = ", ".join(f"phraseto_tsquery('{FTS_CONFIG}', %s)" for _ in range(n))
     score = (
         f"SUM(p.idf[r.i] * r.f * {K1 + 1!r} / (r.f + {K1!r} * (1 - {B!r} + {B!r} * r.dl"
-        " / p.avgdl)))"
+        " / p.avgdl)) ORDER BY r.i)"
     )
     ranked = f"""WITH q AS (SELECT ARRAY[{queries}] AS qs),
     terms AS (
