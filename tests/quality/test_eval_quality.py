@@ -114,14 +114,14 @@ def test_marshmallow_set() -> None:
     here = REPO / "benchmarks" / "eval" / "marshmallow"
     specs = _roots(here / "get_marshmallow_corpus.sh", CACHE / "marshmallow-corpus")
     reports = _evaluate("marshmallow", here / "marshmallow_dev.jsonl", specs, False)
-    # measured 2026-12-03 (window vectors, unchanged): overall R@5 0.824, MRR 0.821, api
-    # 0.58, error 0.73 (docs/EVAL.md)
+    # measured 2026-12-03 (inherited members in the symbol boost): overall R@5 0.833, MRR
+    # 0.831, api 0.61, error 0.73 (docs/EVAL.md)
     _check(
         reports[0],
-        overall_r5=0.80,
-        overall_mrr=0.78,
+        overall_r5=0.81,
+        overall_mrr=0.79,
         per_cat=0.75,
-        floors={"api": 0.55, "error": 0.70},
+        floors={"api": 0.58, "error": 0.70},
     )
 
 
