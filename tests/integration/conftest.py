@@ -93,12 +93,13 @@ async def open_session(home: Path, **env: str) -> AsyncIterator[ClientSession]:
 class McpClient:
     """Runs an async body against a fresh stdio server over one MCP session."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, **env: str) -> None:
         self.home = home
+        self.env = env  # extra CTXHUB_* for the server (CTXHUB_DB: another store)
 
     def run(self, body: Callable[[ClientSession], Awaitable[T]]) -> T:
         async def main() -> T:
-            async with open_session(self.home) as session:
+            async with open_session(self.home, **self.env) as session:
                 return await body(session)
 
         return anyio.run(main)
@@ -113,6 +114,22 @@ class McpClient:
 
     def call(self, name: str, args: dict[str, Any]) -> Any:
         return self.calls((name, args))[0]
+
+
+#: The stores the MCP tools are tested against (PostgreSQL: the conformance suite's server).
+BACKENDS = ["sqlite", "postgres"]
+
+
+def client_on(home: Path, backend: str) -> McpClient:
+    """An MCP client of `home`'s hub: its SQLite store as it is, or ("postgres") that store
+    copied into a fresh PostgreSQL database by `ctxhub migrate --to` and served from there."""
+    if backend == "sqlite":
+        return McpClient(home)
+    from tests.conformance.conftest import fresh_database
+
+    url = fresh_database()
+    run_ctxhub(home, "migrate", "--to", url)
+    return McpClient(home, CTXHUB_DB=url)
 
 
 @pytest.fixture(scope="session")

@@ -18,10 +18,12 @@ from ctxhub.memory.records.log import log_solution
 from ctxhub.session import HubSession
 from ctxhub.store.factory import open_store
 from ctxhub.store.sqlite.store import SQLiteStore
-from tests.integration.conftest import McpClient
+from tests.conformance.conftest import _stop_postgres
+from tests.integration.conftest import BACKENDS, McpClient, client_on
 from tests.integration.test_mcp_tools import error_text, ok
 
 pytestmark = pytest.mark.integration
+__all__ = ["_stop_postgres"]  # the PostgreSQL server stops after the tests
 
 ESM = {
     "problem": "Node script crashes with ERR_REQUIRE_ESM when it requires chalk 5",
@@ -40,7 +42,8 @@ PORTS = {
 }
 
 
-def test_memory_tools_end_to_end(private_home: Path) -> None:
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_memory_tools_end_to_end(private_home: Path, backend: str) -> None:
     async def body(session: ClientSession) -> dict[str, Any]:
         out: dict[str, Any] = {}
         out["logged"] = ok(await session.call_tool("log_solution", ESM))
@@ -75,7 +78,7 @@ def test_memory_tools_end_to_end(private_home: Path) -> None:
         out["bad_log"] = await session.call_tool("log_solution", {"problem": "x", "confidence": 3})
         return out
 
-    out = McpClient(private_home).run(body)
+    out = client_on(private_home, backend).run(body)
     assert out["logged"]["action"] == "created"
     assert out["again"]["action"] == "merged" and out["again"]["id"] == out["logged"]["id"]
     found = out["found"]

@@ -4,6 +4,7 @@ indexed with the real model."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +20,18 @@ from ctxhub.core.outputs import (
     ExampleBundle,
     HubStatus,
 )
+from tests.conformance.conftest import _stop_postgres
+from tests.integration.conftest import BACKENDS, McpClient, client_on
 
 pytestmark = pytest.mark.integration
+__all__ = ["_stop_postgres"]  # the PostgreSQL server stops after the tests
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def mcp(request: pytest.FixtureRequest, indexed_home: Path) -> McpClient:
+    """Every test here runs against the indexed hub on SQLite and on PostgreSQL."""
+    return client_on(indexed_home, request.param)
+
 
 TOOLS = {
     "search",
@@ -286,6 +297,8 @@ def test_check_deprecation_and_hub_status(mcp: Any) -> None:
     assert {s.name for s in hub.sources} == {"chime", "chime-docs", "chime-examples"}
     assert hub.model and hub.model.startswith("all-MiniLM-L6-v2")
     assert hub.embedded == hub.chunks > 0
+    # the store the server answered from is the one this run is about
+    assert hub.store_path.startswith("postgresql://") == ("CTXHUB_DB" in mcp.env)
 
 
 def test_budget_trims_text_keeps_citations(mcp: Any) -> None:

@@ -247,3 +247,37 @@ def test_spread_offers_more_than_one_class_for_a_usage_question() -> None:
     ]
     internals = order("how does the framework check an allowed origin")
     assert internals[1] == "pkg.cors.CORSConfig.is_origin_allowed"
+
+
+def test_a_named_class_lifts_the_methods_it_inherits() -> None:
+    """`fields.DateTime` does its formatting in its base's `_serialize`: a method of a
+    base class of the class the query names gets the symbol boost of one part; a method
+    of an unrelated class, or of a same-named base in another source, does not."""
+    from ctxhub.search.analyzer import analyze
+    from ctxhub.search.rank import Candidate, SymbolBoost, rerank
+
+    def cand(symbol: str, fused: float, source: str = "src", *bases: str) -> Candidate:
+        owner = symbol.split(".")[2]
+        kind = "method" if symbol.count(".") > 2 else "class"
+        chunk = make_chunk(source, symbol=symbol, module="pkg.fields", class_name=owner,
+                           chunk_type=kind, bases=list(bases))  # fmt: skip
+        return Candidate(chunk=chunk, fused=fused, signals={})
+
+    def ranked() -> list[Candidate]:
+        return [
+            cand("pkg.fields.DateTime", 1.0, "src", "_TemporalField[dt.datetime]"),
+            cand("pkg.fields.Number._format", 0.5),
+            cand("pkg.fields._TemporalField._format", 0.5, "other"),
+            cand("pkg.fields._TemporalField._serialize", 0.45),
+        ]
+
+    final = rerank(analyze("where does fields.DateTime pick its format"), ranked(), [SymbolBoost()])
+    assert [c.chunk.symbol for c in final][:2] == [
+        "pkg.fields.DateTime",
+        "pkg.fields._TemporalField._serialize",
+    ]
+    assert final[1].boosts == {"symbol": 1.35}
+    assert all("symbol" not in c.boosts for c in final[2:])
+    # no class named: nothing inherits a boost
+    plain = rerank(analyze("where is a date formatted"), ranked(), [SymbolBoost()])
+    assert all("symbol" not in c.boosts for c in plain)

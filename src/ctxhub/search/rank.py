@@ -42,7 +42,10 @@ class SymbolBoost:
     """Boost chunks whose qualified name ends with an identifier the query names.
 
     `PipelineWorker.queue_frames` matching two dotted parts is stronger evidence than
-    `queue_frames` alone, so the boost grows with the number of parts matched.
+    `queue_frames` alone, so the boost grows with the number of parts matched. A class
+    the query names often does its work in methods it inherits (`fields.DateTime`
+    formats in `_TemporalField._serialize`), so the members of its base classes (by
+    name, in the same source, among the candidates) get one part's boost.
     """
 
     name = "symbol"
@@ -52,15 +55,32 @@ class SymbolBoost:
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
         wanted = [i.lower() for i in analysis.identifiers]
-        out: list[float] = []
-        for cand in candidates:
-            symbol = (cand.chunk.symbol or "").lower()
-            best = 0
-            for name in wanted:
-                if symbol == name or symbol.endswith("." + name):
-                    best = max(best, name.count(".") + 1)
-            out.append(1.0 + self.per_part * best)
+        parts = [_matched_parts(c.chunk.symbol, wanted) for c in candidates]
+        bases = {
+            (c.chunk.source, _base_name(b))
+            for c, n in zip(candidates, parts, strict=True)
+            if n and c.chunk.metadata.chunk_type == "class"
+            for b in c.chunk.metadata.bases
+        }
+        out = []
+        for cand, n in zip(candidates, parts, strict=True):
+            owner = (cand.chunk.metadata.class_name or "").rsplit(".", 1)[-1]
+            if not n and owner and (cand.chunk.source, owner) in bases:
+                n = 1
+            out.append(1.0 + self.per_part * n)
         return out
+
+
+def _matched_parts(symbol: str | None, wanted: list[str]) -> int:
+    """How many dotted parts of the longest query name `symbol` ends with (0: none)."""
+    low = (symbol or "").lower()
+    return max((n.count(".") + 1 for n in wanted if low == n or low.endswith("." + n)), default=0)
+
+
+def _base_name(base: str) -> str:
+    """`pkg._TemporalField[dt.datetime]` -> `_TemporalField`: a base as written, without
+    its module or a generic's subscript."""
+    return base.split("[", 1)[0].rsplit(".", 1)[-1]
 
 
 _NON_WORD = re.compile(r"[^a-z0-9_]+")

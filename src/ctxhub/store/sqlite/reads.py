@@ -272,7 +272,8 @@ class SearchQueries:
         where, params = ("AND x.src = ?", [source]) if source else ("", [])
         rows = self.conn.execute(
             f"SELECT x.h, MIN(x.t) FROM {EMBED_TEXTS} "
-            "LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = x.h "
+            "LEFT JOIN embeddings e INDEXED BY embeddings_keys "
+            "ON e.model = ? AND e.text_hash = x.h "
             f"WHERE e.text_hash IS NULL {where} GROUP BY x.h "
             "ORDER BY MIN(x.pri), MIN(x.ord), MIN(x.seq) LIMIT ?",
             (model, *params, limit),
@@ -283,7 +284,8 @@ class SearchQueries:
         where, params = ("AND x.src = ?", [source]) if source else ("", [])
         row = self.conn.execute(
             f"SELECT COUNT(DISTINCT x.h) FROM {EMBED_TEXTS} "
-            "LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = x.h "
+            "LEFT JOIN embeddings e INDEXED BY embeddings_keys "
+            "ON e.model = ? AND e.text_hash = x.h "
             f"WHERE e.text_hash IS NULL {where}",
             (model, *params),
         ).fetchone()
@@ -292,7 +294,8 @@ class SearchQueries:
     def embedding_coverage(self, model: str) -> tuple[int, int]:
         """(chunks with a vector, all chunks)."""
         row = self.conn.execute(
-            "SELECT COUNT(e.text_hash), COUNT(*) FROM chunks c LEFT JOIN embeddings e "
+            "SELECT COUNT(e.text_hash), COUNT(*) FROM chunks c "
+            "LEFT JOIN embeddings e INDEXED BY embeddings_keys "
             "ON e.model = ? AND e.text_hash = c.embed_hash",
             (model,),
         ).fetchone()

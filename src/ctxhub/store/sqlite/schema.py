@@ -276,6 +276,11 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE records ADD COLUMN logged_by TEXT",
         "ALTER TABLE feedback_events ADD COLUMN author TEXT",
     ],
+    # 8: the embedding cache's keys alone: "which texts have a vector" (coverage, what is
+    # left to embed) reads this instead of the table, whose rows hold the vectors
+    # (~10x faster at 13k chunks); the queries name it (INDEXED BY): the planner prefers
+    # the primary key
+    ["CREATE INDEX IF NOT EXISTS embeddings_keys ON embeddings(model, text_hash)"],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
