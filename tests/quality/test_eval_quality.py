@@ -32,7 +32,9 @@ from ctxhub.sources.base import SourceSpec
 from ctxhub.store.factory import open_store
 from tests.conformance.conftest import _stop_postgres, fresh_database
 
-pytestmark = pytest.mark.integration
+# The first run indexes each corpus from scratch (Pipecat: ~13k chunks and their window
+# vectors, ~5 min alone on two cores, 2-3x that on a busy machine): past the suite's 600 s.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(2400)]
 __all__ = ["_stop_postgres"]  # the PostgreSQL server (tests/conformance) stops after the tests
 
 REPO = Path(__file__).resolve().parents[2]
