@@ -1,127 +1,13 @@
 #!/usr/bin/env bash
-# Fetch the corpus that marshmallow_dev.jsonl is verified against.
+# Fetch the corpus that marshmallow_dev.jsonl is verified against: the marshmallow==4.4.0 sdist.
 #
 #   get_marshmallow_corpus.sh [--force] [TARGET_DIR]
 #
-# TARGET_DIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/ctxhub-eval-marshmallow. The script
-#   - pip-downloads the source distribution (no deps, sdist only) of marshmallow==4.4.0
-#     and checks its sha256,
-#   - unpacks it to TARGET/marshmallow (the versioned top folder marshmallow-4.4.0/ is
-#     stripped),
-#   - prints the corpus root on stdout as one "repo=path" line
-#     (marshmallow=TARGET/marshmallow).
-# It is idempotent: the downloaded archive is reused, a root whose files all match the
-# archive is left alone (one with missing or truncated files is re-extracted).
-# --force re-extracts the sdist.
-# Environment: PYTHON (default python3) picks the interpreter whose pip is used.
+# TARGET_DIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/ctxhub-eval-marshmallow; prints the
+# corpus root as one "marshmallow=path" line.
+# ../fetch_sdist.sh does the work (sha256-checked download, idempotent unpack;
+# --force re-extracts); see its header.
 set -euo pipefail
-
-MM_VERSION="4.4.0"
-MM_SHA256="9e6ffa8511012ca89732324c1c253efd7b4d35632dcbdf80aa793fe01804af3e"
-
-FORCE=0
-TARGET=""
-for arg in "$@"; do
-  case "$arg" in
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -f|--force) FORCE=1 ;;
-    -*) echo "unknown option: $arg" >&2; exit 2 ;;
-    *) if [[ -n "$TARGET" ]]; then echo "only one TARGET_DIR allowed" >&2; exit 2; fi; TARGET="$arg" ;;
-  esac
-done
-
-TARGET="${TARGET:-${XDG_CACHE_HOME:-$HOME/.cache}/ctxhub-eval-marshmallow}"
-PY="${PYTHON:-python3}"
-
-log() { echo "[get_marshmallow_corpus] $*" >&2; }
-die() { echo "[get_marshmallow_corpus] error: $*" >&2; exit 1; }
-
-command -v "$PY" >/dev/null 2>&1 || die "python interpreter '$PY' not found (set PYTHON=...)"
-"$PY" -m pip --version >/dev/null 2>&1 || die "'$PY -m pip' is not available"
-command -v tar >/dev/null 2>&1 || die "tar not found"
-
-mkdir -p "$TARGET"
-TARGET="$(cd "$TARGET" && pwd)"
-DL="$TARGET/.downloads"
-STATE="$TARGET/.state"
-mkdir -p "$DL" "$STATE"
-trap 'rm -rf "$TARGET"/.stage.?????? 2>/dev/null || true' EXIT
-
-sha256_of() {
-  "$PY" -c 'import hashlib,sys
-h=hashlib.sha256()
-with open(sys.argv[1],"rb") as f:
-    for b in iter(lambda: f.read(1<<20), b""): h.update(b)
-print(h.hexdigest())' "$1"
-}
-
-# find_sdist NAME VERSION -> path of a downloaded sdist archive in $DL, or nothing
-find_sdist() {
-  local norm="${1//-/_}" f
-  for f in "$DL/$norm-$2.tar.gz" "$DL/$1-$2.tar.gz"; do
-    [[ -f "$f" ]] && { echo "$f"; return 0; }
-  done
-  return 0
-}
-
-# tree_matches ARCHIVE ROOT: every regular file of the archive (top folder stripped)
-# exists under ROOT with the same size.
-tree_matches() {
-  "$PY" - "$1" "$2" <<'PYEOF'
-import os, sys, tarfile
-archive, root = sys.argv[1], sys.argv[2]
-with tarfile.open(archive, "r:gz") as t:
-    for m in t:
-        if not m.isfile():
-            continue
-        rel = m.name.split("/", 1)[1] if "/" in m.name else ""
-        p = os.path.join(root, rel)
-        if not rel or not os.path.isfile(p) or os.path.getsize(p) != m.size:
-            sys.exit(1)
-PYEOF
-}
-
-# fetch_sdist NAME VERSION SHA256 DEST  (DEST = folder name under $TARGET)
-fetch_sdist() {
-  local name="$1" version="$2" sha="$3" dest="$4"
-  local root="$TARGET/$dest" stamp="$STATE/$dest"
-  local want="$name==$version sha256:$sha"
-
-  local archive
-  archive="$(find_sdist "$name" "$version")"
-  if [[ -n "$archive" && "$(sha256_of "$archive")" != "$sha" ]]; then
-    log "$dest: cached archive has a different sha256, downloading again"
-    rm -f "$archive"; archive=""
-  fi
-  if [[ "$FORCE" -eq 0 && -n "$archive" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]] \
-     && tree_matches "$archive" "$root"; then
-    log "$dest: $name $version already in place"
-    return 0
-  fi
-  if [[ -z "$archive" ]]; then
-    log "$dest: downloading $name==$version (sdist, no deps)"
-    "$PY" -m pip download --quiet --disable-pip-version-check \
-      --no-deps --no-binary :all: --dest "$DL" "$name==$version" >&2 \
-      || die "pip download of $name==$version failed"
-    archive="$(find_sdist "$name" "$version")"
-    [[ -n "$archive" ]] || die "pip did not leave an sdist for $name==$version in $DL"
-  fi
-  local got
-  got="$(sha256_of "$archive")"
-  [[ "$got" == "$sha" ]] || die "$archive: sha256 $got, expected $sha"
-
-  local stage
-  stage="$(mktemp -d "$TARGET/.stage.XXXXXX")"
-  tar -xzf "$archive" -C "$stage" --no-same-owner
-  local tops=("$stage"/*)
-  [[ ${#tops[@]} -eq 1 && -d "${tops[0]}" ]] || { rm -rf "$stage"; die "unexpected layout in $archive"; }
-  rm -rf "$root" "$stamp"
-  mv "${tops[0]}" "$root"
-  rm -rf "$stage"
-  echo "$want" > "$stamp"
-  log "$dest: unpacked $(basename "$archive") -> $root"
-}
-
-fetch_sdist marshmallow "$MM_VERSION" "$MM_SHA256" marshmallow
-
-echo "marshmallow=$TARGET/marshmallow"
+case "${1:-}" in -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+exec bash "$(dirname "${BASH_SOURCE[0]}")/../fetch_sdist.sh" marshmallow 4.4.0 \
+  9e6ffa8511012ca89732324c1c253efd7b4d35632dcbdf80aa793fe01804af3e "$@"
