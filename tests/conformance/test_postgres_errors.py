@@ -192,3 +192,27 @@ def test_a_server_restart_between_calls_is_not_an_error(monkeypatch: pytest.Monk
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_migrate_names_both_stores_without_the_password(
+    pg_url: str, pg_server: Any, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from ctxhub.cli.main import cli
+
+    _password_user(pg_server, "carol", "hunter2-secret")
+    with _admin(pg_server) as conn:
+        conn.execute(f"ALTER DATABASE {_dbname(pg_url)} OWNER TO carol")
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    carol = _as_user(pg_url, "carol", "hunter2-secret")
+    open_store(tmp_path / "hub.db").close()
+    result = CliRunner().invoke(
+        cli, ["--db", str(tmp_path / "hub.db"), "migrate", "--to", carol], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "copied 0 sources" in result.output and "postgresql://carol@/" in result.output
+    assert "hunter2-secret" not in result.output

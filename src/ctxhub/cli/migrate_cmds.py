@@ -33,7 +33,7 @@ def migrate(ctx: Context, to_location: str | None, from_location: str | None) ->
     ctxhub migrate --from postgresql://me@db.example/ctxhub # a file copy of the team hub
     """
     from ctxhub.app.migrate import migrate as copy_hub
-    from ctxhub.store.factory import open_store, shown_location
+    from ctxhub.store.factory import open_store
 
     if (to_location is None) == (from_location is None):
         raise click.UsageError("give exactly one of --to LOCATION or --from LOCATION")
@@ -44,11 +44,11 @@ def migrate(ctx: Context, to_location: str | None, from_location: str | None) ->
         raise click.UsageError("the source and the destination are the same store")
     with open_store(source, read_only=True) as src, open_store(target) as dst:
         summary = copy_hub(src, dst, say=err.print)
+        shown = (src.location, dst.location)  # each store's own, without a password
     out.print(
         f"copied {summary.sources} sources ({summary.units} units, {summary.chunks} chunks, "
         f"{summary.vectors} vectors), {summary.records} memory records and "
-        f"{summary.knowledge_ratings} knowledge ratings from {shown_location(source)} to "
-        f"{shown_location(target)}"
+        f"{summary.knowledge_ratings} knowledge ratings from {shown[0]} to {shown[1]}"
     )
     if summary.unembedded:
         out.print(

@@ -49,20 +49,3 @@ def open_store(location: str | Path, *, read_only: bool | None = None) -> HubSto
     from ctxhub.store.sqlite.store import SQLiteStore
 
     return SQLiteStore(sqlite_path(text), read_only=read_only)
-
-
-def shown_location(location: str | Path) -> str:
-    """A store location fit to print: a URL without its password."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    text = str(location)
-    if "://" not in text:
-        return text
-    parts = urlsplit(text)
-    if parts.password is None:
-        return text
-    host = parts.hostname or ""
-    netloc = f"{parts.username}@{host}" if parts.username else host
-    if parts.port:
-        netloc += f":{parts.port}"
-    return urlunsplit(parts._replace(netloc=netloc))
