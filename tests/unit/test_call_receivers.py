@@ -128,7 +128,7 @@ def test_calls_via_is_declared_and_validated_for_mcp_and_cli(hub: HubSession) ->
     with pytest.raises(Exception) as caught:
         call(hub, "search_api", calls="push_frame", calls_via="base")
     said = failure(BY_NAME["search_api"], caught.value) or ""
-    assert "calls_via" in said and "'any', 'self', 'super' or 'attribute'" in said
+    assert "calls_via" in said and "'any', 'self', 'super', 'attribute' or 'local'" in said
 
 
 def test_a_typed_attribute_call_reaches_its_class_and_no_other(hub: HubSession) -> None:

@@ -58,6 +58,15 @@ def test_self_calls_link_one_class_only_and_dunders_link_nothing() -> None:
     assert other_class.boosts == {} and dunder.boosts == {}
 
 
+def test_a_forwarder_and_its_delegate_do_not_lift_each_other() -> None:
+    # App.set_focus calls self.screen.set_focus (resolved to Screen.set_focus at ingest)
+    forwarder = _cand("fw.app:App.set_focus", 1.0, calls=("fw.screen.Screen.set_focus",))
+    delegate = _cand("fw.screen:Screen.set_focus", 0.45)
+    other = _cand("fw.x:Thing.stop", 0.5)
+    assert _order([forwarder, other, delegate])[1] == "fw.x.Thing.stop"
+    assert delegate.boosts == {} and forwarder.boosts == {}
+
+
 def test_non_api_candidates_are_left_alone() -> None:
     entry = _cand("fw.a:A.run", 1.0, calls=("self.step",))
     page = _cand("fw.a:A.step", 0.5, kind="doc")

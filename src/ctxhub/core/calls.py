@@ -8,7 +8,12 @@ a typed attribute). `extra["calls_via"]` maps a `calls_qualified` entry to its r
 - `"self"`: the function's own receiver, `self.x()` / `cls.x()`;
 - `"super()"`: `super().x()`, the base class's method;
 - `"self.<attr>"`: an attribute whose class the class body states, `self.client.send()`
-  recorded as `pkg.mod.Client.send`.
+  recorded as `pkg.mod.Client.send`;
+- `"<local>"` (a bare name): a local or parameter whose class the function states,
+  `screen._push_result_callback()` recorded as `pkg.screen.Screen._push_result_callback`.
+
+A local bound to a method (`creator = self.workers._new_worker`) makes `creator()` a
+call of that method, recorded with the receiver it was bound from (`"self.workers"`).
 
 Calls without a receiver (a plain `x()`, `mod.x()`, `Cls.x()`) have no entry. Chunks
 indexed before `calls_via` existed have none at all: their receivers are read from the
@@ -24,17 +29,18 @@ VIA_SELF = "self"
 VIA_SUPER = "super()"
 
 #: Which calls a `calls` filter counts: all of them, or only those on one receiver.
-CallsVia = Literal["any", "self", "super", "attribute"]
+CallsVia = Literal["any", "self", "super", "attribute", "local"]
 #: The store term each `CallsVia` reads (list-valued metadata, matched exactly).
 CALL_TERMS: dict[str, str] = {
     "any": "calls",
     "self": "calls_self",
     "super": "calls_super",
     "attribute": "calls_attribute",
+    "local": "calls_local",
 }
 
 
-def via_kind(via: str | None) -> Literal["self", "super", "attribute"] | None:
+def via_kind(via: str | None) -> Literal["self", "super", "attribute", "local"] | None:
     """The `CallsVia` a receiver belongs to; None for a call without one."""
     if via is None:
         return None
@@ -42,7 +48,7 @@ def via_kind(via: str | None) -> Literal["self", "super", "attribute"] | None:
         return "self"
     if via == VIA_SUPER:
         return "super"
-    return "attribute"
+    return "attribute" if "." in via else "local"
 
 
 def _written_via(qualified: str) -> str | None:
@@ -70,12 +76,12 @@ def call_sites(extra: Mapping[str, Any]) -> list[tuple[str, str, str | None]]:
 
 def as_written(qualified: str, via: str | None) -> str:
     """The call as the code writes it: `self.client.send` for `pkg.mod.Client.send`."""
-    if via_kind(via) == "attribute":
+    if via_kind(via) in ("attribute", "local"):
         return f"{via}.{qualified.rsplit('.', 1)[-1]}"
     return qualified
 
 
 def marker(via: str | None) -> str | None:
-    """What a listing says about a call's receiver: `super()` / `self.client`, or None
-    for the ordinary cases (own receiver, no receiver)."""
-    return via if via_kind(via) in ("super", "attribute") else None
+    """What a listing says about a call's receiver: `super()` / `self.client` / a
+    local's name, or None for the ordinary cases (own receiver, no receiver)."""
+    return via if via_kind(via) in ("super", "attribute", "local") else None

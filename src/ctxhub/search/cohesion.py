@@ -15,7 +15,11 @@ what that entry point calls there pushes internals above it (measured in docs/EV
 Edges are read from the candidates' own call lists, within the candidate list only (no
 store queries): a call `self.name` / `cls.name` links methods of one class, a plain
 `name` links definitions of one module (or a top-level definition of that name), a
-dotted call `x.y.name` links the definition whose qualified name ends with it.
+dotted call `x.y.name` links the definition whose qualified name ends with it (a call on
+a typed attribute or local is recorded resolved, `pkg.mod.Class.name`: that method).
+A call of the caller's own name links nothing: `App.set_focus` forwarding to
+`self.screen.set_focus` (or an override to its base) is the same words twice, and lifting
+both together crowds out the rest of the answer (docs/EVAL.md).
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ def _calls(caller: Chunk, callee: Chunk) -> bool:
     name = _last(target)
     if not name or name.startswith("__") or target == caller.symbol:
         return False  # dunders are called everywhere; they link nothing
+    if _last(caller.symbol or "") == name:
+        return False  # a forwarder and its delegate: the same words twice, no evidence
     cm, em = caller.metadata, callee.metadata
     for q in cm.extra.get("calls_qualified", ()):
         if _last(q) != name:

@@ -4,8 +4,8 @@ The call graph stores what the code says (`self.push_frame`, `super().start`,
 `FrameProcessor.__init__`, `create_task`), and each call's receiver (core/calls.py);
 resolving it to definitions uses the index itself: the caller's class and its bases (by
 name, through the class chunks' `bases`), classes named in the call, then functions of
-the caller's module, then unique names. A call through a typed attribute was resolved at
-ingest (`pkg.mod.Client.send`) and reaches that class's method, or nothing.
+the caller's module, then unique names. A call through a typed attribute or local was
+resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method, or nothing.
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def resolve_call(
     meta = caller.metadata
     text = qualified or name
     kind = via_kind(via)
-    if kind == "attribute":
+    if kind in ("attribute", "local"):
         # resolved at ingest to `pkg.mod.Class.name`: that class, exactly, or nothing
         cls = _qualified_class(store, text.rsplit(".", 1)[0], caller.source)
         return method_in_hierarchy(store, cls, name) if cls is not None else None

@@ -5,7 +5,8 @@
 - a class-level annotation `attr: Cls` (dataclass fields, declared attributes), or a
   class-level `attr = Cls(...)`;
 - in any of its methods, `self.attr: Cls = ...`, `self.attr = Cls(...)`, or
-  `self.attr = param` where the method's parameter is annotated `param: Cls`.
+  `self.attr = param` where the method's parameter is annotated `param: Cls`;
+- a property whose getter's return is annotated, `@property def attr(self) -> Cls`.
 
 `Optional[Cls]`, `Cls | None` and `"Cls"` count as `Cls`; `self.attr = None` says
 nothing. Annotations decide when there are any; otherwise every assignment must name the
@@ -31,6 +32,8 @@ from ctxhub.ingest.python.definitions import self_parameter
 
 #: A value or annotation whose class is not known.
 _UNKNOWN = ""
+#: Decorators of a getter whose return annotation is the attribute's class.
+_GETTERS = frozenset({"property", "cached_property"})
 #: Annotation wrappers that say something about the value, not its class.
 _WRAPPERS = frozenset({"Optional", "ClassVar", "Final", "Annotated", "Required", "NotRequired"})
 
@@ -39,7 +42,7 @@ def attribute_types(node: ast.ClassDef, ctx: ScopeContext, module: str) -> dict[
     """Attribute name -> qualified class, for the attributes whose class is known."""
     declared: dict[str, set[str]] = {}
     assigned: dict[str, set[str]] = {}
-    classes = _Classes(ctx.imports, ctx.module_names, module)
+    classes = ClassNames(ctx.imports, ctx.module_names, module)
     for stmt in node.body:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             declared.setdefault(stmt.target.id, set()).add(classes.annotation(stmt.annotation))
@@ -50,6 +53,8 @@ def attribute_types(node: ast.ClassDef, ctx: ScopeContext, module: str) -> dict[
                     if found is not None:
                         assigned.setdefault(target.id, set()).add(found)
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            if _is_getter(stmt):
+                declared.setdefault(stmt.name, set()).add(classes.annotation(stmt.returns))
             _scan_method(stmt, classes, declared, assigned)
     out: dict[str, str] = {}
     for attr in declared.keys() | assigned.keys():
@@ -59,9 +64,17 @@ def attribute_types(node: ast.ClassDef, ctx: ScopeContext, module: str) -> dict[
     return out
 
 
+def _is_getter(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A plain `@property` / `@cached_property` getter with a return annotation."""
+    if isinstance(fn, ast.AsyncFunctionDef) or fn.returns is None:
+        return False
+    names = [dotted_chain(d) for d in fn.decorator_list]
+    return any(n is not None and n[-1] in _GETTERS for n in names)
+
+
 def _scan_method(
     fn: ast.FunctionDef | ast.AsyncFunctionDef,
-    classes: _Classes,
+    classes: ClassNames,
     declared: dict[str, set[str]],
     assigned: dict[str, set[str]],
 ) -> None:
@@ -69,7 +82,7 @@ def _scan_method(
     if receiver is None:
         return
     nodes = list(own_nodes(fn.body))
-    local = _with_local_imports(classes, nodes)
+    local = with_local_imports(classes, nodes)
     args = fn.args
     params = {
         a.arg: local.annotation(a.annotation)
@@ -106,17 +119,17 @@ def _own_attribute(node: ast.expr, receiver: str) -> str | None:
     return None
 
 
-def _with_local_imports(classes: _Classes, nodes: Iterable[ast.AST]) -> _Classes:
+def with_local_imports(classes: ClassNames, nodes: Iterable[ast.AST]) -> ClassNames:
     """`classes` with a method's own imports added (`from x import Client` inside it)."""
     table: ImportTable | None = None
     for node in nodes:
         if isinstance(node, ast.Import | ast.ImportFrom):
             table = table or classes.imports.overlay()
             table.add(node)
-    return classes if table is None else _Classes(table, classes.module_names, classes.module)
+    return classes if table is None else ClassNames(table, classes.module_names, classes.module)
 
 
-class _Classes:
+class ClassNames:
     """Names in annotations and constructor calls -> qualified classes."""
 
     def __init__(self, imports: ImportTable, module_names: frozenset[str], module: str) -> None:

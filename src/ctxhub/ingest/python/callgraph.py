@@ -8,22 +8,26 @@ Calls are kept when their target is knowable from the text: `self.x()` / `cls.x(
 `super().x()`, a plain `x()` (not a builtin), `mod.x()` through an imported module,
 `Cls.x()` through a class-like (capitalised) name bound in the module, and
 `self.attr.x()` when the class states the attribute's type (`attributes.py`: assigned a
-constructor call, annotated, or assigned an annotated `__init__` parameter). The last is
-recorded resolved, `pkg.mod.Client.x`. Calls on other receivers (`self.other.send()`,
-`logger.info()`) name objects whose type is unknown here, so they are left out rather
-than guessed.
+constructor call, annotated, or assigned an annotated `__init__` parameter, or a
+property's annotated return). The last is recorded resolved, `pkg.mod.Client.x`; so is
+`local.x()` when the function states the local's class (`local_types.py`: an annotated
+parameter or local, a constructor call, an annotated return), and `alias()` for a local
+bound to a resolved method (`creator = self.workers._new_worker`). Calls on other
+receivers (`self.other.send()`, `logger.info()`) name objects whose type is unknown here,
+so they are left out rather than guessed.
 
 `super().x()` is a call of `x`, the method's own name included: an override that
 extends `push_frame` is a caller of the base's `push_frame`. Each call with a receiver
-says which one in `calls_via` (`core/calls.py`: "self", "super()", "self.<attr>"), so
-listings can mark them and a `calls` filter can ask for one receiver only.
+says which one in `calls_via` (`core/calls.py`: "self", "super()", "self.<attr>", or a
+local's name), so listings can mark them and a `calls` filter can ask for one receiver
+only.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ctxhub.core.calls import VIA_SELF, VIA_SUPER
@@ -251,12 +255,16 @@ def analyze_body(
     self_names: Iterable[str] = (),
     own_name: str | None = None,
     attr_types: Mapping[str, str] | None = None,
+    local_instances: Mapping[str, str] | None = None,
+    local_methods: Mapping[str, Sequence[tuple[str, str]]] | None = None,
 ) -> BodyFacts:
     """Calls, yields and framework-internal imports of one function's own body.
 
     `attr_types` maps the class's attributes to their qualified classes, where known
-    (`attributes.attribute_types`). `super().<own_name>()` (an override extending the
-    method it overrides) is a call like any other, and also flags `extends_super`.
+    (`attributes.attribute_types`); `local_instances` the function's locals and
+    parameters, and `local_methods` its aliases of bound methods (`local_types.py`).
+    `super().<own_name>()` (an override extending the method it overrides) is a call
+    like any other, and also flags `extends_super`.
     """
     nodes = list(own_nodes(body))
     receivers = {*_SELF_NAMES, *self_names}
@@ -274,7 +282,9 @@ def analyze_body(
         elif isinstance(node, NESTED_SCOPES) and not isinstance(node, ast.Lambda):
             local_defs.add(node.name)
     known = ctx.module_names | table.bindings.keys() | local_defs
-    call_target = _CallTarget(receivers, table, known, attr_types or {})
+    call_target = _CallTarget(
+        receivers, table, known, attr_types or {}, local_instances or {}, local_methods or {}
+    )
 
     calls: list[tuple[tuple[int, int], str]] = []
     qualified: list[tuple[tuple[int, int], str]] = []
@@ -288,15 +298,12 @@ def analyze_body(
             chain_roots.add(id(node.value))
     for node in nodes:
         if isinstance(node, ast.Call):
-            found = call_target.of(node.func)
-            if found is None:
-                continue
-            name, written, receiver = found
-            calls.append((_pos(node), name))
-            qualified.append((_pos(node), written))
-            if receiver is not None:
-                via.setdefault(written, receiver)
-                extends_super = extends_super or (receiver == VIA_SUPER and name == own_name)
+            for name, written, receiver in call_target.of(node.func):
+                calls.append((_pos(node), name))
+                qualified.append((_pos(node), written))
+                if receiver is not None:
+                    via.setdefault(written, receiver)
+                    extends_super = extends_super or (receiver == VIA_SUPER and name == own_name)
         elif isinstance(node, ast.Yield) and isinstance(node.value, ast.Call):
             built = _constructed_name(node.value.func, receivers)
             if built is not None:
@@ -322,34 +329,43 @@ class _CallTarget:
     table: ImportTable
     known: frozenset[str] | set[str]
     attr_types: Mapping[str, str]
+    local_instances: Mapping[str, str]
+    local_methods: Mapping[str, Sequence[tuple[str, str]]]
 
-    def of(self, func: ast.expr) -> tuple[str, str, str | None] | None:
-        """(called name, call as recorded, receiver or None), or None when unknowable."""
+    def of(self, func: ast.expr) -> list[tuple[str, str, str | None]]:
+        """(called name, call as recorded, receiver or None) of each definition the call
+        can reach: none when unknowable, several for an alias of several methods."""
         if isinstance(func, ast.Name):
+            if func.id in self.local_methods:
+                return [(q.rsplit(".", 1)[-1], q, v) for q, v in self.local_methods[func.id]]
             if func.id == "super" or (func.id in _BUILTINS and func.id not in self.known):
-                return None
-            return func.id, func.id, None
+                return []
+            return [(func.id, func.id, None)]
         if not isinstance(func, ast.Attribute):
-            return None
+            return []
         written = ast.unparse(func)
         if _is_super_call(func.value):
-            return func.attr, written, VIA_SUPER
+            return [(func.attr, written, VIA_SUPER)]
         chain = dotted_chain(func)
         if chain is None:
-            return None
+            return []
         root = chain[0]
         if root in self.receivers:
             if len(chain) == 2:
-                return func.attr, written, VIA_SELF
+                return [(func.attr, written, VIA_SELF)]
             cls = self.attr_types.get(chain[1]) if len(chain) == 3 else None
             if cls is None:
-                return None  # an attribute of unknown type: not guessed
-            return func.attr, f"{cls}.{func.attr}", f"{root}.{chain[1]}"
+                return []  # an attribute of unknown type: not guessed
+            return [(func.attr, f"{cls}.{func.attr}", f"{root}.{chain[1]}")]
+        if root in self.local_instances:
+            if len(chain) != 2:
+                return []
+            return [(func.attr, f"{self.local_instances[root]}.{func.attr}", root)]
         if root in self.table.modules:
-            return func.attr, written, None
+            return [(func.attr, written, None)]
         if root in self.known and all(class_like(p) for p in chain[:-1]):
-            return func.attr, written, None
-        return None
+            return [(func.attr, written, None)]
+        return []
 
 
 def _constructed_name(func: ast.expr, receivers: set[str]) -> str | None:

@@ -15,7 +15,7 @@ from typing import Any
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, chunk_id
 from ctxhub.ingest.embed_text import build_embed_text, window_texts
-from ctxhub.ingest.python.attributes import attribute_types
+from ctxhub.ingest.python.bodies import function_facts
 from ctxhub.ingest.python.callgraph import (
     BodyFacts,
     ScopeContext,
@@ -41,7 +41,6 @@ from ctxhub.ingest.python.definitions import (
     is_dataclass,
     is_property,
     return_type,
-    self_parameter,
 )
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers
 from ctxhub.ingest.python.deprecations import find_code_deprecations
@@ -173,23 +172,9 @@ def extract_python_file(
         source, relpath, version, module, lines, ctx, relpath.endswith(".pyi"), found.symbols, notes
     )
 
-    # What each class's attributes hold, where it says so: `self.client.send()` resolves.
-    attrs = {
-        d.qualname: attribute_types(d.node, ctx, module)
-        for d in defs
-        if isinstance(d.node, ast.ClassDef)
-    }
-    facts: dict[int, BodyFacts] = {}
-    for d in defs:
-        if not isinstance(d.node, ast.ClassDef):
-            receiver = self_parameter(d.node) if d.in_class else None
-            facts[id(d)] = analyze_body(
-                d.node.body,
-                ctx,
-                [receiver] if receiver else [],
-                own_name=d.name if d.in_class else None,
-                attr_types=attrs.get(d.parent_class or "") if d.in_class else None,
-            )
+    # What each function calls, with what the file says its receivers hold:
+    # `self.client.send()`, `next_screen._push_result_callback()` resolve.
+    facts = function_facts(defs, ctx, module)
     # Members of a class are defined directly in its body (key: its qualname); a module's
     # are its top-level defs (key: None). Defs nested in functions belong to neither.
     members: dict[str | None, list[Definition]] = {}

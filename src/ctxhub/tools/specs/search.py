@@ -85,7 +85,8 @@ class SearchApiArgs(ToolArgs):
         Field(
             description="Which calls `calls` counts: 'any'; 'self' (self.x() / cls.x() "
             "only); 'super' (super().x() only); 'attribute' (self.attr.x() with the "
-            "attribute's class known)"
+            "attribute's class known); 'local' (x.m() on a local or parameter whose "
+            "class the function states)"
         ),
     ] = "any"
     is_dataclass: Annotated[
@@ -158,8 +159,9 @@ SEARCH_API = ToolSpec(
 signature, bases, calls, yields and imports in each hit's metadata. Structural filters
 (module, class_name, chunk_type, base_class, yields, calls, is_dataclass) list the
 complete filtered set, ranked by `query` when given, `limit` per page: pass `next_cursor`
-back as `cursor` for the next page. `calls` counts super().x() overrides and typed
-attributes' calls too (`calls_via` narrows). Then read code with get_code_snippet.""",
+back as `cursor` for the next page. `calls` counts super().x() overrides and calls on
+typed attributes and locals too (`calls_via` narrows). Then read code with
+get_code_snippet.""",
     args=SearchApiArgs,
     output=SearchResponse,
     function=f"{FUNCTIONS}:search_api",

@@ -1,0 +1,52 @@
+"""The call-graph facts of every function in one file, with what the file says about the
+classes its receivers hold: each class's attributes (`attributes.py`) and each function's
+locals and parameters (`local_types.py`)."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxhub.ingest.python.attributes import ClassNames, attribute_types
+from ctxhub.ingest.python.callgraph import BodyFacts, ScopeContext, analyze_body
+from ctxhub.ingest.python.definitions import Definition, FuncNode, self_parameter
+from ctxhub.ingest.python.local_types import FunctionScope, local_types, return_types
+
+
+def function_facts(defs: list[Definition], ctx: ScopeContext, module: str) -> dict[int, BodyFacts]:
+    """`id(definition)` -> its body's facts, for every function and method in `defs`."""
+    classes = ClassNames(ctx.imports, ctx.module_names, module)
+    attrs = {
+        d.qualname: attribute_types(d.node, ctx, module)
+        for d in defs
+        if isinstance(d.node, ast.ClassDef)
+    }
+    funcs = [(d, d.node) for d in defs if not isinstance(d.node, ast.ClassDef)]
+    module_returns = return_types(
+        [n for d, n in funcs if not d.in_class and "." not in d.qualname], classes
+    )
+    methods: dict[str, list[FuncNode]] = {}
+    for d, n in funcs:
+        if d.in_class and d.parent_class is not None:
+            methods.setdefault(d.parent_class, []).append(n)
+    own_returns = {cls: return_types(nodes, classes) for cls, nodes in methods.items()}
+    facts: dict[int, BodyFacts] = {}
+    for d, node in funcs:
+        receiver = self_parameter(node) if d.in_class else None
+        owner = d.parent_class if d.in_class else None
+        scope = FunctionScope(
+            classes,
+            attrs.get(owner or "", {}),
+            own_returns.get(owner or "", {}),
+            module_returns,
+        )
+        found = local_types(node, receiver, scope)
+        facts[id(d)] = analyze_body(
+            node.body,
+            ctx,
+            [receiver] if receiver else [],
+            own_name=d.name if d.in_class else None,
+            attr_types=attrs.get(owner or "") if owner else None,
+            local_instances=found.instances,
+            local_methods=found.methods,
+        )
+    return facts
