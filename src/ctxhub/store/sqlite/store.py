@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -106,10 +107,25 @@ class SQLiteStore(ChunkWrites, SearchQueries, MemoryQueries, TokenQueries):
 
     def _configure(self, conn: sqlite3.Connection) -> None:
         """Settings of a read-write connection, then the schema migrations."""
-        conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
+        self._use_wal(conn)
         conn.execute("PRAGMA synchronous=NORMAL")
         schema.migrate(conn)
+
+    def _use_wal(self, conn: sqlite3.Connection) -> None:
+        """Put the file in WAL mode. Switching needs an exclusive lock, and SQLite answers
+        "database is locked" at once, without waiting on busy_timeout, while another
+        connection opens the same new file (two servers or a hook starting together):
+        retry until the timeout, as busy_timeout would."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _configure_read_only(self, conn: sqlite3.Connection) -> None:
         """Settings of a read-only connection, and a first read (which opens the file)."""
