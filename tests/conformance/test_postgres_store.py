@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ctxhub.core.knowledge import ChunkQuery, SearchFilters
-from ctxhub.core.records import Record
+from ctxhub.core.records import MemoryFilters, Record
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.store.factory import open_store
 from ctxhub.store.protocol import HubStore
@@ -243,10 +243,16 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
     from ctxhub.store.postgres.schema import SCHEMA_VERSION
 
     chunk = make_chunk("s", "a.py", "a.push_frame", content="push a frame downstream")
+    record = Record(id="r1", problem="the frame pipeline stalls", solution="push an end frame")
     with open_store(pg_url) as store:
         store.replace_file("s", "a.py", [chunk])
+        store.put_record(record, "h-r1", None, "m")
         before = store.bm25(["frame"], SearchFilters(), None, 5)
+        records_before = store.record_bm25(["frame", "stalls"], MemoryFilters(), 5)
     with psycopg.connect(pg_url, autocommit=True) as conn:  # back to schema 1
+        conn.execute("DROP TABLE record_postings")
+        for event in ("insert", "delete", "update"):
+            conn.execute(f"DROP TRIGGER record_postings_{event} ON records")
         conn.execute("DROP TABLE chunk_postings")
         conn.execute("DROP TRIGGER chunk_postings_insert ON chunks")
         conn.execute("DROP TRIGGER chunk_postings_delete ON chunks")
@@ -260,10 +266,12 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
         conn.execute("ALTER TABLE feedback_events DROP COLUMN author")
         conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     with open_store(pg_url) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 5
+        assert store.schema_version() == SCHEMA_VERSION == 6
         assert store.find_chunks(ChunkQuery(source="s"))[0].embed_windows == []  # table back
         assert store.tokens() == [] and store.ratings_by("x") == []  # tokens, authors back
         assert store.bm25(["frame"], SearchFilters(), None, 5) == before  # dl, postings
+        assert store.record_bm25(["frame", "stalls"], MemoryFilters(), 5) == records_before
+        assert records_before and records_before[0][0] == "r1"
         assert store.get_chunks([chunk.id])[0].content == chunk.content
 
 

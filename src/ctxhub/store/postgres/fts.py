@@ -11,11 +11,12 @@ Ranking: FTS5's own BM25, computed in SQL from what a tsvector keeps: each lexem
 positions (its term frequency) and their weights (the column it came from), and a stored
 token count per row (`dl`, a generated column) for the length normalisation. Chunks are
 ranked from postings (`postings_bm25_sql`: a table of (lexeme, chunk, column-weighted
-term frequency, dl) that triggers keep, schema migration 5), memory records from their
-tsvectors (`bm25_sql`: small tables). Same k1, b, IDF and column weights as SQLite, so
-both backends rank alike; where they differ: Snowball stems instead of Porter's, and an
-exact phrase's frequency is that of its rarest word (an upper bound of FTS5's phrase
-count).
+term frequency, dl) that triggers keep, schema migration 5), memory records from
+`record_postings` (record_fts.py, schema 6); `bm25_sql`, the statement over the
+tsvectors, is the reference both are tested against. Same k1, b, IDF and column weights
+as SQLite, so both backends rank alike; where they differ: Snowball stems instead of
+Porter's, and an exact phrase's frequency is that of its rarest word (an upper bound of
+FTS5's phrase count).
 """
 
 from __future__ import annotations

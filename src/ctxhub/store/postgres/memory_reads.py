@@ -10,15 +10,17 @@ from typing import Any, TypeVar
 from ctxhub.core.records import MemoryFilters, Record, TermStats
 from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres.filters import memory_where
-from ctxhub.store.postgres.fts import bm25_sql, idf, phrases, query_cte
+from ctxhub.store.postgres.fts import idf, phrases, query_cte
 from ctxhub.store.postgres.reads import IDS_WITH_PREFIX
+from ctxhub.store.postgres.record_fts import field_ids, record_bm25_sql, record_frequencies_sql
+from ctxhub.store.postgres.schema import RECORD_TEXT_FIELDS
 from ctxhub.store.postgres.vectors import nearest_records, parse_vector
 from ctxhub.store.sqlite.memory_rows import RATINGS_BY, RECORD_BM25_WEIGHTS, records_in_order
 
 T = TypeVar("T")
 
 #: the text fields, in the order of RECORD_BM25_WEIGHTS; each has its own tsvector column
-FTS_COLUMNS = ("problem", "error_type", "stack_trace", "solution", "code")
+FTS_COLUMNS = RECORD_TEXT_FIELDS
 
 
 def _matches(fields: Sequence[str], i: int) -> str:
@@ -142,14 +144,10 @@ class PgMemoryReads:
         return [str(r[0]) for r in rows]
 
     def _record_freqs(self, words: Sequence[str], fields: Sequence[str]) -> tuple[list[int], int]:
-        """How many records match each of `words` in `fields`, and how many there are."""
-        counts = ", ".join(
-            f"count(*) FILTER (WHERE {_matches(fields, i)})" for i in range(len(words))
-        )
-        row = self._one(
-            f"WITH {query_cte(len(words))} SELECT count(*), {counts} FROM records r, q", words
-        )
-        return [int(n) for n in row[1:]], int(row[0])
+        """How many records hold each of `words` in `fields`, and how many there are."""
+        rows = self._all(record_frequencies_sql(fields), (list(words), field_ids(fields)))
+        total = int(self._one("SELECT count(*) FROM records")[0])
+        return [int(r[0]) for r in rows], total
 
     def _record_avgdl(self) -> float:
         """Average tokens per record, cached per memory generation."""
@@ -178,40 +176,37 @@ class PgMemoryReads:
         freqs, total = self._record_freqs(words, chosen)
         weight = dict(zip(FTS_COLUMNS, RECORD_BM25_WEIGHTS, strict=True))
         where, params = memory_where(filters)
-        statement = bm25_sql(
-            "records",
-            "r",
-            [f"tsv_{f}" for f in chosen],
-            [(f"v.tsv_{f}", weight[f]) for f in chosen],
-            where,
-            len(words),
-        )
+        statement = record_bm25_sql(chosen, [weight[f] for f in chosen], where, len(words))
         idfs = [idf(n, total) for n in freqs]
         rows = self._all(statement, (*words, *words, idfs, self._record_avgdl(), *params, limit))
         return [(str(r[0]), float(r[1])) for r in rows]
 
     def record_term_stats(self, terms: Sequence[str], record_ids: Sequence[str]) -> TermStats:
+        """How many records hold each term (counted from the postings), and which of
+        `record_ids` do (a match restricted to those records)."""
         total = int(self._one("SELECT count(*) FROM records")[0])
         present: dict[str, set[str]] = {
             str(r[0]): set()
             for r in self._all("SELECT id FROM records WHERE id = ANY(%s)", (list(record_ids),))
         }
+        usable = [
+            (term, phrases([term])) for term in terms if term.replace('"', "").replace("\x00", "")
+        ]
+        words = list(dict.fromkeys(w[0] for _, w in usable if w))
+        counts: dict[str, int] = {}
+        if words:
+            rows = self._all(record_frequencies_sql(FTS_COLUMNS), (words, field_ids(FTS_COLUMNS)))
+            counts = {w: int(r[0]) for w, r in zip(words, rows, strict=True)}
         doc_freq: dict[str, int] = {}
-        for term in terms:
-            words = phrases([term])
-            if not term.replace('"', "").replace("\x00", ""):
+        for term, found in usable:
+            doc_freq[term] = counts[found[0]] if found else 0
+            if not doc_freq[term] or not present:
                 continue
-            if not words:
-                doc_freq[term] = 0
-                continue
-            rows = self._all(
-                f"WITH {query_cte(1)} SELECT count(*), "
-                "COALESCE(array_agg(r.id) FILTER (WHERE r.id = ANY(%s)), '{}') "
-                f"FROM records r, q WHERE {_matches(FTS_COLUMNS, 0)}",
-                (words[0], list(present)),
-            )
-            doc_freq[term] = int(rows[0][0])
-            for rid in rows[0][1]:
+            for (rid,) in self._all(
+                f"WITH {query_cte(1)} SELECT r.id FROM records r, q "
+                f"WHERE r.id = ANY(%s) AND {_matches(FTS_COLUMNS, 0)}",
+                (found[0], list(present)),
+            ):
                 present[str(rid)].add(term)
         return TermStats(records=total, doc_freq=doc_freq, present=present)
 

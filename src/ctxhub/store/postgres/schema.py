@@ -41,6 +41,14 @@ END $$"""
 POSTING_WEIGHTS = {"A": 4.0, "B": 1.5, "D": 1.0}
 _TF_CASE = " ".join(f"WHEN '{k}' THEN {v!r}" for k, v in POSTING_WEIGHTS.items())
 
+#: A record's text fields, each its own tsvector column; a posting's `field` is the index
+#: here (the order of RECORD_BM25_WEIGHTS, `memory_reads.FTS_COLUMNS`)
+RECORD_TEXT_FIELDS = ("problem", "error_type", "stack_trace", "solution", "code")
+_RECORD_FIELDS = ", ".join(
+    f"({i}::smallint, {arg})" for i, arg in enumerate(("p", "e", "s", "o", "c"))
+)
+_RECORD_TSV = ", ".join(f"{{row}}.tsv_{f}" for f in RECORD_TEXT_FIELDS)
+
 MIGRATIONS: list[list[str]] = [
     # 1: knowledge and memory, as SQLite's migrations 1-5 left them
     [
@@ -227,6 +235,55 @@ MIGRATIONS: list[list[str]] = [
         "DELETE FROM chunk_postings",
         "INSERT INTO chunk_postings(lexeme, chunk, tf, dl) SELECT p.lexeme, c.rowid, p.tf, "
         "c.dl FROM chunks c, LATERAL ctxhub_postings(c.tsv) AS p",
+    ],
+    # 6: BM25 postings of memory records (record_fts.py): one row per (lexeme, text
+    # field, record) with the lexeme's frequency in that field and the record's length,
+    # kept by triggers and backfilled here; the field's BM25 weight is applied at query
+    # time, since a search may restrict the fields
+    [
+        f"""CREATE OR REPLACE FUNCTION ctxhub_record_postings(
+                p tsvector, e tsvector, s tsvector, o tsvector, c tsvector)
+            RETURNS TABLE (lexeme text, field smallint, tf integer)
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT u.lexeme, f.field, COALESCE(array_length(u.positions, 1), 0)
+            FROM (VALUES {_RECORD_FIELDS}) AS f(field, t),
+                LATERAL pg_catalog.unnest(f.t) AS u $$""",
+        """CREATE TABLE IF NOT EXISTS record_postings (
+            lexeme TEXT NOT NULL, field SMALLINT NOT NULL, record BIGINT NOT NULL,
+            tf INTEGER NOT NULL, dl INTEGER NOT NULL,
+            PRIMARY KEY (lexeme, field, record) INCLUDE (tf, dl))""",
+        "CREATE INDEX IF NOT EXISTS record_postings_record ON record_postings(record)",
+        f"""CREATE OR REPLACE FUNCTION ctxhub_record_postings_added() RETURNS trigger
+            LANGUAGE plpgsql AS $$ BEGIN
+            INSERT INTO record_postings(lexeme, field, record, tf, dl)
+            SELECT p.lexeme, p.field, a.rowid, p.tf, a.dl FROM added a,
+                LATERAL ctxhub_record_postings({_RECORD_TSV.format(row="a")}) AS p;
+            RETURN NULL; END $$""",
+        """CREATE OR REPLACE FUNCTION ctxhub_record_postings_gone() RETURNS trigger
+            LANGUAGE plpgsql AS $$ BEGIN
+            DELETE FROM record_postings p USING gone g WHERE p.record = g.rowid;
+            RETURN NULL; END $$""",
+        f"""CREATE OR REPLACE FUNCTION ctxhub_record_postings_changed() RETURNS trigger
+            LANGUAGE plpgsql AS $$ BEGIN
+            DELETE FROM record_postings WHERE record = OLD.rowid;
+            INSERT INTO record_postings(lexeme, field, record, tf, dl)
+            SELECT p.lexeme, p.field, NEW.rowid, p.tf, NEW.dl
+            FROM ctxhub_record_postings({_RECORD_TSV.format(row="NEW")}) AS p;
+            RETURN NULL; END $$""",
+        "DROP TRIGGER IF EXISTS record_postings_insert ON records",
+        "DROP TRIGGER IF EXISTS record_postings_delete ON records",
+        "DROP TRIGGER IF EXISTS record_postings_update ON records",
+        "CREATE TRIGGER record_postings_insert AFTER INSERT ON records REFERENCING NEW TABLE "
+        "AS added FOR EACH STATEMENT EXECUTE FUNCTION ctxhub_record_postings_added()",
+        "CREATE TRIGGER record_postings_delete AFTER DELETE ON records REFERENCING OLD TABLE "
+        "AS gone FOR EACH STATEMENT EXECUTE FUNCTION ctxhub_record_postings_gone()",
+        "CREATE TRIGGER record_postings_update AFTER UPDATE OF tsv_problem, tsv_error_type, "
+        "tsv_stack_trace, tsv_solution, tsv_code ON records FOR EACH ROW "
+        "EXECUTE FUNCTION ctxhub_record_postings_changed()",
+        "DELETE FROM record_postings",
+        "INSERT INTO record_postings(lexeme, field, record, tf, dl) SELECT p.lexeme, p.field, "
+        f"r.rowid, p.tf, r.dl FROM records r, LATERAL ctxhub_record_postings("
+        f"{_RECORD_TSV.format(row='r')}) AS p",
     ],
 ]
 
