@@ -17,7 +17,7 @@ from ctxhub.core.knowledge import ChunkQuery, SearchFilters
 from ctxhub.core.records import MemoryFilters, Record
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.store.factory import open_store
-from ctxhub.store.protocol import HubStore
+from ctxhub.store.protocol import HubStore, SourceState
 from tests.conftest import make_chunk
 
 EMBEDDER = HashingEmbedder(dim=384)  # the real model's size: vector(384) columns
@@ -295,3 +295,22 @@ def test_without_a_server_ci_fails_and_a_laptop_skips(tmp_path: Path) -> None:
         outcomes[ci] = (run.returncode, run.stdout.strip().splitlines()[-1])
     assert outcomes["true"][0] == 1 and "1 passed, 1 error" in outcomes["true"][1]  # rc 1
     assert outcomes[""][0] == 0 and "1 passed, 1 skipped" in outcomes[""][1]
+
+
+def test_migrate_leaves_planner_statistics(pg_url: str, tmp_path: Path) -> None:
+    # without them the first searches over a migrated hub were planned from guesses
+    # (BENCHMARKS.md, memory search at 20,000 records)
+    from ctxhub.app.migrate import migrate
+
+    with open_store(tmp_path / "hub.db") as src:
+        src.replace_file("s", "a.py", [make_chunk("s", "a.py", "a.f", content="frames")])
+        src.upsert_source(SourceState(name="s", kinds=["api"], status="ok"))
+        src.put_record(Record(id="r1", problem="a frame stalls"), "h-r1", None, "m")
+        with open_store(pg_url) as dst:
+            migrate(src, dst)
+            analysed = dst._all(
+                "SELECT relname FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL"
+            )
+    assert {"chunks", "chunk_postings", "records", "record_postings"} <= {
+        str(r[0]) for r in analysed
+    }

@@ -47,6 +47,7 @@ def migrate(
     if model is not None:
         _vectors(src, dst, model[0], summary)
     _memory(src, dst, model[0] if model else None, summary)
+    dst.update_statistics()
     return summary
 
 

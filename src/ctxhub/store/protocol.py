@@ -73,6 +73,11 @@ class Store(Protocol):
         """How much space the store takes (its files, or its database's relations)."""
         ...
 
+    def update_statistics(self) -> None:
+        """After a bulk write (`migrate`): refresh the query planner's statistics, so the
+        first searches over the new rows are planned from them, not from guesses."""
+        ...
+
     def health(self) -> list[tuple[str, bool, str]]:
         """(check, ok, detail) of everything this backend can verify about itself: its
         engine's features, the connection or file, the schema, the data's integrity."""

@@ -281,6 +281,11 @@ class PostgresStore(PgChunkWrites, PgSearchQueries, PgMemoryQueries, PgTokenQuer
         )
         return int(row[0])
 
+    def update_statistics(self) -> None:
+        """ANALYZE (autovacuum would, a minute or so after a large write)."""
+        self._refuse_writes()
+        self._read(lambda conn: conn.execute("ANALYZE"))
+
     def check_integrity(self) -> None:
         """PostgreSQL checks its own pages (checksums, WAL); a query that reads damaged
         data raises StoreCorruptError where it happens. Here: the schema answers."""

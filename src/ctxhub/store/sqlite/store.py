@@ -280,6 +280,11 @@ class SQLiteStore(ChunkWrites, SearchQueries, MemoryQueries, TokenQueries):
                 continue
         return total
 
+    def update_statistics(self) -> None:
+        """`PRAGMA optimize`: SQLite's own choice of which tables to ANALYZE."""
+        self._refuse_writes()
+        self.conn.execute("PRAGMA optimize")
+
     def health(self) -> list[tuple[str, bool, str]]:
         """(check, ok, detail) for `ctxhub doctor`: the engine, the file, the schema."""
         checks = [("fts5", True, f"SQLite {sqlite3.sqlite_version} has FTS5")]
