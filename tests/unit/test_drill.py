@@ -1,11 +1,11 @@
-"""Drill-down: a class overview ranked through one of its windows brings its nearest
-methods in, just above it (pure function, then a real SQLite store)."""
+"""Drill-down: a class overview that ranks on its content brings its nearest methods in,
+just above it (pure function, then a real SQLite store)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest
+from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest, Signal
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.drill import LEAD, MemberSearch, drill_down, member_filters
@@ -62,16 +62,30 @@ def test_window_led_class_brings_its_nearest_methods_just_above_it() -> None:
     assert asked[0].chunk_type == ["method", "function"] and asked[0].source == ["fw"]
 
 
-def test_no_drill_for_usage_questions_errors_or_classes_ranked_by_their_head() -> None:
+def test_no_drill_for_usage_questions_or_errors() -> None:
     _, search = _members([PARSE.id])
-    for query, led in (
-        ("how do I make a flag an on/off switch?", {OPTION.id}),  # usage question
-        ("how does fw parse this? ValueError: bad flag", {OPTION.id}),  # pasted error
-        (HOW, set()),  # the class ranked by its own head, not a window
+    for query in (
+        "how do I make a flag an on/off switch?",  # usage question
+        "how does fw parse this? ValueError: bad flag",  # pasted error
     ):
         ranked = _cands((OTHER, 1.0), (OPTION, 0.8))
-        out = drill_down(analyze(query), ranked, SearchFilters(), led, search, _load)
+        out = drill_down(analyze(query), ranked, SearchFilters(), {OPTION.id}, search, _load)
         assert [c.chunk.id for c in out] == [OTHER.id, OPTION.id], query
+
+
+def test_a_class_the_query_names_is_drilled_only_when_a_window_lifted_it() -> None:
+    _, search = _members([PARSE.id])
+
+    def order(named: bool, led: set[str]) -> list[str]:
+        ranked = _cands((OTHER, 1.0), (OPTION, 0.8))
+        if named:  # found by the symbol path: it ranks for its name
+            ranked[1].signals = {"symbol": Signal(rank=1, score=2.0)}
+        out = drill_down(analyze(HOW), ranked, SearchFilters(), led, search, _load)
+        return [c.chunk.id for c in out]
+
+    assert order(named=True, led=set()) == [OTHER.id, OPTION.id]
+    assert order(named=True, led={OPTION.id}) == [OTHER.id, PARSE.id, OPTION.id]
+    assert order(named=False, led=set()) == [OTHER.id, PARSE.id, OPTION.id]
 
 
 def test_a_member_ranked_higher_keeps_its_place_and_only_top_classes_drill() -> None:

@@ -1,22 +1,25 @@
-"""Drill-down: a class overview found through one of its windows brings in its members.
+"""Drill-down: a class overview that ranks on its content brings in its nearest methods.
 
-A class chunk is an overview: its docstring, constructor and one line per method. A long
-one is also embedded as windows (docs/RETRIEVAL.md), and when a window matches the
-question better than the overview's head, the class ranks high for what is written
-somewhere inside it, while the methods that do the work share too few of the
-question's words to rank on their own ("how does click figure out that
-'--shout/--no-shout' is an on/off switch" finds `Option` by its docstring's paragraph on
-boolean flags; `Option._parse_decls`, which splits the slash, is in neither path's top
-50). Among the class's own members, though, the hybrid search finds it.
+A class chunk is an overview: its docstring, constructor and one line per method (a long
+one is also embedded as windows, docs/RETRIEVAL.md). It can rank high for what is written
+somewhere inside it while the methods that do the work share too few of the question's
+words to rank on their own: "how does click figure out that '--shout/--no-shout' is an
+on/off switch" finds `Option` through its docstring's paragraph on boolean flags, and
+`Option._parse_decls`, which splits the slash, is in neither path's top 50; "how is
+barge-in handled" finds `InterruptibleTTSService`, not its `push_frame`. Among the
+class's own members, though, the hybrid search finds them.
 
-So for a question about the internals, each class chunk in the top `top` hits that the
-dense path scored by a window asks for its `members` methods nearest the question (BM25
-and dense over the class's methods, fused by RRF; dunders are left out: `__init__` is
-already in the overview, and the others are protocol), and ranks them just above the
-class: the precise definitions first, the overview that explains them next. A member
-already ranked higher keeps its place. A drilled member records where it came from in
-`signals["drill"]` (its rank among the members, its fused score there) and the factor
-in its boosts. Measured in docs/EVAL.md ("Drill-down").
+So for a question about the internals, each class chunk in the top `top` hits that ranks
+on its content asks for its `members` methods nearest the question (BM25 and dense over
+the class's methods, fused by RRF; dunders are left out: `__init__` is already in the
+overview, and the others are protocol), and ranks them just above the class: the precise
+definitions first, the overview that explains them next. A class ranks on its content
+when the query does not name it (no symbol path, no symbol boost), or when a window of it
+matched better than its head: a class the query names ranks for its name, and the answer
+is often next to it (`ServiceSwitcher` named, `ServiceSwitcherStrategyFailover` the
+answer). A member already ranked higher keeps its place. A drilled member records where
+it came from in `signals["drill"]` (its rank among the members, its fused score there)
+and the factor in its boosts. Measured in docs/EVAL.md ("Drill-down").
 """
 
 from __future__ import annotations
@@ -72,8 +75,9 @@ def drill_down(
     top: int = TOP,
     members: int = MEMBERS,
 ) -> list[Candidate]:
-    """`ranked` (best first) with the nearest methods of its top window-led class chunks
-    ranked just above them; unchanged unless the question asks about the internals."""
+    """`ranked` (best first) with the nearest methods of its top class chunks that rank on
+    their content ranked just above them; unchanged unless the question asks about the
+    internals. `window_led`: the chunks whose dense score a window raised."""
     if not analysis.asks_implementation or analysis.is_error or members <= 0:
         return ranked
     by_id = {c.chunk.id: c for c in ranked}
@@ -82,7 +86,8 @@ def drill_down(
         chunk = parent.chunk
         if chunk.kind != "api" or chunk.metadata.chunk_type != "class":
             continue
-        if chunk.id not in window_led:
+        named = "symbol" in parent.signals or "symbol" in parent.boosts
+        if named and chunk.id not in window_led:
             continue
         scoped = member_filters(chunk, filters)
         if scoped is None:

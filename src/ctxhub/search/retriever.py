@@ -262,7 +262,7 @@ class Retriever:
             if d in chunks
         ]
         final = rerank(analysis, candidates, self._scorers(options))
-        if window_led and (options.scorers is None or DRILL in options.scorers):
+        if options.scorers is None or DRILL in options.scorers:
             final = self._drill(analysis, request, final, window_led)
         if options.collapse:
             final = collapse(final)
@@ -281,8 +281,9 @@ class Retriever:
         ranked: list[Candidate],
         window_led: set[str],
     ) -> list[Candidate]:
-        """The nearest methods of the top window-led class chunks (`search/drill.py`),
-        found by BM25 and dense restricted to the class, fused by RRF."""
+        """The nearest methods of the top class chunks that rank on their content
+        (`search/drill.py`), found by BM25 and dense restricted to the class, fused by
+        RRF (BM25 alone without an embedder)."""
         kinds: list[str] | None = list(request.kinds) if request.kinds else None
         terms: list[str] | None = None
 
@@ -294,10 +295,12 @@ class Retriever:
                     terms = bm25_terms(
                         analysis, terms=informative_terms(analysis.terms, freqs, total)
                     )
-                qvec = self.embed_query(request.query)
-                own = self.store.dense(qvec, filters, kinds, OVERFETCH)
-                windows = self.store.dense_windows(qvec, filters, kinds, OVERFETCH)
-                lists = {"dense": merge_windows(own, windows, OVERFETCH)}
+                lists: dict[str, list[tuple[str, float]]] = {}
+                if self.embedder is not None:
+                    qvec = self.embed_query(request.query)
+                    own = self.store.dense(qvec, filters, kinds, OVERFETCH)
+                    windows = self.store.dense_windows(qvec, filters, kinds, OVERFETCH)
+                    lists["dense"] = merge_windows(own, windows, OVERFETCH)
                 if terms:
                     lists["bm25"] = self.store.bm25(terms, filters, kinds, OVERFETCH)
             except (StoreQueryError, EmbedderError) as exc:
