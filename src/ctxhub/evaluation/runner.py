@@ -225,8 +225,9 @@ class Variant:
     options: SearchOptions | None  # None: the retriever's defaults
 
 
-#: Every re-rank scorer a search_api call runs, for the "full, no X" variants.
-_SCORERS = ("symbol", "literal", "feedback", "currency", "kind", "cohesion", "public")
+#: Every re-rank scorer (and the drill-down) a search_api call runs, for the "full, no X"
+#: variants.
+_SCORERS = ("symbol", "literal", "feedback", "currency", "kind", "cohesion", "public", "drill")
 
 
 def _all_but(name: str) -> SearchOptions:
@@ -246,6 +247,7 @@ def ablation_variants() -> list[Variant]:
         Variant("hybrid + public first", SearchOptions(scorers=("public",))),
         Variant("full, no call cohesion", _all_but("cohesion")),
         Variant("full, no public first", _all_but("public")),
+        Variant("full, no drill-down", _all_but("drill")),
     ]
 
 

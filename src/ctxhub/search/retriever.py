@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ctxhub.core.errors import EmbedderError, StoreQueryError
-from ctxhub.core.knowledge import SearchRequest, SearchResponse
+from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest, SearchResponse
 from ctxhub.embed.base import Embedder, Vectors
 from ctxhub.search import confidence as conf
 from ctxhub.search.analyzer import (
@@ -27,6 +27,7 @@ from ctxhub.search.analyzer import (
 )
 from ctxhub.search.budget import to_hits
 from ctxhub.search.cohesion import CallCohesion
+from ctxhub.search.drill import drill_down
 from ctxhub.search.fusion import max_fused, rrf
 from ctxhub.search.rank import (
     Candidate,
@@ -80,6 +81,11 @@ class SearchOptions:
     collapse: bool = True  # keep the best chunk per doc page and per example
     #: the caller looks for API to use (search_api): private definitions step back
     public_first: bool = False
+
+
+#: The drill-down (`search/drill.py`) by its name in `SearchOptions.scorers`: it runs with
+#: the default scorers (None) or when listed there, so an ablation can leave it out.
+DRILL = "drill"
 
 
 def collapse_key(cand: Candidate) -> tuple[str, str]:
@@ -175,8 +181,14 @@ class Retriever:
         return vec
 
     def _run_paths(
-        self, analysis: QueryAnalysis, request: SearchRequest, paths: Sequence[str]
+        self,
+        analysis: QueryAnalysis,
+        request: SearchRequest,
+        paths: Sequence[str],
+        window_led: set[str] | None = None,
     ) -> dict[str, list[tuple[str, float]]]:
+        """Each path's ranked (id, score) list; `window_led` collects the chunks whose
+        dense score a window raised (the drill-down's parents)."""
         kinds: list[str] | None = list(request.kinds) if request.kinds else None
         filters = request.filters
         results: dict[str, list[tuple[str, float]]] = {}
@@ -194,6 +206,8 @@ class Retriever:
                         own = self.store.dense(qvec, filters, kinds, OVERFETCH)
                         windows = self.store.dense_windows(qvec, filters, kinds, OVERFETCH)
                         results[path] = merge_windows(own, windows, OVERFETCH)
+                        if window_led is not None:
+                            window_led.update(c for c, mine, best in windows if best > mine)
                 elif path == "phrase":
                     if analysis.fragments:  # the message's fragments, as exact phrases
                         results[path] = self.store.bm25(
@@ -238,7 +252,8 @@ class Retriever:
             options = replace(options, paths=self.ablation.paths, scorers=self.ablation.scorers)
         analysis = analyze(request.query)
         weights = dict(options.weights or analysis.weights)
-        ranked = self._run_paths(analysis, request, options.paths)
+        window_led: set[str] = set()
+        ranked = self._run_paths(analysis, request, options.paths, window_led)
         fused = rrf(ranked, weights)[:RERANK_DEPTH]
         chunks = {c.id: c for c in self.store.get_chunks([d for d, _, _ in fused])}
         candidates = [
@@ -247,6 +262,8 @@ class Retriever:
             if d in chunks
         ]
         final = rerank(analysis, candidates, self._scorers(options))
+        if options.scorers is None or DRILL in options.scorers:
+            final = self._drill(analysis, request, final, window_led)
         if options.collapse:
             final = collapse(final)
         feats = conf.features(analysis, final, list(ranked))
@@ -256,6 +273,45 @@ class Retriever:
             norm=max_fused(weights),
             confidence=conf.confidence(feats) if final else 0.0,
         )
+
+    def _drill(
+        self,
+        analysis: QueryAnalysis,
+        request: SearchRequest,
+        ranked: list[Candidate],
+        window_led: set[str],
+    ) -> list[Candidate]:
+        """The nearest methods of the top class chunks that rank on their content
+        (`search/drill.py`), found by BM25 and dense restricted to the class, fused by
+        RRF (BM25 alone without an embedder)."""
+        kinds: list[str] | None = list(request.kinds) if request.kinds else None
+        terms: list[str] | None = None
+
+        def members(filters: SearchFilters, limit: int) -> list[tuple[str, float]]:
+            nonlocal terms
+            try:
+                if terms is None:
+                    freqs, total = self.store.term_frequencies(analysis.terms)
+                    terms = bm25_terms(
+                        analysis, terms=informative_terms(analysis.terms, freqs, total)
+                    )
+                lists: dict[str, list[tuple[str, float]]] = {}
+                if self.embedder is not None:
+                    qvec = self.embed_query(request.query)
+                    own = self.store.dense(qvec, filters, kinds, OVERFETCH)
+                    windows = self.store.dense_windows(qvec, filters, kinds, OVERFETCH)
+                    lists["dense"] = merge_windows(own, windows, OVERFETCH)
+                if terms:
+                    lists["bm25"] = self.store.bm25(terms, filters, kinds, OVERFETCH)
+            except (StoreQueryError, EmbedderError) as exc:
+                log.warning("drill-down skipped (%s)", exc)
+                return []
+            return [(d, score) for d, score, _ in rrf(lists, {})[:limit]]
+
+        def load(ids: Sequence[str]) -> list[Chunk]:
+            return self.store.get_chunks(list(ids)) if ids else []
+
+        return drill_down(analysis, ranked, request.filters, window_led, members, load)
 
     def search(
         self, request: SearchRequest, options: SearchOptions | None = None
