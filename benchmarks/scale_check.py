@@ -169,6 +169,27 @@ def compare(new: str, old: str, queries: int) -> None:
           f"best hit the same original {top1}/{len(asked)}")  # fmt: skip
 
 
+def time_paths(store: Any) -> dict[str, list[float]]:
+    """Time the store calls a search makes (each retrieval path's), by name, from now on:
+    the returned lists fill as the store is searched."""
+    ms: dict[str, list[float]] = {}
+
+    def timer(call: Any, into: list[float]) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                into.append((time.perf_counter() - started) * 1000)
+
+        return timed
+
+    for name in ("term_frequencies", "bm25", "dense", "dense_windows", "symbol_lookup"):
+        ms[name] = []
+        setattr(store, name, timer(getattr(store, name), ms[name]))
+    return ms
+
+
 def hnsw_recall(store: Any, queries: Any) -> str:
     """A PostgreSQL store's dense path forced exact and forced through its HNSW index
     (`vectors.EXACT_MAX`, as benchmarks/pg_recall.py): recall@10 and p50 of each."""

@@ -298,7 +298,7 @@ def load(pg_url: str, folder: Path, seconds: float, clients: int) -> None:
 def scale(server: Any, folder: Path, args: argparse.Namespace) -> None:
     from ctxhub.search.retriever import Retriever
     from scale_build import build_postgres, build_sqlite, replicate
-    from scale_check import hnsw_recall
+    from scale_check import hnsw_recall, time_paths
 
     target = args.scale
     create_database(server.get_uri(), "scale")
@@ -326,11 +326,14 @@ def scale(server: Any, folder: Path, args: argparse.Namespace) -> None:
             for q in warm:  # caches, the SQLite matrix, pages
                 retriever.search(SearchRequest(query=q, limit=10))
             ms: list[float] = []
+            paths = time_paths(dst)
             for _ in range(args.repeats):
                 for q in asked:
                     t = time.perf_counter()
                     retriever.search(SearchRequest(query=q, limit=10))
                     ms.append((time.perf_counter() - t) * 1000)
+            calls = (f"{k} {statistics.median(v):.1f}" for k, v in paths.items() if v)
+            print(f"{name}: store calls, p50 ms per call: {', '.join(calls)}", flush=True)
             if name == "postgres" and args.recall:
                 print(hnsw_recall(dst, embedder.embed(asked)), flush=True)
         results[name] = ms
