@@ -192,11 +192,14 @@ def time_paths(store: Any) -> dict[str, list[float]]:
 
 def hnsw_recall(store: Any, queries: Any) -> str:
     """A PostgreSQL store's dense path forced exact and forced through its HNSW index
-    (`vectors.EXACT_MAX`, as benchmarks/pg_recall.py): recall@10 and p50 of each."""
+    (`vectors.EXACT_MAX`, as benchmarks/pg_recall.py): recall@10 by id and by original
+    (copies of one chunk are near-duplicates: any of them is as near), the cosine of the
+    10th hit each way, and p50 of each."""
     from ctxhub.core.knowledge import SearchFilters
     from ctxhub.store.postgres import vectors
 
-    recalls, ms = [], {True: [], False: []}  # type: ignore[var-annotated]
+    ids, originals, tenth = [], [], {True: [], False: []}  # type: ignore[var-annotated]
+    ms: dict[bool, list[float]] = {True: [], False: []}
     keep = vectors.EXACT_MAX
     try:
         for q in queries:
@@ -204,15 +207,20 @@ def hnsw_recall(store: Any, queries: Any) -> str:
             for exact in (True, False):
                 vectors.EXACT_MAX = 10**12 if exact else 0
                 started = time.perf_counter()
-                found[exact] = {i for i, _ in store.dense(q, SearchFilters(), None, 10)}
+                found[exact] = store.dense(q, SearchFilters(), None, 10)
                 ms[exact].append((time.perf_counter() - started) * 1000)
-            recalls.append(len(found[True] & found[False]) / max(1, len(found[True])))
+                tenth[exact].append(found[exact][-1][1])
+            want, got = ({i for i, _ in found[e]} for e in (True, False))
+            ids.append(len(want & got) / max(1, len(want)))
+            originals.append(overlap(map(base, want), map(base, got)))
     finally:
         vectors.EXACT_MAX = keep
     return (
-        f"HNSW recall@10 vs exact, {len(recalls)} questions: mean {statistics.mean(recalls):.3f}, "
-        f"min {min(recalls):.2f}; dense p50 exact {statistics.median(ms[True]):.1f} ms, "
-        f"HNSW {statistics.median(ms[False]):.1f} ms"
+        f"HNSW vs exact, {len(ids)} questions: recall@10 by id mean {statistics.mean(ids):.3f} "
+        f"(min {min(ids):.2f}), same originals (Jaccard) {statistics.mean(originals):.3f}; "
+        f"10th hit cosine exact {statistics.mean(tenth[True]):.4f}, "
+        f"HNSW {statistics.mean(tenth[False]):.4f}; dense p50 exact "
+        f"{statistics.median(ms[True]):.1f} ms, HNSW {statistics.median(ms[False]):.1f} ms"
     )
 
 
