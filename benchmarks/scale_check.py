@@ -3,6 +3,7 @@ backend grown to the same N, one by each, compared table by table and search by 
 
     python benchmarks/scale_check.py /tmp/sql30k.db /tmp/py30k.db
     python benchmarks/scale_check.py postgresql://.../s30 postgresql://.../p30
+    python benchmarks/scale_check.py postgresql://.../scale   # one store: time its paths
 
 Printed: row counts per table; whether the chunks (every column but rowid and row_hash,
 keyed by id; on PostgreSQL the tsvector and token count too), their side rows, postings
@@ -224,13 +225,38 @@ def hnsw_recall(store: Any, queries: Any) -> str:
     )
 
 
+def profile(location: str, queries: int) -> None:
+    """Search one store with team.py's questions (after its 10 warm-up questions): p50 of
+    the search and of each store call, and on PostgreSQL HNSW against exact search."""
+    embedder = load_default_embedder(Path("~/.ctxhub").expanduser())
+    asked = questions()
+    warm, asked = asked[-10:], asked[:queries]
+    with open_store(location, read_only=True) as store:
+        retriever = Retriever(store, embedder)
+        for q in warm:
+            retriever.search(SearchRequest(query=q, limit=10))
+        paths, ms = time_paths(store), []
+        for q in asked:
+            started = time.perf_counter()
+            retriever.search(SearchRequest(query=q, limit=10))
+            ms.append((time.perf_counter() - started) * 1000)
+        calls = (f"{k} {statistics.median(v):.1f}" for k, v in paths.items() if v)
+        print(f"{store.chunk_count():,} chunks: search p50 {statistics.median(ms):.1f} ms; "
+              f"store calls, p50 ms per call: {', '.join(calls)}")  # fmt: skip
+        if location.startswith("postgresql:"):
+            print(hnsw_recall(store, embedder.embed(asked)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("built", help="the store scale_build.py grew")
-    parser.add_argument("replicated", help="the store replicate() grew to the same size")
+    parser.add_argument("replicated", nargs="?", help="the store replicate() grew, as large")
     parser.add_argument("--queries", type=int, default=30)
     args = parser.parse_args()
-    compare(args.built, args.replicated, args.queries)
+    if args.replicated:
+        compare(args.built, args.replicated, args.queries)
+    else:
+        profile(args.built, args.queries)
 
 
 if __name__ == "__main__":
