@@ -150,14 +150,52 @@ def test_the_hnsw_index_answers_like_the_exact_scan(
         assert sorted(s for _, s in rare) == pytest.approx(sorted(s for _, s in rare_exact))
 
 
+def test_the_window_path_through_the_index_answers_like_the_exact_scan(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # windows grow with the chunks (392,652 at a million): past EXACT_MAX the window
+    # path reads the HNSW index instead of every window row
+    from ctxhub.store.postgres import vectors
+
+    with open_store(pg_url) as store:
+        for source, n in {"big": 150, "rare": 5}.items():
+            for i in range(n):
+                chunk = make_chunk(source, f"{source}/m{i}.py", f"{source}.m{i}.f", str(i))
+                windows = [f"{source}.m{i}.f {i}", f"{source}.m{i}.f {i + 500}"]
+                store.replace_file(
+                    source, chunk.path, [chunk.model_copy(update={"embed_windows": windows})]
+                )
+        store.bind_model(EMBEDDER.id, EMBEDDER.dim)
+        missing = store.missing_embeddings(EMBEDDER.id, limit=10_000)
+        store.put_embeddings(EMBEDDER.id, [(h, _vector(t)) for h, t in missing])
+        query = _vector("big.m42.f 42")
+        exact = store.dense_windows(query, SearchFilters(), None, 10)
+        rare_exact = store.dense_windows(query, SearchFilters(source=["rare"]), None, 50)
+        monkeypatch.setattr(vectors, "EXACT_MAX", 0)
+        indexed = store.dense_windows(query, SearchFilters(), None, 10)
+        assert exact[0][0] == indexed[0][0] and exact[0][2] == pytest.approx(1.0, abs=1e-5)
+        assert indexed[0] == pytest.approx(exact[0])  # the same own and window cosines
+        assert len({i for i, _, _ in indexed} & {i for i, _, _ in exact}) >= 8
+        assert len(indexed) == 10 and len({i for i, _, _ in indexed}) == 10  # grouped
+        rare = store.dense_windows(query, SearchFilters(source=["rare"]), None, 50)
+        assert {i for i, _, _ in rare} == {i for i, _, _ in rare_exact} and len(rare) == 5
+        assert sorted(s for _, _, s in rare) == pytest.approx(sorted(s for _, _, s in rare_exact))
+
+
 def test_the_index_path_can_use_the_hnsw_index(pg_url: str) -> None:
     import psycopg
 
-    from ctxhub.store.postgres.vectors import index_name, nearest_sql, vector_text
+    from ctxhub.store.postgres.vectors import (
+        index_name,
+        nearest_sql,
+        nearest_windows_sql,
+        vector_text,
+    )
 
     with open_store(pg_url) as store:
         _fill_vectors(store, {"big": 50})
     statement = nearest_sql(EMBEDDER.id, EMBEDDER.dim, "c.source = %s", exact=False)
+    windows = nearest_windows_sql(EMBEDDER.id, EMBEDDER.dim, "c.source = %s", exact=False)
     with psycopg.connect(pg_url) as conn:
         conn.execute("ANALYZE")
         # 50 rows: sorting them is cheaper than the index. With sorts and scans priced
@@ -168,8 +206,14 @@ def test_the_index_path_can_use_the_hnsw_index(pg_url: str) -> None:
         explain = statement.as_string(conn)
         query = vector_text(_vector("big.m1.f\n1"))
         rows = conn.execute(f"EXPLAIN {explain}", [query, "big", 5]).fetchall()
+        window_plan = conn.execute(
+            f"EXPLAIN {windows.as_string(conn)}", [query, "big", 30, query, 5]
+        ).fetchall()
+    name = index_name("embeddings", EMBEDDER.id, EMBEDDER.dim)
     plan = "\n".join(r[0] for r in rows)
-    assert index_name("embeddings", EMBEDDER.id, EMBEDDER.dim) in plan, plan
+    assert name in plan, plan
+    plan = "\n".join(r[0] for r in window_plan)
+    assert name in plan, plan  # the window path reads the same index
 
 
 def test_a_dropped_connection_is_replaced(pg_url: str) -> None:

@@ -22,6 +22,10 @@ CHUNK_KINDS: tuple[ChunkKind, ...] = ("doc", "api", "example")
 #: Retrieval paths that can find a hit; `Hit.signals` is keyed by these.
 RetrievalPath = Literal["bm25", "dense", "symbol"]
 
+#: The most window texts a chunk gets (`Chunk.embed_windows`): every window is one more
+#: embedding at indexing time, and a window search reads this many times its limit.
+MAX_WINDOWS = 6
+
 
 def content_hash(text: str) -> str:
     """sha256 of text, hex. Used for chunk content and embedding-cache keys."""

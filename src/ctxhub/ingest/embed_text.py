@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ctxhub.core.knowledge import MAX_WINDOWS
+
 #: ~4 characters per token for prose, fewer for code: enough to fill 256 tokens.
 BODY_CHARS = 1400
 
@@ -29,10 +31,9 @@ def build_embed_text(header: Iterable[str | None], body: str, body_chars: int = 
 
 #: A chunk whose content is longer than this gets window texts.
 WINDOW_MIN_CHARS = 1400
-#: Characters per window (~256 tokens of code under a one-line name) and windows per
-#: chunk: every window is one more embedding at indexing time.
+#: Characters per window (~256 tokens of code under a one-line name); at most
+#: `core.knowledge.MAX_WINDOWS` windows per chunk.
 WINDOW_CHARS = 1000
-MAX_WINDOWS = 6
 
 
 def window_texts(

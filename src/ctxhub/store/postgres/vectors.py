@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
+from ctxhub.core.knowledge import MAX_WINDOWS
 from ctxhub.embed.base import Vectors
 
 if TYPE_CHECKING:  # numpy loads with the first vector read, not with the store
@@ -135,27 +136,69 @@ def nearest_chunks(
     return sorted(found, key=lambda x: -x[1])
 
 
+def nearest_windows_sql(model: str, dim: int, where: str, exact: bool) -> Any:
+    """The nearest-windows statement (parameters: the query vector, `where`'s, the number
+    of windows to read, the query vector again, the limit): each chunk scored by its best
+    window, with its own cosine beside it.
+
+    Exact: every window row of the chunks `where` admits. Index path: the windows nearest
+    the query through the model's HNSW index (window vectors live in `embeddings` with
+    the chunks' own, under the same index), read in distance order as `nearest_sql`
+    reads chunks; a chunk has at most MAX_WINDOWS windows, so reading that many times the
+    limit leaves at least `limit` chunks after grouping."""
+    from psycopg import sql
+
+    if exact:
+        distance = "e.vec <=> %s::vector"
+    else:
+        distance = f"(e.vec::vector({int(dim)})) <=> %s::vector({int(dim)})"
+    return sql.SQL(
+        "WITH near AS (SELECT w.chunk, " + distance + " AS d FROM embeddings e "
+        "JOIN chunk_windows w ON w.embed_hash = e.text_hash "
+        "JOIN chunks c ON c.rowid = w.chunk "
+        "WHERE e.model = {model} AND " + where + " ORDER BY d LIMIT %s) "
+        "SELECT c.id, MIN(near.d) AS d, MIN(c_e.vec <=> %s::vector) AS own FROM near "
+        "JOIN chunks c ON c.rowid = near.chunk "
+        "LEFT JOIN embeddings c_e ON c_e.model = {model} AND c_e.text_hash = c.embed_hash "
+        "GROUP BY c.id, c.rowid ORDER BY d, c.rowid LIMIT %s"
+    ).format(model=sql.Literal(model))
+
+
 def nearest_windows(
-    conn: Any, model: str, query: Vectors, where: str, params: list[object], limit: int
+    conn: Any,
+    model: str,
+    dim: int,
+    query: Vectors,
+    where: str,
+    params: list[object],
+    limit: int,
+    exact: bool,
 ) -> list[tuple[str, float, float]]:
     """(chunk id, own cosine, best window cosine) of the chunks whose best window is
-    nearest `query` among those `where` admits, exact (see `Store.dense_windows`)."""
+    nearest `query` among those `where` admits (see `Store.dense_windows`)."""
+    from psycopg import sql
+
     q = vector_text(query)
-    rows = conn.execute(
-        "SELECT c.id, MIN(w_e.vec <=> %s::vector) AS d, MIN(c_e.vec <=> %s::vector) AS own "
-        "FROM chunk_windows w JOIN chunks c ON c.rowid = w.chunk "
-        "JOIN embeddings w_e ON w_e.model = %s AND w_e.text_hash = w.embed_hash "
-        "LEFT JOIN embeddings c_e ON c_e.model = %s AND c_e.text_hash = c.embed_hash "
-        "WHERE " + where + " GROUP BY c.id, c.rowid ORDER BY d, c.rowid LIMIT %s",
-        [q, q, model, model, *params, limit],
-    ).fetchall()
+    statement = nearest_windows_sql(model, dim, where, exact)
+    # exact: every admitted window is read anyway (no cut before grouping)
+    windows = limit * MAX_WINDOWS if not exact else 2**62
+    with conn.transaction():
+        if not exact:
+            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            conn.execute(
+                sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
+                    sql.Literal(max(EF_SEARCH, min(1000, windows)))
+                )
+            )
+        rows = conn.execute(statement, [q, *params, windows, q, limit]).fetchall()
     out = []
     for cid, d, own in rows:
         if d != d:  # NaN: a zero vector
             continue
         best = 1.0 - float(d)
         out.append((str(cid), best if own is None or own != own else 1.0 - float(own), best))
-    return out
+    # relaxed order: near-ties may come back out of order; sort them here
+    return sorted(out, key=lambda x: -x[2])
 
 
 def nearest_records(
