@@ -10,9 +10,15 @@ so its own embed hash: sha256 hex, as `content_hash`), the same text index (cont
 names, identifier parts; on PostgreSQL the same tsvector, token count and postings), the
 rows hanging off the chunk's rowid copied with it (chunk_terms, symbol_names,
 chunk_windows), and one vector per new embedded text: the original's plus Gaussian noise
-N(0, 0.3/sqrt(dim)), renormalised. Nothing else: no sources, files, file texts or
-deprecations rows and no window vectors (replicate() writes none of these either). The
-last copy is cut short, chunks taken in replicate()'s order (source, unit, rowid).
+N(0, 0.3/sqrt(dim)), renormalised (`--vectors rotate`, SQL builders only: the original's
+times one random orthogonal matrix R_k per copy, R_0 the identity, so each copy keeps the
+real vectors' local geometry without being a near-duplicate of another copy: a check of
+whether HNSW recall at scale suffers from the noisy copies' clusters; `rotate-mean`: R_k
+keeps the originals' mean direction, since `rotate` turns it too and so makes each copy an
+island of its own; measured on PostgreSQL only). Nothing else: no sources, files, file
+texts or deprecations rows and no window vectors (replicate() writes none of these
+either). The last copy is cut short, chunks taken in replicate()'s order (source, unit,
+rowid).
 What differs: `row_hash` stays the original's (replicate() hashes the copy's JSON; it
 only decides whether a refresh rewrites a row), the noise (another RNG order), rowids.
 
@@ -31,6 +37,7 @@ SQLite: the FTS5 index rebuilt from the chunks table. Both: `generation` bumped.
     python benchmarks/scale_build.py ~/.cache/ctxhub-quality/pipecat/eval.db \\
         'postgresql://postgres:@/scale?host=/tmp/srv' 200000
     python benchmarks/scale_build.py ... --python   # the same through replicate()
+    python benchmarks/scale_build.py ... --vectors rotate-mean   # or rotate: not noisy
 
 The source file is copied (SQLite) or read (PostgreSQL), never changed.
 benchmarks/scale_check.py compares a store built here with one replicate() built.
@@ -87,6 +94,59 @@ def noisy(base: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArra
     return out
 
 
+def orthogonal(dim: int, rng: np.random.Generator) -> npt.NDArray[np.float64]:
+    """A random orthogonal matrix (Haar: QR of a Gaussian matrix, signs fixed by R's
+    diagonal)."""
+    q, r = np.linalg.qr(rng.normal(size=(dim, dim)))
+    out: npt.NDArray[np.float64] = q * np.sign(np.diag(r))
+    return out
+
+
+def rotated(
+    base: npt.NDArray[np.float32], places: list[int], k: int, rng: np.random.Generator
+) -> npt.NDArray[np.float32]:
+    """Rows `places` of `base` times copy k's random orthogonal matrix, renormalised;
+    copy 0 the rows as they are. The whole cloud turns: its mean direction too, so copies
+    lie near-orthogonal to each other (cosine ~0 across copies, ~0.3 within one)."""
+    rows: npt.NDArray[np.float32] = base[places]
+    if k == 0:
+        return rows  # a copy already (fancy indexing)
+    v = rows @ orthogonal(base.shape[1], rng).astype(np.float32).T
+    out: npt.NDArray[np.float32] = (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+    return out
+
+
+def rotated_about_mean(
+    base: npt.NDArray[np.float32], places: list[int], k: int, rng: np.random.Generator
+) -> npt.NDArray[np.float32]:
+    """As `rotated`, but the matrix keeps the originals' mean direction u and turns only
+    its orthogonal complement (R = B diag(1, Q) B^T, B an orthonormal basis with u
+    first): the copies share the real vectors' common component, so a chunk of copy k is
+    as near another copy's chunks as two unrelated real chunks are (cosine ~0.3)."""
+    rows: npt.NDArray[np.float32] = base[places]
+    if k == 0:
+        return rows  # a copy already (fancy indexing)
+    dim = base.shape[1]
+    u = base.astype(np.float64).mean(axis=0)
+    basis, _ = np.linalg.qr(np.column_stack([u, rng.normal(size=(dim, dim - 1))]))
+    turn = np.eye(dim)
+    turn[1:, 1:] = orthogonal(dim - 1, rng)
+    v = rows @ (basis @ turn @ basis.T).astype(np.float32).T
+    out: npt.NDArray[np.float32] = (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+    return out
+
+
+Maker = Callable[
+    [npt.NDArray[np.float32], list[int], int, np.random.Generator], npt.NDArray[np.float32]
+]
+#: how copy k's vectors are made: (the originals' vectors, the rows wanted, k, rng)
+MAKERS: dict[str, Maker] = {
+    "noise": lambda base, places, k, rng: noisy(base[places], rng),
+    "rotate": rotated,
+    "rotate-mean": rotated_about_mean,
+}
+
+
 def copies(target: int, size: int) -> list[tuple[int, int]]:
     """(k, how many of the `size` originals) for each copy k until `target` chunks."""
     return [(k, min(size, target - k * size)) for k in range(-(-target // size))]
@@ -135,8 +195,10 @@ def replicate(src: HubStore, dst: HubStore, target: int, say: Any) -> int:
 
 
 # -- SQLite -----------------------------------------------------------------------------
-def build_sqlite(source: Path, path: Path, target: int, say: Say = _say) -> int:
-    """`source` copied to `path` and grown to `target` chunks."""
+def build_sqlite(
+    source: Path, path: Path, target: int, say: Say = _say, vectors: str = "noise"
+) -> int:
+    """`source` copied to `path` and grown to `target` chunks (copy vectors: `MAKERS`)."""
     started = time.monotonic()
     shutil.copyfile(source, path)
     with open_store(str(path)) as store:  # its migrations: the schema of any store
@@ -163,7 +225,7 @@ def build_sqlite(source: Path, path: Path, target: int, say: Say = _say) -> int:
         rng = np.random.default_rng(SEED)
         for k, n in copies(target, size):
             _copy_rows(db, "?", k, n, size, select, SIDE)
-            hashes, vecs = _new_vectors(db, "?", k, size, base, rng)
+            hashes, vecs = _new_vectors(db, "?", k, size, base, rng, MAKERS[vectors])
             db.executemany(
                 "INSERT OR REPLACE INTO embeddings(model, text_hash, vec) VALUES (?, ?, ?)",
                 [(model, h, to_blob(v)) for h, v in zip(hashes, vecs, strict=True)],
@@ -183,12 +245,14 @@ def build_sqlite(source: Path, path: Path, target: int, say: Say = _say) -> int:
 
 
 # -- PostgreSQL -------------------------------------------------------------------------
-def build_postgres(source: Path, url: str, target: int, say: Say = _say) -> int:
+def build_postgres(
+    source: Path, url: str, target: int, say: Say = _say, vectors: str = "noise"
+) -> int:
     """`source` (a SQLite store) copied into the empty database `url` with `ctxhub
-    migrate`'s code, then grown to `target` chunks."""
+    migrate`'s code, then grown to `target` chunks (copy vectors: `MAKERS`)."""
     import psycopg
 
-    from ctxhub.store.postgres import vectors
+    from ctxhub.store.postgres import vectors as pg_vectors
     from ctxhub.store.postgres.schema import LOCK_NAMESPACE, MIGRATE_LOCK
 
     started = time.monotonic()
@@ -233,7 +297,7 @@ def build_postgres(source: Path, url: str, target: int, say: Say = _say) -> int:
         rng = np.random.default_rng(SEED)
         for k, n in copies(target, size):
             _copy_rows(conn, "%s", k, n, size, select, side)
-            hashes, vecs = _new_vectors(conn, "%s", k, size, base, rng)
+            hashes, vecs = _new_vectors(conn, "%s", k, size, base, rng, MAKERS[vectors])
             _copy_vectors(conn, model, hashes, vecs)
             done(f"copy {k}: {k * size + n:,} chunks")
         conn.execute(
@@ -246,7 +310,7 @@ def build_postgres(source: Path, url: str, target: int, say: Say = _say) -> int:
             if "_hnsw_" not in name:
                 conn.execute(sql)
         done("other indexes made")
-        vectors.ensure_index(conn, "embeddings", model, dim, (LOCK_NAMESPACE, MIGRATE_LOCK))
+        pg_vectors.ensure_index(conn, "embeddings", model, dim, (LOCK_NAMESPACE, MIGRATE_LOCK))
         done("HNSW index made (vectors.ensure_index)")
         conn.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
         conn.execute("RESET session_replication_role")
@@ -313,15 +377,21 @@ def _copy_rows(
 
 
 def _new_vectors(
-    db: Any, mark: str, k: int, size: int, base: npt.NDArray[np.float32], rng: np.random.Generator
+    db: Any,
+    mark: str,
+    k: int,
+    size: int,
+    base: npt.NDArray[np.float32],
+    rng: np.random.Generator,
+    make: Maker = MAKERS["noise"],
 ) -> tuple[list[str], npt.NDArray[np.float32]]:
-    """(embed hash, vector) of copy k's chunks, one per distinct hash."""
+    """(embed hash, vector) of copy k's chunks, one per distinct hash, made by `make`."""
     rows = db.execute(
         f"SELECT rowid, embed_hash FROM chunks WHERE rowid > {mark} ORDER BY rowid", (k * size,)
     ).fetchall()
     first = {h: r for r, h in reversed(rows)}  # two originals with one text: one vector
     places = [r - k * size - 1 for r in first.values()]
-    return list(first), noisy(base[places], rng)
+    return list(first), make(base, places, k, rng)
 
 
 def _copy_vectors(conn: Any, model: str, hashes: list[str], vecs: npt.NDArray[np.float32]) -> None:
@@ -358,16 +428,26 @@ def main() -> None:
     parser.add_argument("dest", help="a new SQLite file, or an empty postgresql:// database")
     parser.add_argument("target", type=int)
     parser.add_argument("--python", action="store_true", help="replicate() (the reference)")
+    parser.add_argument(
+        "--vectors",
+        choices=sorted(MAKERS),
+        default="noise",
+        help="copy vectors: the original's plus noise (default, as replicate()), or turned "
+        "by one random orthogonal matrix per copy, copy 0 the originals (rotate-mean: one "
+        "that keeps the originals' mean direction)",
+    )
     args = parser.parse_args()
+    if args.python and args.vectors != "noise":
+        parser.error("--python (replicate()) makes noisy vectors only")
     started = time.monotonic()
     source = args.source.expanduser()
     if args.python:
         with open_store(str(source), read_only=True) as src, open_store(args.dest) as dst:
             replicate(src, dst, args.target, _say)
     elif args.dest.startswith("postgresql:"):
-        build_postgres(source, args.dest, args.target)
+        build_postgres(source, args.dest, args.target, vectors=args.vectors)
     else:
-        build_sqlite(source, Path(args.dest), args.target)
+        build_sqlite(source, Path(args.dest), args.target, vectors=args.vectors)
     with open_store(args.dest, read_only=True) as store:
         print(f"{store.chunk_count():,} chunks in {time.monotonic() - started:.0f} s")
 
