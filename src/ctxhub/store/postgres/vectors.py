@@ -134,11 +134,7 @@ def nearest_chunks(
             # iterative scans: a filter that rejects most of the index's candidates makes
             # pgvector read on (not return fewer than `limit` rows)
             conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            conn.execute(
-                sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
-                    sql.Literal(EF_SEARCH)
-                )
-            )
+            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(EF_SEARCH)))
         rows = conn.execute(statement, [vector_text(query), *params, limit]).fetchall()
     # relaxed order: the index may return near-ties out of order; sort them here
     found = [(str(r[0]), 1.0 - float(r[1])) for r in rows if r[1] == r[1]]  # no NaN
@@ -194,11 +190,7 @@ def nearest_windows(
     with conn.transaction():
         if not exact:
             conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            conn.execute(
-                sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
-                    sql.Literal(EF_SEARCH)
-                )
-            )
+            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(EF_SEARCH)))
         rows = conn.execute(statement, [q, *params, windows, q, limit]).fetchall()
     out = []
     for cid, d, own in rows:
