@@ -125,6 +125,32 @@ def bm25_sql(
     ORDER BY s.s DESC, {alias}.rowid LIMIT %s"""
 
 
+def postings_query_ctes(n: int) -> str:
+    """The CTEs a postings statement starts with, for `n` terms: `q` (each term's phrase
+    query), `terms` (term number, its words, each of its lexemes), `sizes` (a term's
+    lexeme count, and whether it is a phrase) and `p` (the IDFs and average length).
+    Parameters: the n index words twice, the IDF list, the average row length."""
+    queries = ", ".join(f"phraseto_tsquery('{FTS_CONFIG}', %s)" for _ in range(n))
+    return f"""q AS (SELECT ARRAY[{queries}] AS qs),
+    terms AS (
+        SELECT w.i::int AS i, w.words, lex.lexeme
+        FROM unnest(ARRAY[{", ".join("%s" for _ in range(n))}]::text[])
+            WITH ORDINALITY AS w(words, i),
+        unnest(tsvector_to_array(to_tsvector('{FTS_CONFIG}', w.words))) AS lex(lexeme)),
+    sizes AS (
+        SELECT i, count(*) AS n, bool_or(strpos(words, ' ') > 0) OR count(*) > 1 AS phrase
+        FROM terms GROUP BY i),
+    p AS (SELECT %s::float8[] AS idf, GREATEST(%s::float8, 1e-9) AS avgdl)"""
+
+
+#: BM25 summed per row over `r` (term `i`, frequency `f`, row length `dl`) with `p`'s
+#: IDFs, in term order (in hash order, copies of one text differed in the last bit)
+POSTINGS_SCORE = (
+    f"SUM(p.idf[r.i] * r.f * {K1 + 1!r} / (r.f + {K1!r} * (1 - {B!r} + {B!r} * r.dl"
+    " / p.avgdl)) ORDER BY r.i)"
+)
+
+
 def postings_bm25_sql(where: str, n: int) -> str:
     """BM25 over `chunks c` from `chunk_postings`: the same scores as `bm25_sql` with
     the chunk fields, reading only the postings of the query's lexemes (as FTS5 reads
@@ -138,21 +164,7 @@ def postings_bm25_sql(where: str, n: int) -> str:
     (and words of several lexemes) are grouped per row first (half the time at 200k).
     Terms are summed in one order (`ORDER BY r.i`): in hash order, copies of one text
     differed in the last bit and equal scores lost their row order."""
-    queries = ", ".join(f"phraseto_tsquery('{FTS_CONFIG}', %s)" for _ in range(n))
-    score = (
-        f"SUM(p.idf[r.i] * r.f * {K1 + 1!r} / (r.f + {K1!r} * (1 - {B!r} + {B!r} * r.dl"
-        " / p.avgdl)) ORDER BY r.i)"
-    )
-    ranked = f"""WITH q AS (SELECT ARRAY[{queries}] AS qs),
-    terms AS (
-        SELECT w.i::int AS i, w.words, lex.lexeme
-        FROM unnest(ARRAY[{", ".join("%s" for _ in range(n))}]::text[])
-            WITH ORDINALITY AS w(words, i),
-        unnest(tsvector_to_array(to_tsvector('{FTS_CONFIG}', w.words))) AS lex(lexeme)),
-    sizes AS (
-        SELECT i, count(*) AS n, bool_or(strpos(words, ' ') > 0) OR count(*) > 1 AS phrase
-        FROM terms GROUP BY i),
-    p AS (SELECT %s::float8[] AS idf, GREATEST(%s::float8, 1e-9) AS avgdl),
+    ranked = f"""WITH {postings_query_ctes(n)},
     per AS (
         SELECT t.i, x.chunk, MIN(x.tf) AS f, MIN(x.dl) AS dl, count(*) AS n
         FROM terms t JOIN sizes ON sizes.i = t.i AND sizes.phrase
@@ -165,7 +177,7 @@ def postings_bm25_sql(where: str, n: int) -> str:
         SELECT per.i, per.chunk, per.f, per.dl FROM per JOIN sizes ON sizes.i = per.i
         WHERE per.n = sizes.n AND EXISTS (
             SELECT 1 FROM chunks t, q WHERE t.rowid = per.chunk AND t.tsv @@ q.qs[per.i])),
-    s AS (SELECT r.chunk, {score} AS s FROM r, p GROUP BY r.chunk)"""
+    s AS (SELECT r.chunk, {POSTINGS_SCORE} AS s FROM r, p GROUP BY r.chunk)"""
     if where == "TRUE":
         return f"""{ranked},
     top AS (SELECT s.chunk, s.s FROM s ORDER BY s.s DESC, s.chunk LIMIT %s)

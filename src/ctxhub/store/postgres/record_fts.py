@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxhub.store.postgres.fts import K1, B
+from ctxhub.store.postgres.fts import POSTINGS_SCORE, postings_query_ctes
 from ctxhub.store.postgres.schema import FTS_CONFIG, RECORD_TEXT_FIELDS
 
 
@@ -35,26 +35,12 @@ def record_bm25_sql(fields: Sequence[str], weights: Sequence[float], where: str,
     lexemes), the IDF of each term (a list), the average record length, `where`'s (over
     `r`), the limit. Unfiltered (`where` TRUE), the best records are cut before a
     record row is read."""
-    queries = ", ".join(f"phraseto_tsquery('{FTS_CONFIG}', %s)" for _ in range(n))
     chosen = ", ".join(
         f"({i}::smallint, {float(w)!r}::float8)"
         for i, w in zip(field_ids(fields), weights, strict=True)
     )
-    score = (
-        f"SUM(p.idf[r.i] * r.f * {K1 + 1!r} / (r.f + {K1!r} * (1 - {B!r} + {B!r} * r.dl"
-        " / p.avgdl)) ORDER BY r.i)"
-    )
-    ranked = f"""WITH q AS (SELECT ARRAY[{queries}] AS qs),
-    terms AS (
-        SELECT w.i::int AS i, w.words, lex.lexeme
-        FROM unnest(ARRAY[{", ".join("%s" for _ in range(n))}]::text[])
-            WITH ORDINALITY AS w(words, i),
-        unnest(tsvector_to_array(to_tsvector('{FTS_CONFIG}', w.words))) AS lex(lexeme)),
-    sizes AS (
-        SELECT i, count(*) AS n, bool_or(strpos(words, ' ') > 0) OR count(*) > 1 AS phrase
-        FROM terms GROUP BY i),
+    ranked = f"""WITH {postings_query_ctes(n)},
     fw AS (SELECT * FROM (VALUES {chosen}) AS fw(field, w)),
-    p AS (SELECT %s::float8[] AS idf, GREATEST(%s::float8, 1e-9) AS avgdl),
     lex AS (
         SELECT t.i, t.lexeme, x.record, SUM(fw.w * x.tf) AS f, MIN(x.dl) AS dl
         FROM terms t JOIN record_postings x ON x.lexeme = t.lexeme
@@ -67,7 +53,7 @@ def record_bm25_sql(fields: Sequence[str], weights: Sequence[float], where: str,
         WHERE per.n = sizes.n AND (NOT sizes.phrase OR EXISTS (
             SELECT 1 FROM records t, q WHERE t.rowid = per.record
             AND {phrase_matches(fields, "t", "q.qs[per.i]")}))),
-    s AS (SELECT r.record, {score} AS s FROM r, p GROUP BY r.record)"""
+    s AS (SELECT r.record, {POSTINGS_SCORE} AS s FROM r, p GROUP BY r.record)"""
     if where == "TRUE":  # the best are cut before any record row is read
         return f"""{ranked},
     top AS (SELECT s.record, s.s FROM s ORDER BY s.s DESC, s.record LIMIT %s)
