@@ -115,6 +115,16 @@ def nearest_sql(model: str, dim: int, where: str, exact: bool) -> Any:
     ).format(model=sql.Literal(model))
 
 
+def _index_settings(conn: Any) -> None:
+    """For this transaction's HNSW reads: iterative scans (a filter that rejects most of
+    the index's candidates makes pgvector read on, not return fewer than asked) and
+    EF_SEARCH candidates."""
+    from psycopg import sql
+
+    conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(EF_SEARCH)))
+
+
 def nearest_chunks(
     conn: Any,
     model: str,
@@ -126,15 +136,10 @@ def nearest_chunks(
     exact: bool,
 ) -> list[tuple[str, float]]:
     """(chunk id, cosine) of the chunks nearest `query` among those `where` admits."""
-    from psycopg import sql
-
     statement = nearest_sql(model, dim, where, exact)
     with conn.transaction():
         if not exact:
-            # iterative scans: a filter that rejects most of the index's candidates makes
-            # pgvector read on (not return fewer than `limit` rows)
-            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(EF_SEARCH)))
+            _index_settings(conn)
         rows = conn.execute(statement, [vector_text(query), *params, limit]).fetchall()
     # relaxed order: the index may return near-ties out of order; sort them here
     found = [(str(r[0]), 1.0 - float(r[1])) for r in rows if r[1] == r[1]]  # no NaN
@@ -181,16 +186,13 @@ def nearest_windows(
 ) -> list[tuple[str, float, float]]:
     """(chunk id, own cosine, best window cosine) of the chunks whose best window is
     nearest `query` among those `where` admits (see `Store.dense_windows`)."""
-    from psycopg import sql
-
     q = vector_text(query)
     statement = nearest_windows_sql(model, dim, where, exact)
     # exact: every admitted window is read anyway (no cut before grouping)
     windows = limit * MAX_WINDOWS if not exact else 2**62
     with conn.transaction():
         if not exact:
-            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(EF_SEARCH)))
+            _index_settings(conn)
         rows = conn.execute(statement, [q, *params, windows, q, limit]).fetchall()
     out = []
     for cid, d, own in rows:
