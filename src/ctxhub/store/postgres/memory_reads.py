@@ -12,7 +12,12 @@ from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres.filters import memory_where
 from ctxhub.store.postgres.fts import idf, phrases, query_cte
 from ctxhub.store.postgres.reads import IDS_WITH_PREFIX
-from ctxhub.store.postgres.record_fts import field_ids, record_bm25_sql, record_frequencies_sql
+from ctxhub.store.postgres.record_fts import (
+    field_ids,
+    phrase_matches,
+    record_bm25_sql,
+    record_frequencies_sql,
+)
 from ctxhub.store.postgres.schema import RECORD_TEXT_FIELDS
 from ctxhub.store.postgres.vectors import nearest_records, parse_vector
 from ctxhub.store.sqlite.memory_rows import RATINGS_BY, RECORD_BM25_WEIGHTS, records_in_order
@@ -21,10 +26,6 @@ T = TypeVar("T")
 
 #: the text fields, in the order of RECORD_BM25_WEIGHTS; each has its own tsvector column
 FTS_COLUMNS = RECORD_TEXT_FIELDS
-
-
-def _matches(fields: Sequence[str], i: int) -> str:
-    return "(" + " OR ".join(f"r.tsv_{f} @@ q.q{i}" for f in fields) + ")"
 
 
 class PgMemoryReads:
@@ -204,7 +205,7 @@ class PgMemoryReads:
                 continue
             for (rid,) in self._all(
                 f"WITH {query_cte(1)} SELECT r.id FROM records r, q "
-                f"WHERE r.id = ANY(%s) AND {_matches(FTS_COLUMNS, 0)}",
+                f"WHERE r.id = ANY(%s) AND {phrase_matches(FTS_COLUMNS, 'r', 'q.q0')}",
                 (found[0], list(present)),
             ):
                 present[str(rid)].add(term)

@@ -53,6 +53,7 @@ class PgSearchQueries:
     location: str
     _model: tuple[str, int] | None
     _count: tuple[int, int] | None
+    _windows: tuple[int, int] | None
     _df: tuple[int, dict[str, int]]
     _avg: tuple[int, float] | None
 
@@ -129,6 +130,15 @@ class PgSearchQueries:
             self._count = (generation, int(self._one("SELECT count(*) FROM chunks")[0]))
         return self._count[1]
 
+    def _window_count(self) -> int:
+        """Number of window texts, cached as `chunk_count` is (a window goes with its
+        chunk: no join needed)."""
+        generation = self.generation()
+        if self._windows is None or self._windows[0] != generation:
+            found = int(self._one("SELECT count(*) FROM chunk_windows")[0])
+            self._windows = (generation, found)
+        return self._windows[1]
+
     def _frequencies(self, words: Sequence[str]) -> dict[str, int]:
         """{index words: chunks matching them}, cached per generation."""
         generation = self.generation()
@@ -199,13 +209,16 @@ class PgSearchQueries:
             return []
         model, dim = self._model
         where, params = where_clause(filters, kinds)
-        size = int(
-            self._one(
-                "SELECT count(*) FROM chunk_windows w JOIN chunks c ON c.rowid = w.chunk "
-                f"WHERE {where}",
-                params,
-            )[0]
-        )
+        if where == "TRUE":
+            size = self._window_count()
+        else:
+            size = int(
+                self._one(
+                    "SELECT count(*) FROM chunk_windows w JOIN chunks c ON c.rowid = w.chunk "
+                    f"WHERE {where}",
+                    params,
+                )[0]
+            )
         exact = size <= vectors.EXACT_MAX  # read here: a test may lower it
         return self._read(
             lambda conn: nearest_windows(conn, model, dim, query, where, params, limit, exact)

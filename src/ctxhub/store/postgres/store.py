@@ -61,6 +61,7 @@ class PostgresStore(PgChunkWrites, PgSearchQueries, PgMemoryQueries, PgTokenQuer
         self.why_read_only = "opened read-only" if self.read_only else ""
         self._local = threading.local()
         self._count: tuple[int, int] | None = None
+        self._windows: tuple[int, int] | None = None
         self._df: tuple[int, dict[str, int]] = (-1, {})
         self._avg: tuple[int, float] | None = None
         self._memory_avg: tuple[int, float] | None = None
