@@ -12,7 +12,6 @@ Stores: grown with benchmarks/bm25_replicate.py. Questions: the eval sets' (ever
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import statistics
 import time
@@ -26,15 +25,7 @@ from ctxhub.search.retriever import Retriever
 from ctxhub.store.factory import open_store
 from ctxhub.store.postgres import fts, reads
 from ctxhub.store.postgres.filters import where_clause
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def questions(every: int) -> list[str]:
-    out = []
-    for path in sorted((REPO / "benchmarks" / "eval").rglob("*.jsonl")):
-        out += [json.loads(line)["query"] for line in path.read_text().splitlines() if line]
-    return out[::every]
+from pg_recall import questions  # the sibling module (scripts run from this folder)
 
 
 def tsvector_bm25(store: Any) -> Callable[..., list[tuple[str, float]]]:
@@ -64,7 +55,7 @@ def main() -> None:
     parser.add_argument("--what", choices=["bm25", "search"], default="search")
     parser.add_argument("--every", type=int, default=8, help="take every Nth question")
     args = parser.parse_args()
-    asked = questions(args.every)
+    asked = questions()[:: args.every]
     embedder = load_default_embedder(Path("~/.ctxhub").expanduser())
     lite: Any = open_store(args.sqlite, read_only=True)
     pg: Any = open_store(args.postgres, read_only=True)

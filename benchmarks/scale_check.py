@@ -34,7 +34,7 @@ from ctxhub.search.retriever import Retriever
 from ctxhub.store.factory import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from team import questions
+from pg_recall import questions
 
 TABLES = (
     "chunks",

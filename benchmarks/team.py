@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import shutil
@@ -50,8 +49,8 @@ from ctxhub.core.knowledge import SearchRequest
 from ctxhub.embed import load_default_embedder
 from ctxhub.store.factory import open_store
 from ctxhub.store.postgres.local import create_database, start
+from pg_recall import questions  # the sibling module (scripts run from this folder)
 
-REPO = Path(__file__).resolve().parents[1]
 STORES = Path("~/.cache/ctxhub-quality")
 MIX = [  # (tool, weight %)
     ("search", 40),
@@ -72,15 +71,6 @@ GET_FROM = {
     "get_example": "search_examples",
 }
 SEED_RECORDS = 20
-
-
-def questions() -> list[str]:
-    out: list[str] = []
-    for path in sorted((REPO / "benchmarks" / "eval").rglob("*.jsonl")):
-        for line in path.read_text().splitlines():
-            if line.strip():
-                out.append(json.loads(line)["query"])
-    return out
 
 
 def pct(values: list[float], q: float) -> float:
