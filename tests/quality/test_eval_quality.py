@@ -160,9 +160,9 @@ def test_marshmallow_set() -> None:
 
 def test_textual_set() -> None:
     reports = _set("textual")
-    # measured 2026-12-03 (calls through typed locals): overall R@5 0.741, MRR 0.776, api
-    # 0.40 (docs/EVAL.md)
-    _check(reports[0], overall_r5=0.71, overall_mrr=0.74, per_cat=0.75, floors={"api": 0.37})
+    # measured 2026-12-03 (pasted messages): overall R@5 0.748, MRR 0.789, api 0.40
+    # (docs/EVAL.md)
+    _check(reports[0], overall_r5=0.72, overall_mrr=0.75, per_cat=0.75, floors={"api": 0.37})
 
 
 def test_litestar_how_to_set() -> None:

@@ -56,6 +56,9 @@ class QueryAnalysis:
     weights: dict[str, float] = field(default_factory=dict)
     #: the question asks how the framework works inside ("how does X decide ...")
     asks_implementation: bool = False
+    #: `fragments` by the message they come from (a query can quote two messages that
+    #: different code emits); one group when the query quotes none
+    fragment_groups: list[list[str]] = field(default_factory=list)
 
 
 def analyze(query: str) -> QueryAnalysis:
@@ -80,7 +83,9 @@ def analyze(query: str) -> QueryAnalysis:
 
     is_error = bool(_ERROR_MARKERS.search(query))
     has_code = bool(_CODE_MARKERS.search(query))
-    fragments = message_fragments(query) if (is_error or phrases) else []
+    groups = [message_fragments(m) for m in pasted_messages(query)] if (is_error or phrases) else []
+    groups = [g for g in groups if g]
+    fragments = list(dict.fromkeys(f for g in groups for f in g))[:16]
     return QueryAnalysis(
         text=query,
         terms=terms,
@@ -91,8 +96,36 @@ def analyze(query: str) -> QueryAnalysis:
         has_code=has_code,
         weights=path_weights(identifiers, is_error, has_code, bool(fragments)),
         asks_implementation=_IMPLEMENTATION.search(query) is not None,
+        fragment_groups=groups,
     )
 
+
+_BACKTICKED = re.compile(r"`([^`]+)`")
+
+
+def pasted_messages(query: str) -> list[str]:
+    """Where the message text of a query is: its backticked spans when it quotes the
+    message (`Error: No such option: -n`), else the whole query. The words around a quote
+    are the asker's ("wrapping timeit, my command dies with ..."), and their n-grams
+    would dilute the message's. A query that quotes only code while its unquoted words
+    carry the error marker ("`mycli run` fails with ValueError: ...") keeps the whole."""
+    quoted = [m.group(1) for m in _BACKTICKED.finditer(query)]
+    spans = [q for q in quoted if message_fragments(q)]
+    if not spans:
+        return [query]
+    rest = _BACKTICKED.sub(" ", query)
+    if not any(_ERROR_MARKERS.search(q) for q in spans) and _ERROR_MARKERS.search(rest):
+        return [query]
+    return spans
+
+
+#: Words that cannot make an n-gram a message fragment on their own. Narrower than
+#: STOPWORDS: messages are built of negations and quantifiers ("No such option",
+#: "is not one of", "does not exist"), which are the message's words, not filler.
+MESSAGE_FILLER = frozenset(
+    """a an the of to in on at by for from with as is are was were be been it its this that
+    and or i you we he she they my your our me""".split()
+)
 
 # Runs of words between punctuation: where a pasted log line or error message lives.
 _RUN_BREAK = re.compile(r"[—–:;,.?!()\[\]{}<>`'\"|=]+|\s-\s|\s{2,}")
@@ -118,7 +151,7 @@ def message_fragments(query: str, n: int = 3, limit: int = 16) -> list[str]:
 def _emit(words: list[str], n: int, grams: list[str]) -> list[str]:
     for i in range(len(words) - n + 1):
         gram = words[i : i + n]
-        if sum(1 for w in gram if w.lower() not in STOPWORDS) >= 2:
+        if sum(1 for w in gram if w.lower() not in MESSAGE_FILLER) >= 2:
             text = " ".join(gram)
             if text not in grams:
                 grams.append(text)

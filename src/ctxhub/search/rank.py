@@ -95,7 +95,9 @@ class LiteralMatch:
 
     A log line or exception text is decisive evidence: the code that emits it (and the
     page that explains it) contains its words in order. Rank fusion alone is too flat
-    to let one exact match win over chunks that are merely about the same topic.
+    to let one exact match win over chunks that are merely about the same topic. A query
+    can quote two messages that different code emits (a parser's line and the loader's
+    summary), so a chunk's share is its best over the quoted messages.
     """
 
     name = "literal"
@@ -104,13 +106,13 @@ class LiteralMatch:
         self.strength = strength
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
-        grams = [_normalized(f) for f in analysis.fragments]
-        if not grams:
+        groups = [[_normalized(f) for f in g] for g in analysis.fragment_groups if g]
+        if not groups:
             return [1.0] * len(candidates)
         out = []
         for cand in candidates:
             text = _normalized(cand.chunk.content)
-            share = sum(1 for g in grams if g in text) / len(grams)
+            share = max(sum(1 for g in grams if g in text) / len(grams) for grams in groups)
             out.append(1.0 + self.strength * share if share >= 0.34 else 1.0)
         return out
 
