@@ -200,6 +200,24 @@ def test_a_construct_docutils_rejects_keeps_its_text_with_a_warning() -> None:
     assert "Lost title" in text and "after" in text
 
 
+def test_a_sphinx_class_description_reads_as_its_signature() -> None:
+    # Sphinx's default domain makes `.. class::` the Python class directive; docutils' own
+    # `class` (CSS classes, `rst-class` under Sphinx) rejected the signature as an error
+    page = (
+        "Client\n======\n\n"
+        ".. class:: ClientSession(base_url=None, *, \\\n"
+        "                         connector=None, cookies=None)\n\n"
+        "   The class for creating client sessions.\n\n"
+        ".. rst-class:: wide\n\nA paragraph after.\n"
+    )
+    result = parse_doc_file("m", "docs/client.rst", page)
+    assert result.error is None and result.warnings == []
+    text = "\n".join(c.content for c in result.chunks)
+    assert "class ClientSession(base_url=None, *, connector=None, cookies=None)" in text
+    assert "The class for creating client sessions." in text
+    assert "A paragraph after." in text and ".. " not in text and "\\" not in text
+
+
 def test_parsing_prints_nothing_and_reads_no_file(
     capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -103,6 +103,7 @@ class _AnyOptions(dict[str, Any]):
 
 
 _ANY = _AnyOptions(name=directives.unchanged)
+_CONTINUED = re.compile(r"\\[ \t]*(?:\n|$)")
 
 
 class _Sphinx(Directive):  # type: ignore[misc]
@@ -113,7 +114,11 @@ class _Sphinx(Directive):  # type: ignore[misc]
 
     @property
     def argument(self) -> str:
-        return " ".join(self.arguments[0].split()) if self.arguments else ""
+        """The argument on one line; a backslash that continues a long signature onto
+        the next line (`ClientSession(base_url=None, *, \\`) is Sphinx syntax, not text."""
+        if not self.arguments:
+            return ""
+        return " ".join(_CONTINUED.sub(" ", self.arguments[0]).split())
 
     def parsed_into(self, node: Any) -> list[Any]:
         node.line = self.lineno
@@ -242,9 +247,12 @@ DIRECTIVE_NAME = re.compile(
 )
 
 
-#: docutils has these too, but rejects the options Sphinx gives them (`:caption:`,
-#: `:emphasize-lines:`) and would lose the whole block to an error.
-_SPHINX_CODE = frozenset({"code", "code-block", "sourcecode"})
+#: docutils has these too, but Sphinx means something else by them: the code directives
+#: take options docutils rejects (`:caption:`, `:emphasize-lines:`) and would lose the
+#: whole block to an error, and `.. class:: Name(args)` describes a Python class (the
+#: default domain's directive; docutils' own, which sets an element's CSS classes, is
+#: `rst-class` under Sphinx).
+_SPHINX_OVERRIDES = frozenset({"code", "code-block", "sourcecode", "class"})
 
 
 def _docutils_knows(name: str) -> bool:
@@ -266,5 +274,5 @@ def register_directives(text: str) -> None:
         name = match.group(1).lower()
         if name in directives._directives:
             continue
-        if name in _SPHINX_CODE or not _docutils_knows(name):
+        if name in _SPHINX_OVERRIDES or not _docutils_knows(name):
             directives.register_directive(name, directive_class(name))

@@ -36,7 +36,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     "python": 5,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties
-    "docs": 3,  # 2: included files; 3: reST through docutils
+    "docs": 4,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`
     "dump": 1,
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 1,
