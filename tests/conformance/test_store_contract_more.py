@@ -37,6 +37,7 @@ def _fill(store: HubStore) -> None:
                 chunk_type="method",
                 calls=["push_frame"],
                 yields=["AudioFrame"],
+                extra={"name_templates": ["key_*", "*_changed"]},
                 content="def run: speak",
             ),
         ],
@@ -84,6 +85,9 @@ def _ids(store: HubStore, filters: SearchFilters, kinds: list[str] | None = None
         (SearchFilters(base_class="Service"), None, {"pkg.a.Speaker"}),
         (SearchFilters(is_dataclass=True), None, {"pkg.a.Speaker"}),
         (SearchFilters(tags=["tts"]), None, {"guide.md"}),
+        (SearchFilters(name_templates=["on_*", "key_*"]), None, {"pkg.a.Speaker.run"}),
+        (SearchFilters(name_templates=["*_changed"]), ["api"], {"pkg.a.Speaker.run"}),
+        (SearchFilters(name_templates=["on_*"]), None, set()),
     ],
 )
 def test_filters_apply_before_ranking(

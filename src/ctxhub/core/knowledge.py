@@ -147,6 +147,9 @@ class SearchFilters(BaseModel):
     language: str | None = None
     execution_mode: str | None = None
     version: str | None = None
+    #: Definitions that build a name of any of these shapes (`key_*`, `*_changed`:
+    #: core/name_templates.py); the retriever's, not a tool's
+    name_templates: list[str] | None = None
 
     def is_structural(self) -> bool:
         """True when a filter narrows by code structure (enough to list without a query)."""

@@ -17,6 +17,7 @@ import numpy as np
 
 from ctxhub.core.errors import EmbedderError, StoreQueryError
 from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest, SearchResponse
+from ctxhub.core.name_templates import keys_for_name
 from ctxhub.embed.base import Embedder, Vectors
 from ctxhub.search import confidence as conf
 from ctxhub.search.analyzer import (
@@ -82,6 +83,10 @@ class SearchOptions:
     #: the caller looks for API to use (search_api): private definitions step back
     public_first: bool = False
 
+
+#: The symbol path's score for a definition that builds a name the query uses (an exact
+#: name scores 1 per matched part and more)
+TEMPLATE_SCORE = 0.5
 
 #: The drill-down (`search/drill.py`) by its name in `SearchOptions.scorers`: it runs with
 #: the default scorers (None) or when listed there, so an ablation can leave it out.
@@ -215,9 +220,7 @@ class Retriever:
                         )
                 elif path == "symbol":
                     if analysis.identifiers:
-                        results[path] = self.store.symbol_lookup(
-                            analysis.identifiers, filters, kinds, OVERFETCH
-                        )
+                        results[path] = self._symbols(analysis.identifiers, filters, kinds)
                 else:
                     raise ValueError(f"unknown retrieval path {path!r}")  # a bug: raise it
             except (StoreQueryError, EmbedderError) as exc:
@@ -226,6 +229,20 @@ class Retriever:
                 log.warning("retrieval path %s failed (%s); fusing the others", path, exc)
                 log.debug("path %s failed for query %r", path, request.query, exc_info=True)
         return results
+
+    def _symbols(
+        self, names: list[str], filters: SearchFilters, kinds: list[str] | None
+    ) -> list[tuple[str, float]]:
+        """Definitions named by the query, then those that build the names it uses by
+        convention (`key_space` -> the code holding `f"key_{key}"`), below them."""
+        found = self.store.symbol_lookup(names, filters, kinds, OVERFETCH)
+        keys = sorted({k for n in names if "_" in n.strip("_") for k in keys_for_name(n)})
+        if not keys or len(found) >= OVERFETCH:
+            return found
+        scoped = filters.model_copy(update={"name_templates": keys})
+        ids, _ = self.store.list_ids(scoped, kinds, OVERFETCH - len(found))
+        have = {cid for cid, _ in found}
+        return found + [(cid, TEMPLATE_SCORE) for cid in ids if cid not in have]
 
     def _scorers(self, options: SearchOptions) -> list[Scorer]:
         available: dict[str, Scorer] = {

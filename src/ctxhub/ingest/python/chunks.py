@@ -45,6 +45,7 @@ from ctxhub.ingest.python.definitions import (
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers
 from ctxhub.ingest.python.deprecations import find_code_deprecations
 from ctxhub.ingest.python.modules import is_package_init, module_name_for
+from ctxhub.ingest.python.name_templates import function_templates
 from ctxhub.ingest.python.overview import (
     class_embed_body,
     class_overview,
@@ -361,6 +362,8 @@ def _function_chunk(f: _File, d: Definition, node: FuncNode, facts: BodyFacts) -
         extra["calls_via"] = facts.calls_via
     if facts.extends_super:
         extra["extends_super"] = True
+    if templates := function_templates(node):
+        extra["name_templates"] = templates
     if d.in_class and is_property(node):
         extra["property"] = True
     if any(t.split(".")[-1] == "overload" for t in decorator_texts(node)):

@@ -77,6 +77,11 @@ def where_clause(filters: SearchFilters, kinds: list[str] | None = None) -> tupl
     if filters.version:
         params.append(filters.version)
         parts.append("c.version = ?")
+    if filters.name_templates:
+        marks = _in("value", list(filters.name_templates), params)
+        parts.append(
+            f"c.rowid IN (SELECT chunk FROM chunk_terms WHERE field = 'templates' AND {marks})"
+        )
     return (" AND ".join(parts) if parts else "1"), params
 
 

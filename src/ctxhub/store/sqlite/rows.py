@@ -146,6 +146,8 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
         out.add(("bases", base.rsplit(".", 1)[-1].split("[", 1)[0]))
     for tag in (*meta.tags, *meta.capabilities):
         out.add(("tags", tag.lower()))
+    for key in meta.extra.get("name_templates", ()):
+        out.add(("templates", key))
     return sorted(out)
 
 
