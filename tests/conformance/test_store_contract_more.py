@@ -217,3 +217,17 @@ def test_chunk_ids_by_prefix(hub_store: HubStore) -> None:
         i for i in every if i.startswith(first[:1])
     ]
     assert hub_store.chunk_ids_with_prefix("zz") == []
+
+
+def test_declared_api_is_looked_up_by_qualified_name(hub_store: HubStore) -> None:
+    _fill(hub_store)
+    assert hub_store.exported(["pkg.a.Speaker", "pkg.a.Speaker.run"]) == set()
+    package = make_chunk(
+        "fw", "pkg/__init__.py", "pkg", chunk_type="module", extra={"exports": ["pkg.a.Speaker"]}
+    )
+    hub_store.replace_file("fw", "pkg/__init__.py", [package])
+    wanted = ["pkg.a.Speaker", "pkg.a.Speaker.run", "lib.b.speak"]
+    assert hub_store.exported(wanted) == {"pkg.a.Speaker"}
+    assert hub_store.exported([]) == set()
+    hub_store.replace_file("fw", "pkg/__init__.py", [])  # the declaration goes with its file
+    assert hub_store.exported(wanted) == set()

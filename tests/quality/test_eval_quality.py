@@ -167,14 +167,14 @@ def test_textual_set() -> None:
 
 def test_litestar_how_to_set() -> None:
     reports = _set("litestar")
-    # measured 2026-12-03 (window vectors, spread): overall R@5 0.645, MRR 0.628, api
-    # 0.53, error 0.60 (docs/EVAL.md)
+    # measured 2026-12-03 (the declared API): overall R@5 0.658, MRR 0.646, api 0.55,
+    # error 0.60 (docs/EVAL.md)
     _check(
         reports[0],
-        overall_r5=0.61,
-        overall_mrr=0.60,
+        overall_r5=0.62,
+        overall_mrr=0.61,
         per_cat=0.75,
-        floors={"api": 0.49, "error": 0.55},
+        floors={"api": 0.51, "error": 0.55},
     )
 
 

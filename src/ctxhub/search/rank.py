@@ -187,21 +187,40 @@ def _private(symbol: str | None) -> bool:
 
 class PublicApi:
     """Prefer what a user can import for a question about using the framework: a
-    definition under a private name is x`factor`. Questions about the internals ("how
+    definition under a private name is x`factor`, and one the framework declares as its
+    API (in a module's `__all__` or re-exported by a package, or a member of such a
+    class: `exported` says which) is x`declared`. Questions about the internals ("how
     does X decide ...") and pasted errors (raised deep inside) are left alone."""
 
     name = "public"
 
-    def __init__(self, factor: float = 0.8) -> None:
+    def __init__(
+        self,
+        exported: Callable[[Sequence[str]], set[str]] | None = None,
+        factor: float = 0.8,
+        declared: float = 1.4,
+    ) -> None:
+        self.exported = exported
         self.factor = factor
+        self.declared = declared
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
         if analysis.is_error or analysis.asks_implementation:
             return [1.0] * len(candidates)
-        return [
-            self.factor if c.chunk.kind == "api" and _private(c.chunk.symbol) else 1.0
-            for c in candidates
-        ]
+        api = [c.chunk.symbol for c in candidates if c.chunk.kind == "api" and c.chunk.symbol]
+        owners = {s: s.rsplit(".", 1)[0] for s in api}
+        declared = self.exported([*api, *owners.values()]) if self.exported and api else set()
+        out = []
+        for cand in candidates:
+            symbol = cand.chunk.symbol or ""
+            factor = 1.0
+            if cand.chunk.kind == "api" and symbol:
+                if _private(symbol):
+                    factor = self.factor
+                if symbol in declared or owners.get(symbol) in declared:
+                    factor *= self.declared
+            out.append(factor)
+        return out
 
 
 class Spread:

@@ -253,7 +253,7 @@ class Retriever:
             "cohesion": CallCohesion(),
         }
         if options.public_first:
-            available["public"] = PublicApi()
+            available["public"] = PublicApi(self.store.exported)
         if options.prefer:
             available["kind"] = KindPreference(options.prefer)
         if options.public_first:

@@ -44,6 +44,7 @@ from ctxhub.ingest.python.definitions import (
 )
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers
 from ctxhub.ingest.python.deprecations import find_code_deprecations
+from ctxhub.ingest.python.exports import module_exports
 from ctxhub.ingest.python.modules import is_package_init, module_name_for
 from ctxhub.ingest.python.name_templates import function_templates
 from ctxhub.ingest.python.overview import (
@@ -257,6 +258,7 @@ def _module_chunk(f: _File, tree: ast.Module, top_level: list[Definition]) -> Ch
         return None  # an empty __init__.py says nothing
     doc = docstring(tree)
     content = module_overview(tree, f.module, f.relpath, f.lines, top_level, f.deprecated)
+    exports = module_exports(tree, f.module, f.ctx)
     meta = ChunkMeta(
         chunk_type="module",
         module=f.module,
@@ -266,6 +268,7 @@ def _module_chunk(f: _File, tree: ast.Module, top_level: list[Definition]) -> Ch
             "classes": [d.name for d in top_level if isinstance(d.node, ast.ClassDef)],
             "functions": [d.name for d in top_level if not isinstance(d.node, ast.ClassDef)],
             **({"stub": True} if f.stub else {}),
+            **({"exports": exports} if exports else {}),
         },
     )
     embed = build_embed_text(

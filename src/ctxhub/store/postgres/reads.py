@@ -243,6 +243,16 @@ class PgSearchQueries:
         )
         return [(str(r[0]), float(r[1])) for r in rows]
 
+    def exported(self, symbols: Sequence[str]) -> set[str]:
+        wanted = sorted(set(symbols))
+        if not wanted:
+            return set()
+        rows = self._all(
+            "SELECT DISTINCT value FROM chunk_terms WHERE field = 'exports' AND value = ANY(%s)",
+            (wanted,),
+        )
+        return {str(r[0]) for r in rows}
+
     def list_ids(
         self, filters: SearchFilters, kinds: list[str] | None, limit: int, offset: int = 0
     ) -> tuple[list[str], int]:

@@ -210,6 +210,18 @@ class SearchQueries:
         ).fetchall()
         return [(r[0], float(r[1])) for r in rows]
 
+    def exported(self, symbols: Sequence[str]) -> set[str]:
+        wanted = sorted(set(symbols))
+        if not wanted:
+            return set()
+        marks = ", ".join("?" for _ in wanted)
+        rows = self.conn.execute(
+            "SELECT DISTINCT value FROM chunk_terms "
+            f"WHERE field = 'exports' AND value IN ({marks})",
+            wanted,
+        ).fetchall()
+        return {r[0] for r in rows}
+
     def list_ids(
         self, filters: SearchFilters, kinds: list[str] | None, limit: int, offset: int = 0
     ) -> tuple[list[str], int]:

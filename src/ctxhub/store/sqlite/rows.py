@@ -148,6 +148,8 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
         out.add(("tags", tag.lower()))
     for key in meta.extra.get("name_templates", ()):
         out.add(("templates", key))
+    for name in meta.extra.get("exports", ()):
+        out.add(("exports", name))
     return sorted(out)
 
 

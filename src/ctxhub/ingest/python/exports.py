@@ -1,0 +1,52 @@
+"""The API a module declares: the names in its `__all__`, and for a package's
+`__init__` without one, what it imports from its own framework. Each is recorded as the
+qualified name of the definition (`litestar.response.streaming.Stream` for the
+`Stream` that `litestar/response/__init__.py` re-exports), so a search can tell the
+classes a user is meant to import from the internals beside them."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxhub.ingest.python.callgraph import ScopeContext
+
+
+def declared_all(tree: ast.Module) -> list[str] | None:
+    """The string names of a module-level `__all__` (assigned or extended with `+=`);
+    None when the module has none."""
+    names: list[str] | None = None
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                continue
+            if not isinstance(stmt.value, ast.List | ast.Tuple):
+                continue
+            found = [
+                e.value
+                for e in stmt.value.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
+            names = found if names is None or not isinstance(stmt, ast.AugAssign) else names + found
+    return names
+
+
+def module_exports(tree: ast.Module, module: str, ctx: ScopeContext) -> list[str]:
+    """Qualified names of what `module` declares as its API (see the module docstring)."""
+    imports = ctx.imports
+    out: dict[str, None] = {}
+    names = declared_all(tree)
+    if names is not None:
+        for name in names:
+            target = imports.bindings.get(name)
+            if name in ctx.module_names or target is None:
+                out.setdefault(f"{module}.{name}", None)  # defined here (or a fallback)
+            if target is not None and ctx.is_internal(target, name):
+                out.setdefault(target, None)
+    elif imports.is_package:
+        for bound, target in imports.bindings.items():
+            if bound.startswith("_") or bound in imports.modules:
+                continue  # private names and submodules are not the package's API
+            if ctx.is_internal(target, bound):
+                out.setdefault(target, None)
+    return list(out)

@@ -1,0 +1,63 @@
+"""The API a module declares (`__all__`, a package's re-exports), recorded at ingestion,
+found by the store and preferred by `search_api` for questions about using the API."""
+
+from __future__ import annotations
+
+from ctxhub.ingest.python.chunks import extract_python_file
+from ctxhub.search.analyzer import analyze
+from ctxhub.search.rank import Candidate, PublicApi
+from tests.conftest import make_chunk
+
+
+def _exports(relpath: str, text: str) -> list[str]:
+    ex = extract_python_file("fw", relpath, text, version=None, internal_packages={"fw"})
+    (module,) = [c for c in ex.chunks if c.metadata.chunk_type == "module"]
+    return list(module.metadata.extra.get("exports", []))
+
+
+def test_a_package_declares_what_it_re_exports_from_its_own_framework() -> None:
+    init = (
+        "from .response.streaming import Stream\n"
+        "from fw.di import Provide as Provide\n"
+        "from . import testing\n"  # a submodule: not a name a user imports as API
+        "from ._internal import _helper\n"  # private
+        "from typing import Any\n"  # another package's
+    )
+    assert _exports("fw/__init__.py", init) == ["fw.response.streaming.Stream", "fw.di.Provide"]
+
+
+def test_all_decides_and_a_definition_here_beats_an_optional_import() -> None:
+    text = (
+        "try:\n    from other.service import Pagination\nexcept ImportError:\n"
+        "    class Pagination: ...\n"
+        "from fw.response.base import Response\n"
+        "class Cursor: ...\n"
+        "def helper(): ...\n"
+        '__all__ = ("Cursor", "Pagination")\n'
+        '__all__ += ["Response"]\n'
+    )
+    assert _exports("fw/pagination.py", text) == [
+        "fw.pagination.Cursor",
+        "fw.pagination.Pagination",
+        "fw.response.base.Response",
+    ]
+    assert _exports("fw/plain.py", "def helper(): ...\n") == []  # declares nothing
+
+
+def _cand(symbol: str, score: float) -> Candidate:
+    return Candidate(
+        chunk=make_chunk("fw", "fw/x.py", symbol, chunk_type="class"), fused=score, signals={}
+    )
+
+
+def test_declared_api_steps_ahead_for_usage_questions_only() -> None:
+    declared = {"fw.background.BackgroundTask"}
+    scorer = PublicApi(lambda symbols: declared & set(symbols))
+    internal = _cand("fw.testing.transport.SendHook", 1.0)
+    task = _cand("fw.background.BackgroundTask", 0.8)
+    method = _cand("fw.background.BackgroundTask.__call__", 0.8)  # a declared class's member
+    usage = analyze("send the welcome email after the response has gone out")
+    assert scorer(usage, [internal, task, method]) == [1.0, 1.4, 1.4]
+    inside = analyze("how does fw run background tasks after the response?")
+    assert scorer(inside, [internal, task, method]) == [1.0, 1.0, 1.0]
+    assert PublicApi()(usage, [internal, task]) == [1.0, 1.0]  # no store: names only
