@@ -123,6 +123,66 @@ def test_module_getattr_proxy() -> None:
     assert set(got) == {"fakepkg.sub.proxy.OldName"}
 
 
+SHIM = """\
+from typing import TYPE_CHECKING
+from fakepkg.utils import warn_deprecation
+
+__all__ = ("Repository", "wrap_error")
+
+
+def __getattr__(attr_name: str) -> object:
+    if attr_name in __all__:
+        module = "fakepkg.plugins.repository"
+        value = globals()[attr_name] = getattr(__import__(module), attr_name)
+        warn_deprecation(
+            deprecated_name=f"fakepkg.contrib.{attr_name}",
+            version="2.12",
+            kind="import",
+            removal_in="3.0",
+            info=f"importing {attr_name} from 'fakepkg.contrib' is deprecated",
+        )
+        return value
+    raise AttributeError(attr_name)
+
+
+if TYPE_CHECKING:
+    from fakepkg.plugins.repository import Repository, wrap_error
+"""
+
+
+def test_a_module_that_offers_only_warning_names_is_deprecated() -> None:
+    shim = extract_python_file(
+        "fakepkg",
+        "src/fakepkg/contrib/__init__.py",
+        SHIM,
+        version=None,
+        internal_packages={"fakepkg"},
+    )
+    (module,) = [c for c in shim.chunks if c.metadata.chunk_type == "module"]
+    assert module.metadata.deprecated is True
+    assert records(shim)["fakepkg.contrib"][0].note.startswith("every name this module offers")
+    # the same lazy `__getattr__` without the warning deprecates nothing
+    lazy = SHIM.replace("warn_deprecation(", "print(")
+    plain = extract_python_file(
+        "fakepkg",
+        "src/fakepkg/contrib/__init__.py",
+        lazy,
+        version=None,
+        internal_packages={"fakepkg"},
+    )
+    assert not [c for c in plain.chunks if c.metadata.deprecated]
+    # a module that also defines one of the names it offers is not a shim
+    mixed = SHIM + "\nclass Repository: ...\n"
+    both = extract_python_file(
+        "fakepkg",
+        "src/fakepkg/contrib/__init__.py",
+        mixed,
+        version=None,
+        internal_packages={"fakepkg"},
+    )
+    assert "fakepkg.contrib" not in records(both)
+
+
 def test_chains_of_aliases_are_followed_across_files(core: PythonFileExtract) -> None:
     legacy = extract("src/fakepkg/sub/legacy.py")
     linked = link_deprecations(

@@ -97,7 +97,8 @@ class _File:
         embed: str,
         meta: ChunkMeta,
     ) -> Chunk:
-        meta.deprecated = symbol in self.deprecated
+        # everything a deprecated module defines goes with it
+        meta.deprecated = symbol in self.deprecated or self.module in self.deprecated
         note = self.notes.get(symbol)
         if note is not None:
             meta.extra["deprecation"] = {

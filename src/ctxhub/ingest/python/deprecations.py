@@ -18,7 +18,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from ctxhub.core.knowledge import Deprecation
-from ctxhub.ingest.python.aliases import find_aliases
+from ctxhub.ingest.python.aliases import Alias, find_aliases
 from ctxhub.ingest.python.callgraph import ScopeContext
 from ctxhub.ingest.python.changelog import extract_changelog_deprecations, is_changelog
 from ctxhub.ingest.python.definitions import Definition, class_fields, decorator_name, docstring
@@ -33,6 +33,7 @@ from ctxhub.ingest.python.deprecation_text import (
     says_self_deprecated,
     warn_sites,
 )
+from ctxhub.ingest.python.exports import declared_all
 
 __all__ = [
     "CodeDeprecations",
@@ -319,10 +320,68 @@ def find_code_deprecations(
         finder.add(
             alias.symbol, alias.note, "alias", alias.line, whole=True, replacement=alias.replacement
         )
+    getattr_warns = any(r.symbol == f"{module}.__getattr__" for r in finder.partial) or (
+        f"{module}.__getattr__" in finder.full
+    )
+    shim = None if module_deprecated else _deprecated_shim(tree, module, aliases, getattr_warns)
+    if shim is not None:
+        finder.add(module, shim[0], "alias", 1, whole=True, replacement=shim[1])
     # The warning a `__getattr__` proxy emits is already told by its alias records.
     proxy, notes = f"{module}.__getattr__", {a.note for a in aliases}
     finder.partial = [r for r in finder.partial if r.symbol != proxy or r.note not in notes]
     return finder.result()
+
+
+def _deprecated_shim(
+    tree: ast.Module, module: str, aliases: list[Alias], getattr_warns: bool
+) -> tuple[str, str | None] | None:
+    """(note, replacement) when a module offers nothing but deprecated names: every name
+    of its `__all__` is a deprecated alias, or is served by a `__getattr__` that warns
+    (as litestar's `contrib.sqlalchemy` does: `if attr_name in __all__: warn_deprecation
+    (...)`). Such a module is a deprecated shim; its replacement is the package its
+    names moved to (their replacements' common dotted prefix), when the aliases say."""
+    offered = declared_all(tree)
+    if not offered:
+        return None
+    old = {a.symbol: a.replacement for a in aliases}
+    if all(f"{module}.{name}" in old for name in offered):
+        homes = [r.split(".") for r in (old[f"{module}.{n}"] for n in offered) if r]
+        common = homes[0][:-1] if homes else []
+        for home in homes[1:]:
+            i = 0
+            while i < min(len(common), len(home) - 1) and common[i] == home[i]:
+                i += 1
+            common = common[:i]
+        new_home = ".".join(common) if len(common) > 1 else None
+        note = "every name this module offers is a deprecated alias"
+        return (f"{note} (moved to {new_home})" if new_home else note), new_home
+    if getattr_warns and _getattr_serves(tree, offered):
+        return "every name this module offers comes through a `__getattr__` that warns", None
+    return None
+
+
+def _getattr_serves(tree: ast.Module, offered: list[str]) -> bool:
+    """The module's `__getattr__` answers for its `__all__` (it reads `__all__`, or names
+    every offered name), and the module defines none of them itself."""
+    defined = {
+        t.id
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.FunctionDef | ast.ClassDef)
+        for t in (
+            [ast.Name(id=stmt.name)]
+            if isinstance(stmt, ast.FunctionDef | ast.ClassDef)
+            else (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+        )
+        if isinstance(t, ast.Name)
+    }
+    if defined & set(offered):
+        return False
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name == "__getattr__":
+            names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+            strings = {n.value for n in ast.walk(stmt) if isinstance(n, ast.Constant)}
+            return "__all__" in names or set(offered) <= strings
+    return False
 
 
 def _doc_line(node: ast.AST) -> int:
