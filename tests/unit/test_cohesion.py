@@ -58,6 +58,14 @@ def test_self_calls_link_one_class_only_and_dunders_link_nothing() -> None:
     assert other_class.boosts == {} and dunder.boosts == {}
 
 
+def test_a_name_mangled_private_method_is_linked_like_any_other() -> None:
+    # `self.__apply_nested_option(...)`: a private helper of the class, not a dunder
+    entry = _cand("fw.s:Schema._normalize", 1.0, calls=("self.__apply_option",))
+    helper = _cand("fw.s:Schema.__apply_option", 0.45)
+    lookalike = _cand("fw.t:Other.apply", 0.5)
+    assert _order([entry, lookalike, helper])[1] == "fw.s.Schema.__apply_option"
+
+
 def test_a_forwarder_and_its_delegate_do_not_lift_each_other() -> None:
     # App.set_focus calls self.screen.set_focus (resolved to Screen.set_focus at ingest)
     forwarder = _cand("fw.app:App.set_focus", 1.0, calls=("fw.screen.Screen.set_focus",))

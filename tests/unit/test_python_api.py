@@ -314,6 +314,19 @@ def test_embed_text_leads_with_symbol_signature_and_summary(core: dict[str, list
     assert "stream" in echo.embed_text  # member names, for "which class does X" queries
 
 
+def test_a_class_lists_its_name_mangled_methods_but_not_dunders() -> None:
+    data = (
+        b"class Schema:\n"
+        b"    def __len__(self):\n        return 0\n"
+        b"    def __apply_option(self, names):\n        return names\n"
+        b"    def load(self, data):\n        return self.__apply_option(data)\n"
+    )
+    ex = extract_python_file(SOURCE, "src/pkg/s.py", data, version=None, internal_packages=set())
+    (cls,) = [c for c in ex.chunks if c.metadata.chunk_type == "class"]
+    members = [line for line in cls.embed_text.splitlines() if line.startswith("members:")]
+    assert members == ["members: __apply_option, load"]
+
+
 def test_module_name_defaults_from_path_and_can_be_given() -> None:
     data = b"def f(a):\n    b = a\n    c = b\n    return c\n"
     default = extract_python_file(

@@ -41,8 +41,8 @@ def _calls(caller: Chunk, callee: Chunk) -> bool:
     """Whether `caller`'s body calls the definition `callee`, as far as names tell."""
     target = callee.symbol or ""
     name = _last(target)
-    if not name or name.startswith("__") or target == caller.symbol:
-        return False  # dunders are called everywhere; they link nothing
+    if not name or (name.startswith("__") and name.endswith("__")) or target == caller.symbol:
+        return False  # dunders are called everywhere; they link nothing (`__helper` does)
     if _last(caller.symbol or "") == name:
         return False  # a forwarder and its delegate: the same words twice, no evidence
     cm, em = caller.metadata, callee.metadata

@@ -212,13 +212,18 @@ def function_embed_body(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: lis
     return f"{rest}\n{code}" if rest else code
 
 
+def _dunder(name: str) -> bool:
+    """`__len__`, not `__helper` (a name-mangled private method is the class's own)."""
+    return name.startswith("__") and name.endswith("__")
+
+
 def class_embed_body(node: ast.ClassDef, members: list[Definition]) -> str:
     """Docstring, constructor and member names: what "which class does X" queries hit."""
     parts = [doc_rest(docstring(node))]
     init = constructor_signature(node, members)
     if init:
         parts.append(init)
-    names = [m.name for m in members if not m.name.startswith("__") or m.name == "__call__"]
+    names = [m.name for m in members if not _dunder(m.name) or m.name == "__call__"]
     if names:
         parts.append("members: " + ", ".join(dict.fromkeys(names)))
     return "\n".join(p for p in parts if p)
