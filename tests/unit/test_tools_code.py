@@ -257,3 +257,33 @@ def test_search_api_steps_private_definitions_back_for_usage_questions(hub: HubS
     )
     anywhere = search(hub, query, limit=20).hits
     assert all("public" not in h.metadata.get("boosts", {}) for h in anywhere)
+
+
+def test_a_name_the_framework_builds_says_where_it_is_looked_up(tmp_path: Path) -> None:
+    pkg = tmp_path / "src" / "fw"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "keys.py").write_text(
+        "def dispatch_key(widget, key):\n"
+        '    """Call the widget\'s key_<name> method."""\n'
+        '    method = getattr(widget, f"key_{key}", None)\n'
+        "    return method() if method else False\n"
+    )
+    embedder = HashingEmbedder(dim=64)
+    home = tmp_path / "home"
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(store, [SourceSpec(name="fw", kind=["python"], path=str(tmp_path))], home, embedder)
+    set_embedder(embedder)
+    try:
+        with HubSession(Settings(home=home)) as hub:
+            with pytest.raises(NotFoundError) as caught:
+                code_tools.get_code_snippet(hub, symbol="key_space")
+            assert "names like it (key_*) are looked up by fw.keys.dispatch_key" in str(
+                caught.value
+            )
+            with pytest.raises(NotFoundError) as plain:
+                code_tools.get_code_snippet(hub, symbol="render_page")
+            assert "looked up by" not in str(plain.value)
+    finally:
+        set_embedder(None)

@@ -8,6 +8,7 @@ from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
+from ctxhub.core.name_templates import keys_for_name
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion
 from ctxhub.search.budget import hit_metadata
 from ctxhub.session import HubSession
@@ -116,13 +117,32 @@ def _covering_chunk(hub: HubSession, source: str | None, path: str, line: int) -
 
 
 def _no_such_symbol(hub: HubSession, symbol: str, source: str | None) -> str:
-    """The not-found message: the indexed names closest to `symbol`."""
+    """The not-found message: the code that looks a name of this shape up, when the
+    name is one a framework finds by convention (`key_space`: `f"key_{key}"`), and the
+    indexed names closest to `symbol`."""
     near = nearest_names(hub, symbol, source)
     hint = "; did you mean " + ", ".join(near) if near else ""
     return (
-        f"no definition named {shown(symbol)} in the index{hint}? "
-        "(pass intent to search by what the code does)"
+        f"no definition named {shown(symbol)} in the index{_built_by(hub, symbol, source)}"
+        f"{hint}? (pass intent to search by what the code does)"
     )
+
+
+def _built_by(hub: HubSession, symbol: str, source: str | None) -> str:
+    """`; names like it (key_*) are looked up by pkg.mod.dispatch_key`, or nothing."""
+    keys = keys_for_name(symbol.strip().strip("`").removesuffix("()"))
+    if not keys:
+        return ""
+    filters = SearchFilters(source=[source] if source else None, name_templates=keys)
+    ids, _ = hub.store.list_ids(filters, ["api"], 3)
+    chunks = hub.store.get_chunks(ids)
+    if not chunks:
+        return ""
+    shapes = sorted(
+        {k for c in chunks for k in c.metadata.extra.get("name_templates", ())} & set(keys)
+    )
+    where = ", ".join(c.symbol or c.path for c in chunks)
+    return f"; names like it ({', '.join(shapes)}) are looked up by {where}"
 
 
 def get_code_snippet(
