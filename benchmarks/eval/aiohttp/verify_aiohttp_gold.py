@@ -22,16 +22,23 @@ any failure.
 
 from __future__ import annotations
 
-import argparse
-import ast
-import collections
-import json
 import os
-import random
 import re
 import sys
-from collections.abc import Iterator, Sequence
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gold_checks import (
+    GoldSet,
+    check_keywords,
+    check_texts,
+    defs,
+    docs_pages,
+    fail,
+    other_files,
+    read,
+    tree,
+)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "aiohttp"
@@ -44,9 +51,6 @@ CATS: dict[str, int] = {
     "error": 6,
     "calls": 2,
 }
-SOURCE_CATS = ("symbol", "api", "calls", "yields")
-PAGE_CATS = ("docs", "examples")
-STRUCTURAL = ("calls", "yields")
 A = "aiohttp."
 
 # code fragments that must appear inside the gold spans of the listed symbols; required
@@ -494,403 +498,6 @@ DEPRECATIONS: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
-
-Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-fails: list[str] = []
-
-
-def fail(*parts: object) -> None:
-    fails.append(" ".join(str(p) for p in parts))
-
-
-def span(node: ast.AST) -> list[int]:
-    decorators = getattr(node, "decorator_list", [])
-    lineno: int = node.lineno  # type: ignore[attr-defined]
-    end: int = node.end_lineno  # type: ignore[attr-defined]
-    return [min([d.lineno for d in decorators] + [lineno]), end]
-
-
-def module_of(rel: str) -> str:
-    parts = rel[: -len(".py")].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-_trees: dict[str, ast.Module] = {}
-_lines: dict[str, list[str]] = {}
-
-
-def read(path: str) -> str:
-    with open(path, encoding="utf-8") as f:
-        return f.read()
-
-
-def tree(path: str) -> ast.Module:
-    if path not in _trees:
-        _trees[path] = ast.parse(read(path))
-    return _trees[path]
-
-
-def text_lines(path: str) -> list[str]:
-    if path not in _lines:
-        _lines[path] = read(path).splitlines()
-    return _lines[path]
-
-
-def defs(body: Sequence[ast.stmt], prefix: str = "") -> Iterator[tuple[str, Def]]:
-    """(qualname, node) for every def/class, nested ones joined with dots; also descends
-    into if/try/with/for/while/match blocks at the same scope."""
-    for n in body:
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            q = prefix + n.name
-            yield q, n
-            yield from defs(n.body, q + ".")
-        else:
-            for field in ("body", "orelse", "finalbody"):
-                sub = getattr(n, field, None)
-                if isinstance(sub, list):
-                    yield from defs(sub, prefix)
-            for h in getattr(n, "handlers", []) or []:
-                yield from defs(h.body, prefix)
-            for c in getattr(n, "cases", []) or []:
-                yield from defs(c.body, prefix)
-
-
-def find_symbol(root: str, rel: str, symbol: str) -> tuple[Def | None, int, str | None]:
-    mod = module_of(rel)
-    if not symbol.startswith(mod + "."):
-        return None, 0, f"symbol {symbol} is not in module {mod}"
-    want = symbol[len(mod) + 1 :]
-    hits = [n for q, n in defs(tree(os.path.join(root, rel)).body) if q == want]
-    if not hits:
-        return None, 0, f"{symbol} not defined in {rel}"
-    return hits[-1], len(hits), None  # last definition wins, as at import time
-
-
-multi_defs: dict[str, int] = {}
-
-
-def check_item(root: str, g: dict[str, Any], where: str) -> None:
-    if g.get("repo") != REPO:
-        fail(where, "unknown repo", g.get("repo"))
-        return
-    rel = g.get("path")
-    if not isinstance(rel, str) or not rel or rel.startswith("/") or ".." in rel.split("/"):
-        fail(where, "bad path", rel)
-        return
-    full = os.path.join(root, rel)
-    if not os.path.isfile(full):
-        fail(where, "path missing:", rel)
-        return
-    if "symbol" not in g:
-        fail(where, "missing field symbol (use null for pages)")
-    if g.get("symbol"):
-        if not rel.endswith(".py") or not rel.startswith(PKG + "/"):
-            fail(where, "symbol gold outside", PKG + "/**.py:", rel)
-            return
-        node, count, err = find_symbol(root, rel, g["symbol"])
-        if err or node is None:
-            fail(where, err)
-            return
-        if count > 1:
-            multi_defs[g["symbol"]] = count
-        if span(node) != g.get("lines"):
-            fail(where, g["symbol"], "lines", g.get("lines"), "!= ast span", span(node))
-    elif "lines" in g:
-        fail(where, "page gold must not carry lines")
-
-
-def span_text(root: str, g: dict[str, Any]) -> str:
-    s, e = g["lines"]
-    return "\n".join(text_lines(os.path.join(root, g["path"]))[s - 1 : e])
-
-
-# ---------- structural truth sets ----------
-def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of fn's own body: nested defs, classes and lambdas are not descended into."""
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, NESTED):
-            continue
-        yield n
-        stack.extend(ast.iter_child_nodes(n))
-
-
-def nested_ranges(fn: ast.AST) -> list[list[int]]:
-    return [
-        span(x) if not isinstance(x, ast.Lambda) else [x.lineno, x.end_lineno or x.lineno]
-        for x in ast.walk(fn)
-        if x is not fn and isinstance(x, NESTED)
-    ]
-
-
-Item = tuple[str, str, list[int]]
-
-
-def pattern(kind: str, name: str) -> re.Pattern[str]:
-    return re.compile(
-        (r"\byield\s+" if kind == "yields" else r"\bself\.") + re.escape(name) + r"\s*\("
-    )
-
-
-def matches(kind: str, name: str, x: ast.AST) -> bool:
-    if kind == "yields":
-        return (
-            isinstance(x, ast.Yield)
-            and isinstance(x.value, ast.Call)
-            and isinstance(x.value.func, ast.Name)
-            and x.value.func.id == name
-        )
-    return (
-        isinstance(x, ast.Call)
-        and isinstance(x.func, ast.Attribute)
-        and x.func.attr == name
-        and isinstance(x.func.value, ast.Name)
-        and x.func.value.id == "self"
-    )
-
-
-def package_files(root: str) -> Iterator[tuple[str, str]]:
-    """(full path, path relative to root) of every .py file in the package."""
-    for dp, dn, fn in os.walk(os.path.join(root, PKG)):
-        dn[:] = sorted(d for d in dn if d != "__pycache__")
-        for f in sorted(fn):
-            if f.endswith(".py"):
-                full = os.path.join(dp, f)
-                yield full, os.path.relpath(full, root).replace(os.sep, "/")
-
-
-def structural_sets(root: str, kind: str, name: str) -> tuple[dict[str, Item], dict[str, Item]]:
-    """Functions under ROOT/aiohttp whose own body matches, by ast and by a text scan."""
-    by_ast: dict[str, Item] = {}
-    by_text: dict[str, Item] = {}
-    pat = pattern(kind, name)
-    for full, rel in package_files(root):
-        mod = module_of(rel)
-        lines = text_lines(full)
-        for q, n in defs(tree(full).body):
-            if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            sym = mod + "." + q
-            item: Item = (rel, sym, span(n))
-            if any(matches(kind, name, x) for x in own_nodes(n)):
-                by_ast[sym] = item
-            nr = nested_ranges(n)
-            end = n.end_lineno or n.lineno
-            own = [
-                lines[i - 1]
-                for i in range(n.lineno, end + 1)
-                if not any(s <= i <= e for s, e in nr)
-            ]
-            if pat.search("\n".join(own)):
-                by_text[sym] = item
-    return by_ast, by_text
-
-
-def other_occurrences(root: str, kind: str, name: str) -> list[str]:
-    """Files outside the package (tests, examples, docs) whose text contains the pattern, plus
-    Cython sources inside it (informational; the gold covers aiohttp/**.py only)."""
-    pat = pattern(kind, name)
-    out = []
-    for dp, dn, fn in os.walk(root):
-        top = os.path.relpath(dp, root).split(os.sep)[0]
-        dn[:] = sorted(d for d in dn if d not in ("__pycache__", ".git"))
-        for f in sorted(fn):
-            inside = top == PKG
-            if inside and not f.endswith((".pyx", ".pxd", ".pxi")):
-                continue
-            if not inside and not f.endswith((".py", ".rst", ".md", ".pyx")):
-                continue
-            full = os.path.join(dp, f)
-            try:
-                if pat.search(read(full)):
-                    out.append(os.path.relpath(full, root))
-            except (UnicodeDecodeError, OSError):
-                pass
-    return out
-
-
-def check_query(root: str, q: dict[str, Any], per: collections.Counter[str]) -> int:
-    qid = q.get("id")
-    for k in ("id", "category", "query", "gold", "note"):
-        if k not in q:
-            fail(qid, "missing field", k)
-    extra = set(q) - {"id", "category", "query", "filters", "gold", "gold_complete", "note"}
-    if extra:
-        fail(qid, "unknown fields", sorted(extra))
-    if not re.fullmatch(r"ah-\d{3}", str(qid)):
-        fail(qid, "id must look like ah-NNN")
-    cat = q.get("category")
-    if cat not in CATS:
-        fail(qid, "unknown category", cat)
-    if not q.get("gold"):
-        fail(qid, "empty gold")
-        return 0
-    if not str(q.get("query", "")).strip() or not str(q.get("note", "")).strip():
-        fail(qid, "empty query or note")
-    if ("filters" in q) != (cat in STRUCTURAL):
-        fail(qid, "filters must be given exactly for structural categories")
-    if "gold_complete" in q and cat not in STRUCTURAL:
-        fail(qid, "gold_complete is only used on structural queries")
-
-    keys: set[tuple[Any, ...]] = set()
-    for g in q["gold"]:
-        where = f"{qid} {g.get('repo')}:{g.get('path')}"
-        extra_g = set(g) - {"repo", "path", "symbol", "lines"}
-        if extra_g:
-            fail(where, "unknown gold fields", sorted(extra_g))
-        key = (g.get("repo"), g.get("path"), g.get("symbol"), tuple(g.get("lines") or ()))
-        if key in keys:
-            fail(where, "duplicate gold item")
-        keys.add(key)
-        check_item(root, g, where)
-        per[str(cat)] += 1
-        path = str(g.get("path", ""))
-        if cat in SOURCE_CATS and not g.get("symbol"):
-            fail(where, "source categories need symbol gold")
-        if cat == "docs" and (
-            g.get("symbol") or not (path.startswith("docs/") and path.endswith(".rst"))
-        ):
-            fail(where, "docs gold must be an .rst page under docs/")
-        if cat == "examples" and (
-            g.get("symbol")
-            or not (
-                (path.startswith("examples/") and path.endswith(".py"))
-                or (path.startswith("docs/") and path.endswith(".rst"))
-                or (path.startswith("docs/code/") and path.endswith(".py"))
-            )
-        ):
-            fail(where, "examples gold must be examples/*.py, docs/**.rst or docs/code/*.py")
-        if (
-            cat == "error"
-            and not g.get("symbol")
-            and not (path.startswith("docs/") and path.endswith(".rst"))
-        ):
-            fail(where, "error page gold must be an .rst page under docs/")
-
-    check_overlaps(q)
-    if cat in STRUCTURAL:
-        check_structural(root, q)
-    if cat == "error":
-        check_error(root, q)
-    check_fragments(root, q)
-    for rel, text in CODE_TEXT.get(str(qid), []):
-        full = os.path.join(root, rel)
-        if not os.path.isfile(full) or text not in read(full):
-            fail(qid, rel, "lacks code text", repr(text))
-    if cat in PAGE_CATS:
-        for g in q["gold"]:
-            feats = PAGE_FEATURES.get((str(qid), g["path"]))
-            if feats is None:
-                fail(qid, "no features registered for", g["path"])
-                continue
-            page = os.path.join(root, g["path"])
-            if os.path.isfile(page):
-                lack = [s for s in feats if s not in read(page)]
-                if lack:
-                    fail(qid, g["path"], "lacks", lack)
-                check_literalincludes(root, str(qid), g["path"])
-    for rel, text in DEPRECATIONS.get(str(qid), []):
-        full = os.path.join(root, rel)
-        if not os.path.isfile(full):
-            fail(qid, "deprecation source missing:", rel)
-        elif text not in read(full):
-            fail(qid, rel, "lacks deprecation statement", repr(text))
-    return len(q["gold"])
-
-
-def check_overlaps(q: dict[str, Any]) -> None:
-    """Two gold items of one query in the same file must not overlap (one hit would match
-    both by the line-overlap rule)."""
-    items = [g for g in q["gold"] if g.get("lines")]
-    for i, a in enumerate(items):
-        for b in items[i + 1 :]:
-            same = a["path"] == b["path"]
-            if same and a["lines"][0] <= b["lines"][1] and b["lines"][0] <= a["lines"][1]:
-                fail(q["id"], "gold spans overlap:", a.get("symbol"), b.get("symbol"))
-
-
-def check_structural(root: str, q: dict[str, Any]) -> None:
-    qid = q["id"]
-    filters = q.get("filters") or {}
-    if len(filters) != 1:
-        fail(qid, "filters must hold exactly one key")
-        return
-    ((kind, name),) = filters.items()
-    if kind != q["category"]:
-        fail(qid, "filter kind", kind, "!= category")
-    if q.get("gold_complete") is not True:
-        fail(qid, "gold_complete must be true")
-    a, t = structural_sets(root, kind, name)
-    if not a:
-        fail(qid, "pattern", kind, name, "matches nothing")
-    if not 3 <= len(a) <= 12:
-        fail(qid, "pattern", kind, name, "has", len(a), "callers; expected 3-12")
-    if set(a) != set(t):
-        fail(qid, "ast vs text scan disagree:", sorted(set(a) ^ set(t)))
-    gold = {g["symbol"]: g for g in q["gold"]}
-    if set(gold) != set(a):
-        fail(
-            qid,
-            "gold != recomputed set; missing",
-            sorted(set(a) - set(gold)),
-            "extra",
-            sorted(set(gold) - set(a)),
-        )
-    for s in set(gold) & set(a):
-        if gold[s]["path"] != a[s][0] or list(gold[s]["lines"]) != a[s][2]:
-            fail(qid, s, "path/lines", gold[s]["path"], gold[s]["lines"], "!=", a[s][0], a[s][2])
-    others = other_occurrences(root, kind, name)
-    where = f"outside {PKG}/**.py in {others}" if others else f"none outside {PKG}/**.py"
-    print(f"  note: {qid} pattern {kind}={name}: {len(a)} functions, {where}")
-
-
-def check_fragments(root: str, q: dict[str, Any]) -> None:
-    qid = str(q["id"])
-    for frag, targets in FRAGMENTS.get(qid, []):
-        for tgt in targets:
-            gs = [g for g in q["gold"] if g.get("symbol") == tgt]
-            if not gs:
-                fail(qid, "fragment target is not gold:", tgt)
-                continue
-            for g in gs:
-                here = "lines" in g and os.path.isfile(os.path.join(root, g["path"]))
-                if here and frag not in span_text(root, g):
-                    fail(qid, repr(frag), "not inside", tgt, g["lines"])
-
-
-def check_error(root: str, q: dict[str, Any]) -> None:
-    qid = str(q["id"])
-    if qid not in FRAGMENTS:
-        fail(qid, "no code fragment registered for this error query")
-    covered = {t for _, targets in FRAGMENTS.get(qid, []) for t in targets}
-    for g in q["gold"]:
-        if g.get("symbol") and g["symbol"] not in covered:
-            fail(qid, "error gold without a registered fragment:", g["symbol"])
-    if not any(not g.get("symbol") for g in q["gold"]):
-        fail(qid, "error query has no doc page gold")
-    quotes = QUERY_QUOTES.get(qid)
-    if not quotes:
-        fail(qid, "no reproduced message text registered for this error query")
-    for quote in quotes or []:
-        if quote not in q["query"]:
-            fail(qid, "query does not quote", repr(quote))
-    for g in q["gold"]:
-        if g.get("symbol"):
-            continue
-        kws = ERROR_DOC_KEYWORDS.get((qid, g["path"]))
-        page = os.path.join(root, g["path"])
-        if kws is None:
-            fail(qid, "no keyword registered for doc", g["path"])
-        elif os.path.isfile(page):
-            lack = [kw for kw in kws if kw not in read(page)]
-            if lack:
-                fail(qid, g["path"], "lacks", lack)
-
-
 _INCLUDE_RE = re.compile(r"^\.\. literalinclude:: (\S+)((?:\n[ \t]+:.*)*)", re.M)
 
 
@@ -918,97 +525,106 @@ def check_literalincludes(root: str, qid: str, rel: str) -> None:
                 fail(qid, rel, "literalinclude :pyobject:", obj, "not defined in", target)
 
 
-def corpus_notes(root: str) -> None:
-    """Informational: literalinclude directives in docs/ and whether their targets exist."""
-    present: list[str] = []
-    missing: list[str] = []
-    for dp, dn, fn in os.walk(os.path.join(root, "docs")):
-        dn.sort()
-        for f in sorted(fn):
-            if not f.endswith(".rst"):
-                continue
-            rel = os.path.relpath(os.path.join(dp, f), root).replace(os.sep, "/")
+def outside_package(folder: str, name: str) -> bool:
+    """Files other_occurrences reads: Cython sources in the package, text files elsewhere."""
+    if folder.split(os.sep)[0] == PKG:
+        return name.endswith((".pyx", ".pxd", ".pxi"))
+    return name.endswith((".py", ".rst", ".md", ".pyx"))
+
+
+class AiohttpGold(GoldSet):
+    repo = REPO
+    jsonl = os.path.join(HERE, "aiohttp_dev.jsonl")
+    cats = CATS
+    page_features = PAGE_FEATURES
+    fragments = FRAGMENTS
+    deprecations = DEPRECATIONS
+    id_registries = (FRAGMENTS, CODE_TEXT, QUERY_QUOTES, DEPRECATIONS)
+    page_registries = (ERROR_DOC_KEYWORDS, PAGE_FEATURES)
+    src = ""
+    scan_dir = PKG
+    symbol_dir = PKG + "/"
+    symbol_where = PKG + "/**.py:"
+    files_only = True
+    id_prefix = "ah"
+    id_form = "ah-NNN"
+    complete_rule = "only"
+
+    def is_root(self, root: str) -> bool:
+        return os.path.isfile(os.path.join(root, PKG, "__init__.py"))
+
+    def check_symbolless(self, g: dict[str, Any], rel: str, full: str, where: str) -> None:
+        if "lines" in g:
+            fail(where, "page gold must not carry lines")
+
+    def check_gold(self, q: dict[str, Any], cat: Any, g: dict[str, Any], where: str) -> None:
+        path = str(g.get("path", ""))
+        rst_page = path.startswith("docs/") and path.endswith(".rst")
+        if cat == "docs" and (g.get("symbol") or not rst_page):
+            fail(where, "docs gold must be an .rst page under docs/")
+        if cat == "examples" and (
+            g.get("symbol")
+            or not (
+                (path.startswith("examples/") and path.endswith(".py"))
+                or rst_page
+                or (path.startswith("docs/code/") and path.endswith(".py"))
+            )
+        ):
+            fail(where, "examples gold must be examples/*.py, docs/**.rst or docs/code/*.py")
+        if cat == "error" and not g.get("symbol") and not rst_page:
+            fail(where, "error page gold must be an .rst page under docs/")
+
+    def other_occurrences(self, kind: str, name: str) -> list[str]:
+        """Files outside the package (tests, examples, docs) whose text contains the pattern,
+        plus Cython sources inside it (informational; the gold covers aiohttp/**.py only)."""
+        return other_files(self.root, kind, name, skip=(".git",), want=outside_package)
+
+    def note_structural(self, qid: str, kind: str, name: str, found: dict[str, Any]) -> None:
+        others = self.other_occurrences(kind, name)
+        where = f"outside {PKG}/**.py in {others}" if others else f"none outside {PKG}/**.py"
+        print(f"  note: {qid} pattern {kind}={name}: {len(found)} functions, {where}")
+
+    def check_error(self, q: dict[str, Any]) -> None:
+        qid = str(q["id"])
+        self.check_coverage(q)
+        if not any(not g.get("symbol") for g in q["gold"]):
+            fail(qid, "error query has no doc page gold")
+        quotes = QUERY_QUOTES.get(qid)
+        if not quotes:
+            fail(qid, "no reproduced message text registered for this error query")
+        for quote in quotes or []:
+            if quote not in q["query"]:
+                fail(qid, "query does not quote", repr(quote))
+        for g in q["gold"]:
+            if not g.get("symbol"):
+                check_keywords(self.root, qid, g, ERROR_DOC_KEYWORDS)
+
+    def check_code(self, q: dict[str, Any]) -> None:
+        check_texts(self.root, str(q["id"]), CODE_TEXT, "code text")
+
+    def check_page(self, qid: str, g: dict[str, Any]) -> bool:
+        read_it = super().check_page(qid, g)
+        if read_it:
+            check_literalincludes(self.root, qid, g["path"])
+        return read_it
+
+    def corpus_notes(self) -> None:
+        """Informational: literalinclude directives in docs/ and whether their targets exist."""
+        root = self.root
+        present: list[str] = []
+        missing: list[str] = []
+        for full in docs_pages(root):
+            rel = os.path.relpath(full, root).replace(os.sep, "/")
             for target, _ in literalincludes(root, rel):
                 ok = os.path.exists(os.path.join(root, target))
                 (present if ok else missing).append(f"{rel} -> {target}")
-    print(
-        f"  note: {len(present)} literalinclude directives in docs/ with their target shipped,"
-        f" {len(missing)} without"
-    )
-    for m_ in sorted(set(missing)):
-        print("    missing: " + m_)
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument(
-        "--target", help="folder written by get_aiohttp_corpus.sh (root TARGET/aiohttp)"
-    )
-    ap.add_argument("--root", action="append", default=[], help="aiohttp=PATH")
-    ap.add_argument("--file", default=os.path.join(HERE, "aiohttp_dev.jsonl"))
-    ap.add_argument("--samples", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=7)
-    args = ap.parse_args()
-    roots: dict[str, str] = {}
-    if args.target:
-        roots[REPO] = os.path.join(args.target, REPO)
-    for kv in args.root:
-        k, _, v = kv.partition("=")
-        roots[k] = v
-    root = roots.get(REPO)
-    if not root or not os.path.isfile(os.path.join(root, PKG, "__init__.py")):
-        sys.exit(f"missing corpus root for {REPO!r} (use --target DIR or --root aiohttp=PATH)")
-
-    raw = [line for line in read(args.file).splitlines() if line.strip()]
-    queries: list[dict[str, Any]] = []
-    for n, line in enumerate(raw, 1):
-        try:
-            queries.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            fail(f"line {n}: invalid JSON: {e}")
-    ids = collections.Counter(q.get("id") for q in queries)
-    for qid, n in ids.items():
-        if n > 1:
-            fail(qid, "duplicate id")
-    cats = collections.Counter(q.get("category") for q in queries)
-    if dict(cats) != CATS:
-        fail("category counts", dict(cats), "!= expected", CATS)
-    for reg in (FRAGMENTS, CODE_TEXT, QUERY_QUOTES, DEPRECATIONS):
-        for qid in reg:
-            if qid not in ids:
-                fail("registered id", qid, "is not in the file")
-    for qid, path in list(ERROR_DOC_KEYWORDS) + list(PAGE_FEATURES):
-        if not any(
-            q.get("id") == qid and any(g.get("path") == path for g in q["gold"]) for q in queries
-        ):
-            fail("registered page", qid, path, "is not gold in the file")
-
-    per: collections.Counter[str] = collections.Counter()
-    print("notes:")
-    items = sum(check_query(root, q, per) for q in queries)
-    corpus_notes(root)
-
-    print(f"{len(queries)} queries, {items} gold items (repo {REPO!r}, root {root})")
-    print("counts per category: queries [gold items]")
-    for c in CATS:
-        print(f"  {c:9s} {cats[c]:2d}  [{per[c]}]")
-    if multi_defs:
         print(
-            "gold symbols defined more than once (the last definition, after @typing.overload"
-            " stubs, is the gold span):",
-            ", ".join(f"{s} x{n}" for s, n in sorted(multi_defs.items())),
+            f"  note: {len(present)} literalinclude directives in docs/ with their target shipped,"
+            f" {len(missing)} without"
         )
-    rnd = random.Random(args.seed)
-    print(f"{args.samples} sample lines:")
-    for line in rnd.sample(raw, min(args.samples, len(raw))):
-        print("  " + line)
-    if fails:
-        print(f"\nFAILED ({len(fails)}):")
-        for f in fails:
-            print("  " + f)
-        sys.exit(1)
-    print("\nOK: all gold verified")
+        for m_ in sorted(set(missing)):
+            print("    missing: " + m_)
 
 
 if __name__ == "__main__":
-    main()
+    AiohttpGold().main(__doc__)

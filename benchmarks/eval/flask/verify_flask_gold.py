@@ -20,17 +20,22 @@ informational notes and three sample lines. Exit status 1 on any failure.
 
 from __future__ import annotations
 
-import argparse
-import ast
-import collections
 import contextlib
-import json
 import os
-import random
-import re
 import sys
-from collections.abc import Iterator, Sequence
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gold_checks import (
+    GoldSet,
+    check_keywords,
+    check_statements,
+    fail,
+    note_includes,
+    other_files,
+    read,
+    whole_statements,
+)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "flask"
@@ -43,9 +48,6 @@ CATS: dict[str, int] = {
     "error": 8,
     "calls": 2,
 }
-SOURCE_CATS = ("symbol", "api", "calls", "yields")
-PAGE_CATS = ("docs", "examples")
-STRUCTURAL = ("calls", "yields")
 FL = "flask."
 GLOBALS_NO_APP = "src/flask/globals.py#L17-33"
 
@@ -409,52 +411,6 @@ CLAIMS: dict[str, list[tuple[str, str]]] = {
 }
 
 
-Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-fails: list[str] = []
-
-
-def fail(*parts: object) -> None:
-    fails.append(" ".join(str(p) for p in parts))
-
-
-def span(node: ast.AST) -> list[int]:
-    decorators = getattr(node, "decorator_list", [])
-    lineno: int = node.lineno  # type: ignore[attr-defined]
-    end: int = node.end_lineno  # type: ignore[attr-defined]
-    return [min([d.lineno for d in decorators] + [lineno]), end]
-
-
-def module_of(rel: str) -> str:
-    parts = rel[len("src/") : -len(".py")].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-_trees: dict[str, ast.Module] = {}
-_lines: dict[str, list[str]] = {}
-
-
-def tree(path: str) -> ast.Module:
-    if path not in _trees:
-        with open(path, encoding="utf-8") as f:
-            _trees[path] = ast.parse(f.read())
-    return _trees[path]
-
-
-def text_lines(path: str) -> list[str]:
-    if path not in _lines:
-        with open(path, encoding="utf-8") as f:
-            _lines[path] = f.read().splitlines()
-    return _lines[path]
-
-
-def read(path: str) -> str:
-    with open(path, encoding="utf-8") as f:
-        return f.read()
-
-
 def read_any(path: str) -> str:
     """Text of a file, or of every readable text file under a folder, concatenated."""
     if os.path.isfile(path):
@@ -468,36 +424,6 @@ def read_any(path: str) -> str:
     return "\n".join(parts)
 
 
-def defs(body: Sequence[ast.stmt], prefix: str = "") -> Iterator[tuple[str, Def]]:
-    """(qualname, node) for every def/class, nested ones joined with dots; also descends
-    into if/try/with/for/while/match blocks at the same scope."""
-    for n in body:
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            q = prefix + n.name
-            yield q, n
-            yield from defs(n.body, q + ".")
-        else:
-            for field in ("body", "orelse", "finalbody"):
-                sub = getattr(n, field, None)
-                if isinstance(sub, list):
-                    yield from defs(sub, prefix)
-            for h in getattr(n, "handlers", []) or []:
-                yield from defs(h.body, prefix)
-            for c in getattr(n, "cases", []) or []:
-                yield from defs(c.body, prefix)
-
-
-def find_symbol(root: str, rel: str, symbol: str) -> tuple[Def | None, int, str | None]:
-    mod = module_of(rel)
-    if not symbol.startswith(mod + "."):
-        return None, 0, f"symbol {symbol} is not in module {mod}"
-    want = symbol[len(mod) + 1 :]
-    hits = [n for q, n in defs(tree(os.path.join(root, rel)).body) if q == want]
-    if not hits:
-        return None, 0, f"{symbol} not defined in {rel}"
-    return hits[-1], len(hits), None  # last definition wins, as at import time
-
-
 def target_of(g: dict[str, Any]) -> str:
     """Name of a gold item in FRAGMENTS: its symbol, or path#Ls-e for a symbol-less span."""
     if g.get("symbol"):
@@ -508,200 +434,49 @@ def target_of(g: dict[str, Any]) -> str:
     return str(g.get("path"))
 
 
-multi_defs: dict[str, int] = {}
+class FlaskGold(GoldSet):
+    repo = REPO
+    jsonl = os.path.join(HERE, "flask_dev.jsonl")
+    cats = CATS
+    page_features = PAGE_FEATURES
+    fragments = FRAGMENTS
+    id_registries = (FRAGMENTS, CLAIMS)
+    page_registries = (ERROR_DOC_KEYWORDS, PAGE_FEATURES)
+    symbol_dir = PKG + "/"
+    symbol_where = "src/flask/*.py"
+    root_dir = PKG
+    null_for = "pages, files and folders"
+    id_prefix = "fl"
+    id_form = "fl-NNN"
+    complete_rule = "only"
+    overload = ""
 
+    def label(self, g: dict[str, Any]) -> object:
+        return target_of(g)
 
-def check_item(root: str, g: dict[str, Any], where: str) -> None:
-    if g.get("repo") != REPO:
-        fail(where, "unknown repo", g.get("repo"))
-        return
-    rel = g.get("path")
-    if not isinstance(rel, str) or not rel or rel.startswith("/") or ".." in rel.split("/"):
-        fail(where, "bad path", rel)
-        return
-    if rel.endswith("/"):
-        fail(where, "folder paths are written without a trailing slash", rel)
-    full = os.path.join(root, rel)
-    if not os.path.exists(full):
-        fail(where, "path missing:", rel)
-        return
-    if "symbol" not in g:
-        fail(where, "missing field symbol (use null for pages, files and folders)")
-    if g.get("symbol"):
-        if not rel.endswith(".py") or not rel.startswith(PKG + "/"):
-            fail(where, "symbol gold outside src/flask/*.py", rel)
+    def check_path(self, rel: str, full: str, where: str) -> bool:
+        if rel.endswith("/"):
+            fail(where, "folder paths are written without a trailing slash", rel)
+        return super().check_path(rel, full, where)
+
+    def check_symbolless(self, g: dict[str, Any], rel: str, full: str, where: str) -> None:
+        if "lines" not in g:
             return
-        node, count, err = find_symbol(root, rel, g["symbol"])
-        if err or node is None:
-            fail(where, err)
-            return
-        if count > 1:
-            multi_defs[g["symbol"]] = count
-        if span(node) != g.get("lines"):
-            fail(where, g["symbol"], "lines", g.get("lines"), "!= ast span", span(node))
-    elif "lines" in g:
         # symbol-less span: must be exactly one or more whole top-level statements
         if not rel.endswith(".py") or not os.path.isfile(full):
             fail(where, "symbol-less lines only on Python files")
             return
-        body = tree(full).body
-        starts = {span(n)[0] for n in body}
-        ends = {n.end_lineno for n in body}
         lines = g["lines"]
         if not (isinstance(lines, list) and len(lines) == 2 and lines[0] <= lines[1]):
             fail(where, "bad lines", lines)
-            return
-        s, e = lines
-        if s not in starts or e not in ends:
+        elif not whole_statements(full, lines):
             fail(where, "symbol-less lines", lines, "do not bound top-level statements")
 
-
-def span_text(root: str, g: dict[str, Any]) -> str:
-    s, e = g["lines"]
-    return "\n".join(text_lines(os.path.join(root, g["path"]))[s - 1 : e])
-
-
-# ---------- structural truth sets ----------
-def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of fn's own body: nested defs, classes and lambdas are not descended into."""
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, NESTED):
-            continue
-        yield n
-        stack.extend(ast.iter_child_nodes(n))
-
-
-def nested_ranges(fn: ast.AST) -> list[list[int]]:
-    return [
-        span(x) if not isinstance(x, ast.Lambda) else [x.lineno, x.end_lineno or x.lineno]
-        for x in ast.walk(fn)
-        if x is not fn and isinstance(x, NESTED)
-    ]
-
-
-Item = tuple[str, str, list[int]]
-
-
-def pattern(kind: str, name: str) -> re.Pattern[str]:
-    return re.compile(
-        (r"\byield\s+" if kind == "yields" else r"\bself\.") + re.escape(name) + r"\s*\("
-    )
-
-
-def matches(kind: str, name: str, x: ast.AST) -> bool:
-    if kind == "yields":
-        return (
-            isinstance(x, ast.Yield)
-            and isinstance(x.value, ast.Call)
-            and isinstance(x.value.func, ast.Name)
-            and x.value.func.id == name
-        )
-    return (
-        isinstance(x, ast.Call)
-        and isinstance(x.func, ast.Attribute)
-        and x.func.attr == name
-        and isinstance(x.func.value, ast.Name)
-        and x.func.value.id == "self"
-    )
-
-
-def structural_sets(root: str, kind: str, name: str) -> tuple[dict[str, Item], dict[str, Item]]:
-    """Functions under ROOT/src whose own body matches, by ast and by a text scan."""
-    by_ast: dict[str, Item] = {}
-    by_text: dict[str, Item] = {}
-    pat = pattern(kind, name)
-    src = os.path.join(root, "src")
-    for dp, dn, fn in os.walk(src):
-        dn[:] = sorted(d for d in dn if d != "__pycache__")
-        for f in sorted(fn):
-            if not f.endswith(".py"):
-                continue
-            full = os.path.join(dp, f)
-            rel = os.path.relpath(full, root).replace(os.sep, "/")
-            mod = module_of(rel)
-            lines = text_lines(full)
-            for q, n in defs(tree(full).body):
-                if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef):
-                    continue
-                sym = mod + "." + q
-                item: Item = (rel, sym, span(n))
-                if any(matches(kind, name, x) for x in own_nodes(n)):
-                    by_ast[sym] = item
-                nr = nested_ranges(n)
-                end = n.end_lineno or n.lineno
-                own = [
-                    lines[i - 1]
-                    for i in range(n.lineno, end + 1)
-                    if not any(s <= i <= e for s, e in nr)
-                ]
-                if pat.search("\n".join(own)):
-                    by_text[sym] = item
-    return by_ast, by_text
-
-
-def other_occurrences(root: str, kind: str, name: str) -> list[str]:
-    """Files outside src/ (tests, docs, examples) whose text contains the pattern."""
-    pat = pattern(kind, name)
-    out = []
-    for dp, dn, fn in os.walk(root):
-        if os.path.abspath(dp) == os.path.abspath(root):
-            dn[:] = [d for d in dn if d not in ("src", ".downloads", ".state")]
-        dn[:] = sorted(d for d in dn if d != "__pycache__")
-        for f in sorted(fn):
-            if not f.endswith((".py", ".rst")):
-                continue
-            full = os.path.join(dp, f)
-            try:
-                if pat.search(read(full)):
-                    out.append(os.path.relpath(full, root))
-            except (UnicodeDecodeError, OSError):
-                pass
-    return out
-
-
-def check_query(root: str, q: dict[str, Any], per: collections.Counter[str]) -> int:
-    qid = q.get("id")
-    for k in ("id", "category", "query", "gold", "note"):
-        if k not in q:
-            fail(qid, "missing field", k)
-    extra = set(q) - {"id", "category", "query", "filters", "gold", "gold_complete", "note"}
-    if extra:
-        fail(qid, "unknown fields", sorted(extra))
-    if not re.fullmatch(r"fl-\d{3}", str(qid)):
-        fail(qid, "id must look like fl-NNN")
-    cat = q.get("category")
-    if cat not in CATS:
-        fail(qid, "unknown category", cat)
-    if not q.get("gold"):
-        fail(qid, "empty gold")
-        return 0
-    if not str(q.get("query", "")).strip() or not str(q.get("note", "")).strip():
-        fail(qid, "empty query or note")
-    if ("filters" in q) != (cat in STRUCTURAL):
-        fail(qid, "filters must be given exactly for structural categories")
-    if "gold_complete" in q and cat not in STRUCTURAL:
-        fail(qid, "gold_complete is only used on structural queries")
-
-    keys: set[tuple[Any, ...]] = set()
-    for g in q["gold"]:
-        where = f"{qid} {g.get('repo')}:{g.get('path')}"
-        extra_g = set(g) - {"repo", "path", "symbol", "lines"}
-        if extra_g:
-            fail(where, "unknown gold fields", sorted(extra_g))
-        key = (g.get("repo"), g.get("path"), g.get("symbol"), tuple(g.get("lines") or ()))
-        if key in keys:
-            fail(where, "duplicate gold item")
-        keys.add(key)
-        check_item(root, g, where)
-        per[str(cat)] += 1
+    def check_gold(self, q: dict[str, Any], cat: Any, g: dict[str, Any], where: str) -> None:
         path = str(g.get("path", ""))
-        if cat in SOURCE_CATS and not g.get("symbol"):
-            fail(where, "source categories need symbol gold")
         if not g.get("symbol") and "lines" in g and cat != "error":
             fail(where, "symbol-less lines are only used for error queries")
-        if cat in PAGE_CATS and (g.get("symbol") or "lines" in g):
+        if cat in self.page_cats and (g.get("symbol") or "lines" in g):
             fail(where, "docs/examples gold is a page, file or folder without symbol or lines")
         if cat == "docs" and not path.startswith("docs/"):
             fail(where, "docs gold must be a page under docs/")
@@ -712,207 +487,38 @@ def check_query(root: str, q: dict[str, Any], per: collections.Counter[str]) -> 
         if g.get("symbol") and not path.startswith(PKG + "/"):
             fail(where, "symbol gold must lie under", PKG)
 
-    check_overlaps(q)
-    if cat in STRUCTURAL:
-        check_structural(root, q)
-    if cat == "error":
-        check_error(root, q)
-    check_fragments(root, q)
-    if cat in PAGE_CATS:
+    def other_occurrences(self, kind: str, name: str) -> list[str]:
+        """Files outside src/ (tests, docs, examples) whose text contains the pattern."""
+        return other_files(self.root, kind, name, (), ("src", ".downloads", ".state"))
+
+    def check_error(self, q: dict[str, Any]) -> None:
+        qid = str(q["id"])
+        if qid not in FRAGMENTS:
+            fail(qid, "no code fragment registered for this error query")
+        covered = {t for _, targets in FRAGMENTS.get(qid, []) for t in targets}
         for g in q["gold"]:
-            feats = PAGE_FEATURES.get((str(qid), g["path"]))
-            if feats is None:
-                fail(qid, "no features registered for", g["path"])
-                continue
-            page = os.path.join(root, g["path"])
-            if os.path.exists(page):
-                text = read_any(page)
-                lack = [s for s in feats if s not in text]
-                if lack:
-                    fail(qid, g["path"], "lacks", lack)
-    for rel, text in CLAIMS.get(str(qid), []):
-        full = os.path.join(root, rel)
-        if not os.path.isfile(full):
-            fail(qid, "claim source missing:", rel)
-        elif text not in read(full):
-            fail(qid, rel, "lacks claimed statement", repr(text))
-    return len(q["gold"])
+            if g.get("lines") and target_of(g) not in covered:
+                fail(qid, "error code gold without a registered fragment:", target_of(g))
+        pages = [g for g in q["gold"] if not g.get("lines")]
+        if not pages:
+            fail(qid, "error query has no doc page gold")
+        for g in pages:
+            if not str(g["path"]).startswith("docs/"):
+                fail(qid, "error page gold must be a docs page:", g["path"])
+            check_keywords(self.root, qid, g, ERROR_DOC_KEYWORDS)
 
+    def page_text(self, page: str) -> str | None:
+        return read_any(page) if os.path.exists(page) else None
 
-def check_overlaps(q: dict[str, Any]) -> None:
-    """Two gold items of one query in the same file must not overlap (one hit would match
-    both by the line-overlap rule)."""
-    items = [g for g in q["gold"] if g.get("lines")]
-    for i, a in enumerate(items):
-        for b in items[i + 1 :]:
-            same = a["path"] == b["path"]
-            if same and a["lines"][0] <= b["lines"][1] and b["lines"][0] <= a["lines"][1]:
-                fail(q["id"], "gold spans overlap:", target_of(a), target_of(b))
-
-
-def check_structural(root: str, q: dict[str, Any]) -> None:
-    qid = q["id"]
-    filters = q.get("filters") or {}
-    if len(filters) != 1:
-        fail(qid, "filters must hold exactly one key")
-        return
-    ((kind, name),) = filters.items()
-    if kind != q["category"]:
-        fail(qid, "filter kind", kind, "!= category")
-    if q.get("gold_complete") is not True:
-        fail(qid, "gold_complete must be true")
-    a, t = structural_sets(root, kind, name)
-    if not a:
-        fail(qid, "pattern", kind, name, "matches nothing")
-    if not 3 <= len(a) <= 12:
-        fail(qid, "pattern", kind, name, "has", len(a), "callers; expected 3-12")
-    if set(a) != set(t):
-        fail(qid, "ast vs text scan disagree:", sorted(set(a) ^ set(t)))
-    gold = {g["symbol"]: g for g in q["gold"]}
-    if set(gold) != set(a):
-        fail(
-            qid,
-            "gold != recomputed set; missing",
-            sorted(set(a) - set(gold)),
-            "extra",
-            sorted(set(gold) - set(a)),
+    def check_claims(self, q: dict[str, Any]) -> None:
+        check_statements(
+            self.root, str(q["id"]), CLAIMS, "claim source missing:", "lacks claimed statement"
         )
-    for s in set(gold) & set(a):
-        if gold[s]["path"] != a[s][0] or list(gold[s]["lines"]) != a[s][2]:
-            fail(qid, s, "path/lines", gold[s]["path"], gold[s]["lines"], "!=", a[s][0], a[s][2])
-    others = other_occurrences(root, kind, name)
-    if others:
-        print(f"  note: {qid} pattern {kind}={name} also occurs outside src/ in {others}")
-    else:
-        print(f"  note: {qid} pattern {kind}={name}: {len(a)} functions, none outside src/")
 
-
-def check_fragments(root: str, q: dict[str, Any]) -> None:
-    qid = str(q["id"])
-    for frag, targets in FRAGMENTS.get(qid, []):
-        for tgt in targets:
-            gs = [g for g in q["gold"] if target_of(g) == tgt]
-            if not gs:
-                fail(qid, "fragment target is not gold:", tgt)
-                continue
-            for g in gs:
-                here = "lines" in g and os.path.isfile(os.path.join(root, g["path"]))
-                if here and frag not in span_text(root, g):
-                    fail(qid, repr(frag), "not inside", tgt, g["lines"])
-
-
-def check_error(root: str, q: dict[str, Any]) -> None:
-    qid = str(q["id"])
-    if qid not in FRAGMENTS:
-        fail(qid, "no code fragment registered for this error query")
-    covered = {t for _, targets in FRAGMENTS.get(qid, []) for t in targets}
-    for g in q["gold"]:
-        if g.get("lines") and target_of(g) not in covered:
-            fail(qid, "error code gold without a registered fragment:", target_of(g))
-    pages = [g for g in q["gold"] if not g.get("lines")]
-    if not pages:
-        fail(qid, "error query has no doc page gold")
-    for g in pages:
-        if not str(g["path"]).startswith("docs/"):
-            fail(qid, "error page gold must be a docs page:", g["path"])
-        kws = ERROR_DOC_KEYWORDS.get((qid, g["path"]))
-        page = os.path.join(root, g["path"])
-        if kws is None:
-            fail(qid, "no keyword registered for doc", g["path"])
-        elif os.path.isfile(page):
-            lack = [kw for kw in kws if kw not in read(page)]
-            if lack:
-                fail(qid, g["path"], "lacks", lack)
-
-
-def corpus_notes(root: str) -> None:
-    """Informational: literalinclude / include targets the sdist does not ship."""
-    missing: list[str] = []
-    for dp, dn, fn in os.walk(os.path.join(root, "docs")):
-        dn.sort()
-        for f in sorted(fn):
-            if not f.endswith(".rst"):
-                continue
-            full = os.path.join(dp, f)
-            for m in re.finditer(r"^\.\. (?:literalinclude|include):: (\S+)", read(full), re.M):
-                target = os.path.normpath(os.path.join(dp, m.group(1)))
-                if not os.path.exists(target):
-                    missing.append(f"{os.path.relpath(full, root)} -> {m.group(1)}")
-    if missing:
-        print(f"  note: {len(missing)} include targets absent from the sdist:")
-        for m_ in missing:
-            print("    " + m_)
-    else:
-        print("  note: every literalinclude/include target in docs/ exists in the sdist")
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--target", help="folder written by get_flask_corpus.sh (root TARGET/flask)")
-    ap.add_argument("--root", action="append", default=[], help="flask=PATH")
-    ap.add_argument("--file", default=os.path.join(HERE, "flask_dev.jsonl"))
-    ap.add_argument("--samples", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=7)
-    args = ap.parse_args()
-    roots: dict[str, str] = {}
-    if args.target:
-        roots[REPO] = os.path.join(args.target, REPO)
-    for kv in args.root:
-        k, _, v = kv.partition("=")
-        roots[k] = v
-    root = roots.get(REPO)
-    if not root or not os.path.isdir(os.path.join(root, PKG)):
-        sys.exit(f"missing corpus root for {REPO!r} (use --target DIR or --root flask=PATH)")
-
-    raw = [line for line in read(args.file).splitlines() if line.strip()]
-    queries: list[dict[str, Any]] = []
-    for n, line in enumerate(raw, 1):
-        try:
-            queries.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            fail(f"line {n}: invalid JSON: {e}")
-    ids = collections.Counter(q.get("id") for q in queries)
-    for qid, n in ids.items():
-        if n > 1:
-            fail(qid, "duplicate id")
-    cats = collections.Counter(q.get("category") for q in queries)
-    if dict(cats) != CATS:
-        fail("category counts", dict(cats), "!= expected", CATS)
-    for reg in (FRAGMENTS, CLAIMS):
-        for qid in reg:
-            if qid not in ids:
-                fail("registered id", qid, "is not in the file")
-    for qid, path in list(ERROR_DOC_KEYWORDS) + list(PAGE_FEATURES):
-        if not any(
-            q.get("id") == qid and any(g.get("path") == path for g in q["gold"]) for q in queries
-        ):
-            fail("registered page", qid, path, "is not gold in the file")
-
-    per: collections.Counter[str] = collections.Counter()
-    print("notes:")
-    items = sum(check_query(root, q, per) for q in queries)
-    corpus_notes(root)
-
-    print(f"{len(queries)} queries, {items} gold items (repo {REPO!r}, root {root})")
-    print("counts per category: queries [gold items]")
-    for c in CATS:
-        print(f"  {c:9s} {cats[c]:2d}  [{per[c]}]")
-    if multi_defs:
-        print(
-            "gold symbols defined more than once (the last definition is the gold span):",
-            ", ".join(f"{s} x{n}" for s, n in sorted(multi_defs.items())),
-        )
-    rnd = random.Random(args.seed)
-    print(f"{args.samples} sample lines:")
-    for line in rnd.sample(raw, min(args.samples, len(raw))):
-        print("  " + line)
-    if fails:
-        print(f"\nFAILED ({len(fails)}):")
-        for f in fails:
-            print("  " + f)
-        sys.exit(1)
-    print("\nOK: all gold verified")
+    def corpus_notes(self) -> None:
+        if not note_includes(self.root, "(?:literalinclude|include)", "include"):
+            print("  note: every literalinclude/include target in docs/ exists in the sdist")
 
 
 if __name__ == "__main__":
-    main()
+    FlaskGold().main(__doc__)

@@ -16,23 +16,17 @@ per category, informational notes and three sample lines. Exit status 1 on any f
 
 from __future__ import annotations
 
-import argparse
-import ast
-import collections
-import json
 import os
-import random
-import re
 import sys
-from collections.abc import Iterator, Sequence
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gold_checks import GoldSet, check_keywords, fail, span_text, whole_statements
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "litestar"
 PKG = "litestar"
 CATS: dict[str, int] = {"api": 25, "symbol": 3, "docs": 6, "error": 5}
-SOURCE_CATS = ("symbol", "api")
-PAGE_CATS = ("docs",)
 README = "docs/PYPI_README.md"
 LS = "litestar."
 APP_INIT = LS + "app.Litestar.__init__"
@@ -277,322 +271,78 @@ PAGE_FEATURES: dict[tuple[str, str], list[str]] = {
     ],
 }
 
-Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-fails: list[str] = []
 
+class LitestarGold(GoldSet):
+    repo = REPO
+    jsonl = os.path.join(HERE, "litestar_howto.jsonl")
+    cats = CATS
+    source_cats = ("symbol", "api")
+    page_cats = ("docs",)
+    structural = ()
+    page_features = PAGE_FEATURES
+    fragments = FRAGMENTS
+    id_registries = (FRAGMENTS,)
+    page_registries = (ERROR_DOC_KEYWORDS, PAGE_FEATURES, SPAN_FRAGMENTS)
+    src = ""
+    symbol_dir = PKG + "/"
+    symbol_where = PKG + "/**.py"
+    root_dir = PKG
+    files_only = True
+    id_prefix = "ls"
+    id_form = "ls-NNN"
+    order_msg = "ids must run ls-001 .. in file order"
+    max_gold = 3
 
-def fail(*parts: object) -> None:
-    fails.append(" ".join(str(p) for p in parts))
+    def check_symbolless(self, g: dict[str, Any], rel: str, full: str, where: str) -> None:
+        if "lines" in g:
+            # symbol-less span: must be exactly one or more whole top-level statements
+            if not rel.endswith(".py"):
+                fail(where, "symbol-less span outside a .py file")
+            elif not whole_statements(full, g["lines"]):
+                fail(where, "symbol-less span", g["lines"], "is not whole top-level statements")
+        elif not rel.startswith("docs/") or not rel.endswith(".md"):
+            fail(where, "page gold must be a .md page under docs/")
 
-
-def span(node: ast.AST) -> list[int]:
-    decorators = getattr(node, "decorator_list", [])
-    lineno: int = node.lineno  # type: ignore[attr-defined]
-    end: int = node.end_lineno  # type: ignore[attr-defined]
-    return [min([d.lineno for d in decorators] + [lineno]), end]
-
-
-def module_of(rel: str) -> str:
-    parts = rel[: -len(".py")].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-_trees: dict[str, ast.Module] = {}
-
-
-def read(path: str) -> str:
-    with open(path, encoding="utf-8") as f:
-        return f.read()
-
-
-def tree(path: str) -> ast.Module:
-    if path not in _trees:
-        _trees[path] = ast.parse(read(path))
-    return _trees[path]
-
-
-def defs(body: Sequence[ast.stmt], prefix: str = "") -> Iterator[tuple[str, Def]]:
-    """(qualname, node) for every def/class, nested ones joined with dots; also descends
-    into if/try/with/for/while/match blocks at the same scope."""
-    for n in body:
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            q = prefix + n.name
-            yield q, n
-            yield from defs(n.body, q + ".")
-        else:
-            for field in ("body", "orelse", "finalbody"):
-                sub = getattr(n, field, None)
-                if isinstance(sub, list):
-                    yield from defs(sub, prefix)
-            for h in getattr(n, "handlers", []) or []:
-                yield from defs(h.body, prefix)
-            for c in getattr(n, "cases", []) or []:
-                yield from defs(c.body, prefix)
-
-
-def find_symbol(root: str, rel: str, symbol: str) -> tuple[Def | None, int, str | None]:
-    mod = module_of(rel)
-    if not symbol.startswith(mod + "."):
-        return None, 0, f"symbol {symbol} is not in module {mod}"
-    want = symbol[len(mod) + 1 :]
-    hits = [n for q, n in defs(tree(os.path.join(root, rel)).body) if q == want]
-    if not hits:
-        return None, 0, f"{symbol} not defined in {rel}"
-    return hits[-1], len(hits), None  # last definition wins, as at import time
-
-
-multi_defs: dict[str, int] = {}
-
-
-def span_text(root: str, g: dict[str, Any]) -> str:
-    lines = read(os.path.join(root, g["path"])).splitlines()
-    s, e = g["lines"]
-    return "\n".join(lines[s - 1 : e])
-
-
-def check_item(root: str, g: dict[str, Any], where: str) -> None:
-    if g.get("repo") != REPO:
-        fail(where, "unknown repo", g.get("repo"))
-        return
-    rel = g.get("path")
-    if not isinstance(rel, str) or not rel or rel.startswith("/") or ".." in rel.split("/"):
-        fail(where, "bad path", rel)
-        return
-    full = os.path.join(root, rel)
-    if not os.path.isfile(full):
-        fail(where, "path missing:", rel)
-        return
-    if "symbol" not in g:
-        fail(where, "missing field symbol (use null for pages)")
-    if g.get("symbol"):
-        if not rel.endswith(".py") or not rel.startswith(PKG + "/"):
-            fail(where, "symbol gold outside", PKG + "/**.py", rel)
-            return
-        node, count, err = find_symbol(root, rel, g["symbol"])
-        if err or node is None:
-            fail(where, err)
-            return
-        if count > 1:
-            multi_defs[g["symbol"]] = count
-        if span(node) != g.get("lines"):
-            fail(where, g["symbol"], "lines", g.get("lines"), "!= ast span", span(node))
-    elif "lines" in g:
-        # symbol-less span: must be exactly one or more whole top-level statements
-        if not rel.endswith(".py"):
-            fail(where, "symbol-less span outside a .py file")
-            return
-        body = tree(full).body
-        starts = {span(n)[0] for n in body}
-        ends = {n.end_lineno for n in body}
-        s, e = g["lines"]
-        if s not in starts or e not in ends:
-            fail(where, "symbol-less span", g["lines"], "is not whole top-level statements")
-    elif not rel.startswith("docs/") or not rel.endswith(".md"):
-        fail(where, "page gold must be a .md page under docs/")
-
-
-def check_overlaps(q: dict[str, Any]) -> None:
-    """Two gold items of one query in the same file must not overlap (one hit would match
-    both by the line-overlap rule)."""
-    items = [g for g in q["gold"] if g.get("lines")]
-    for i, a in enumerate(items):
-        for b in items[i + 1 :]:
-            same = a["path"] == b["path"]
-            if same and a["lines"][0] <= b["lines"][1] and b["lines"][0] <= a["lines"][1]:
-                fail(q["id"], "gold spans overlap:", a.get("symbol"), b.get("symbol"))
-
-
-def check_fragments(root: str, q: dict[str, Any]) -> None:
-    qid = str(q["id"])
-    for frag, targets in FRAGMENTS.get(qid, []):
-        for tgt in targets:
-            gs = [g for g in q["gold"] if g.get("symbol") == tgt]
-            if not gs:
-                fail(qid, "fragment target is not gold:", tgt)
-                continue
-            for g in gs:
-                here = "lines" in g and os.path.isfile(os.path.join(root, g["path"]))
-                if here and frag not in span_text(root, g):
-                    fail(qid, repr(frag), "not inside", tgt, g["lines"])
-    for g in q["gold"]:
-        if g.get("symbol") or "lines" not in g:
-            continue
-        frags = SPAN_FRAGMENTS.get((qid, g["path"]))
-        if frags is None:
-            fail(qid, "no fragment registered for symbol-less span", g["path"])
-        elif os.path.isfile(os.path.join(root, g["path"])):
-            text = span_text(root, g)
-            for frag in frags:
-                if frag not in text:
-                    fail(qid, repr(frag), "not inside", g["path"], g["lines"])
-
-
-def check_error(root: str, q: dict[str, Any]) -> None:
-    qid = str(q["id"])
-    if qid not in FRAGMENTS:
-        fail(qid, "no code fragment registered for this error query")
-    covered = {t for _, targets in FRAGMENTS.get(qid, []) for t in targets}
-    for g in q["gold"]:
-        if g.get("symbol") and g["symbol"] not in covered:
-            fail(qid, "error gold without a registered fragment:", g["symbol"])
-    for g in q["gold"]:
-        if g.get("symbol") or "lines" in g:
-            continue
-        kws = ERROR_DOC_KEYWORDS.get((qid, g["path"]))
-        page = os.path.join(root, g["path"])
-        if kws is None:
-            fail(qid, "no keyword registered for doc", g["path"])
-        elif os.path.isfile(page):
-            lack = [kw for kw in kws if kw not in read(page)]
-            if lack:
-                fail(qid, g["path"], "lacks", lack)
-
-
-def check_query(root: str, q: dict[str, Any], per: collections.Counter[str]) -> int:
-    qid = q.get("id")
-    for k in ("id", "category", "query", "gold", "note"):
-        if k not in q:
-            fail(qid, "missing field", k)
-    extra = set(q) - {"id", "category", "query", "gold", "note"}
-    if extra:
-        fail(qid, "unknown fields", sorted(extra))
-    if not re.fullmatch(r"ls-\d{3}", str(qid)):
-        fail(qid, "id must look like ls-NNN")
-    cat = q.get("category")
-    if cat not in CATS:
-        fail(qid, "unknown category", cat)
-    gold = q.get("gold") or []
-    if not gold:
-        fail(qid, "empty gold")
-        return 0
-    if not 1 <= len(gold) <= 3:
-        fail(qid, "gold must hold 1-3 items, has", len(gold))
-    if not str(q.get("query", "")).strip() or not str(q.get("note", "")).strip():
-        fail(qid, "empty query or note")
-
-    keys: set[tuple[Any, ...]] = set()
-    for g in gold:
-        where = f"{qid} {g.get('repo')}:{g.get('path')}"
-        extra_g = set(g) - {"repo", "path", "symbol", "lines"}
-        if extra_g:
-            fail(where, "unknown gold fields", sorted(extra_g))
-        key = (g.get("repo"), g.get("path"), g.get("symbol"), tuple(g.get("lines") or ()))
-        if key in keys:
-            fail(where, "duplicate gold item")
-        keys.add(key)
-        check_item(root, g, where)
-        per[str(cat)] += 1
-        if cat in SOURCE_CATS and not g.get("symbol"):
-            fail(where, "source categories need symbol gold")
-        if cat in PAGE_CATS and (g.get("symbol") or "lines" in g):
+    def check_gold(self, q: dict[str, Any], cat: Any, g: dict[str, Any], where: str) -> None:
+        if cat in self.page_cats and (g.get("symbol") or "lines" in g):
             fail(where, "docs gold must be a page")
 
-    check_overlaps(q)
-    if cat == "error":
-        check_error(root, q)
-    check_fragments(root, q)
-    if cat in PAGE_CATS:
-        for g in gold:
-            feats = PAGE_FEATURES.get((str(qid), g["path"]))
-            if feats is None:
-                fail(qid, "no features registered for", g["path"])
+    def check_error(self, q: dict[str, Any]) -> None:
+        self.check_coverage(q)
+        for g in q["gold"]:
+            if not g.get("symbol") and "lines" not in g:
+                check_keywords(self.root, str(q["id"]), g, ERROR_DOC_KEYWORDS)
+
+    def check_code(self, q: dict[str, Any]) -> None:
+        """Symbol-less spans hold the fragments registered for them."""
+        qid = str(q["id"])
+        for g in q["gold"]:
+            if g.get("symbol") or "lines" not in g:
                 continue
-            page = os.path.join(root, g["path"])
-            if os.path.isfile(page):
-                lack = [s for s in feats if s not in read(page)]
-                if lack:
-                    fail(qid, g["path"], "lacks", lack)
-    return len(gold)
+            frags = SPAN_FRAGMENTS.get((qid, g["path"]))
+            if frags is None:
+                fail(qid, "no fragment registered for symbol-less span", g["path"])
+            elif os.path.isfile(os.path.join(self.root, g["path"])):
+                text = span_text(self.root, g)
+                for frag in frags:
+                    if frag not in text:
+                        fail(qid, repr(frag), "not inside", g["path"], g["lines"])
 
-
-def corpus_notes(root: str) -> None:
-    """Informational: what the sdist holds outside the package."""
-    top = sorted(os.listdir(root))
-    docs = (
-        sorted(os.listdir(os.path.join(root, "docs")))
-        if os.path.isdir(os.path.join(root, "docs"))
-        else []
-    )
-    n_py = sum(
-        len([f for f in fn if f.endswith(".py")]) for _, _, fn in os.walk(os.path.join(root, PKG))
-    )
-    print(f"  note: corpus top level {top}; docs/ holds {docs}; {n_py} .py files under {PKG}/")
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument(
-        "--target", help="folder written by get_litestar_corpus.sh (root TARGET/litestar)"
-    )
-    ap.add_argument("--root", action="append", default=[], help="litestar=PATH")
-    ap.add_argument("--file", default=os.path.join(HERE, "litestar_howto.jsonl"))
-    ap.add_argument("--samples", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=7)
-    args = ap.parse_args()
-    roots: dict[str, str] = {}
-    if args.target:
-        roots[REPO] = os.path.join(args.target, REPO)
-    for kv in args.root:
-        k, _, v = kv.partition("=")
-        roots[k] = v
-    root = roots.get(REPO)
-    if not root or not os.path.isdir(os.path.join(root, PKG)):
-        sys.exit(f"missing corpus root for {REPO!r} (use --target DIR or --root litestar=PATH)")
-
-    raw = [line for line in read(args.file).splitlines() if line.strip()]
-    queries: list[dict[str, Any]] = []
-    for n, line in enumerate(raw, 1):
-        try:
-            queries.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            fail(f"line {n}: invalid JSON: {e}")
-    ids = collections.Counter(q.get("id") for q in queries)
-    for qid, n in ids.items():
-        if n > 1:
-            fail(qid, "duplicate id")
-    expected_ids = [f"ls-{i:03d}" for i in range(1, len(queries) + 1)]
-    if [q.get("id") for q in queries] != expected_ids:
-        fail("ids must run ls-001 .. in file order")
-    cats = collections.Counter(q.get("category") for q in queries)
-    if dict(cats) != CATS:
-        fail("category counts", dict(cats), "!= expected", CATS)
-    for qid in FRAGMENTS:
-        if qid not in ids:
-            fail("registered id", qid, "is not in the file")
-    for qid, path in list(ERROR_DOC_KEYWORDS) + list(PAGE_FEATURES) + list(SPAN_FRAGMENTS):
-        if not any(
-            q.get("id") == qid and any(g.get("path") == path for g in q["gold"]) for q in queries
-        ):
-            fail("registered page", qid, path, "is not gold in the file")
-
-    per: collections.Counter[str] = collections.Counter()
-    print("notes:")
-    items = sum(check_query(root, q, per) for q in queries)
-    corpus_notes(root)
-
-    print(f"{len(queries)} queries, {items} gold items (repo {REPO!r}, root {root})")
-    print("counts per category: queries [gold items]")
-    for c in CATS:
-        print(f"  {c:9s} {cats[c]:2d}  [{per[c]}]")
-    if multi_defs:
-        print(
-            "gold symbols defined more than once (the last definition, after @typing.overload"
-            " stubs, is the gold span):",
-            ", ".join(f"{s} x{n}" for s, n in sorted(multi_defs.items())),
+    def corpus_notes(self) -> None:
+        """Informational: what the sdist holds outside the package."""
+        root = self.root
+        top = sorted(os.listdir(root))
+        docs = (
+            sorted(os.listdir(os.path.join(root, "docs")))
+            if os.path.isdir(os.path.join(root, "docs"))
+            else []
         )
-    rnd = random.Random(args.seed)
-    print(f"{args.samples} sample lines:")
-    for line in rnd.sample(raw, min(args.samples, len(raw))):
-        print("  " + line)
-    if fails:
-        print(f"\nFAILED ({len(fails)}):")
-        for f in fails:
-            print("  " + f)
-        sys.exit(1)
-    print("\nOK: all gold verified")
+        n_py = sum(
+            len([f for f in fn if f.endswith(".py")])
+            for _, _, fn in os.walk(os.path.join(root, PKG))
+        )
+        print(f"  note: corpus top level {top}; docs/ holds {docs}; {n_py} .py files under {PKG}/")
 
 
 if __name__ == "__main__":
-    main()
+    LitestarGold().main(__doc__)

@@ -18,16 +18,15 @@ category and three sample lines. Exit status 1 on any failure.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import collections
-import json
 import os
-import random
 import re
 import sys
-from collections.abc import Iterator, Sequence
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gold_checks import GOLD_FIELDS, GoldSet, check_fragments, fail, pattern, read, tree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "textual"
@@ -42,7 +41,6 @@ CATS: dict[str, int] = {
 }
 SOURCE_CATS = ("symbol", "api", "error", "calls", "yields")
 PAGE_CATS = ("examples",)
-STRUCTURAL = ("calls", "yields")
 EXAMPLES_DIR = "docs/examples/"
 
 # error queries: text the query must quote (as textual 8.2.8 prints it) ...
@@ -199,199 +197,6 @@ PAGE_FEATURES: dict[tuple[str, str], list[str]] = {
     ],
 }
 
-Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-fails: list[str] = []
-
-
-def fail(*parts: object) -> None:
-    fails.append(" ".join(str(p) for p in parts))
-
-
-def span(node: ast.AST) -> list[int]:
-    decorators = getattr(node, "decorator_list", [])
-    lineno: int = node.lineno  # type: ignore[attr-defined]
-    end: int = node.end_lineno  # type: ignore[attr-defined]
-    return [min([d.lineno for d in decorators] + [lineno]), end]
-
-
-def module_of(rel: str) -> str:
-    parts = rel[len("src/") : -len(".py")].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-_trees: dict[str, ast.Module] = {}
-_lines: dict[str, list[str]] = {}
-
-
-def read(path: str) -> str:
-    with open(path, encoding="utf-8") as f:
-        return f.read()
-
-
-def tree(path: str) -> ast.Module:
-    if path not in _trees:
-        _trees[path] = ast.parse(read(path))
-    return _trees[path]
-
-
-def text_lines(path: str) -> list[str]:
-    if path not in _lines:
-        _lines[path] = read(path).splitlines()
-    return _lines[path]
-
-
-def defs(body: Sequence[ast.stmt], prefix: str = "") -> Iterator[tuple[str, Def]]:
-    """(qualname, node) for every def/class, nested ones joined with dots; also descends
-    into if/try/with/for/while/match blocks at the same scope (e.g. `if TYPE_CHECKING:`)."""
-    for n in body:
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            q = prefix + n.name
-            yield q, n
-            yield from defs(n.body, q + ".")
-        else:
-            for field in ("body", "orelse", "finalbody"):
-                sub = getattr(n, field, None)
-                if isinstance(sub, list):
-                    yield from defs(sub, prefix)
-            for h in getattr(n, "handlers", []) or []:
-                yield from defs(h.body, prefix)
-            for c in getattr(n, "cases", []) or []:
-                yield from defs(c.body, prefix)
-
-
-def find_symbol(root: str, rel: str, symbol: str) -> tuple[Def | None, int, str | None]:
-    mod = module_of(rel)
-    if not symbol.startswith(mod + "."):
-        return None, 0, f"symbol {symbol} is not in module {mod}"
-    want = symbol[len(mod) + 1 :]
-    hits = [n for q, n in defs(tree(os.path.join(root, rel)).body) if q == want]
-    if not hits:
-        return None, 0, f"{symbol} not defined in {rel}"
-    return hits[-1], len(hits), None  # last definition wins, as at import time
-
-
-multi_defs: dict[str, int] = {}
-
-
-def check_item(root: str, g: dict[str, Any], where: str) -> None:
-    if set(g) - {"repo", "path", "symbol", "lines"}:
-        fail(where, "unknown gold fields", sorted(set(g) - {"repo", "path", "symbol", "lines"}))
-    if g.get("repo") != REPO:
-        fail(where, "unknown repo", g.get("repo"))
-        return
-    rel = g.get("path")
-    if not isinstance(rel, str) or not rel or rel.startswith("/") or ".." in rel.split("/"):
-        fail(where, "bad path", rel)
-        return
-    full = os.path.join(root, rel)
-    if not os.path.isfile(full):
-        fail(where, "path missing (or not a file):", rel)
-        return
-    if "symbol" not in g:
-        fail(where, "missing field symbol (use null for example files)")
-    if g.get("symbol"):
-        if not rel.endswith(".py") or not rel.startswith("src/textual/"):
-            fail(where, "symbol gold outside src/textual/**.py", rel)
-            return
-        node, count, err = find_symbol(root, rel, g["symbol"])
-        if err or node is None:
-            fail(where, err)
-            return
-        if count > 1:
-            multi_defs[g["symbol"]] = count
-        if span(node) != g.get("lines"):
-            fail(where, g["symbol"], "lines", g.get("lines"), "!= ast span", span(node))
-    elif "lines" in g:
-        fail(where, "lines given without a symbol")
-
-
-def span_text(root: str, g: dict[str, Any]) -> str:
-    s, e = g["lines"]
-    return "\n".join(text_lines(os.path.join(root, g["path"]))[s - 1 : e])
-
-
-# ---------- structural truth sets ----------
-def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of fn's own body: nested defs, classes and lambdas are not descended into."""
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, NESTED):
-            continue
-        yield n
-        stack.extend(ast.iter_child_nodes(n))
-
-
-def nested_ranges(fn: ast.AST) -> list[list[int]]:
-    return [
-        span(x) if not isinstance(x, ast.Lambda) else [x.lineno, x.end_lineno or x.lineno]
-        for x in ast.walk(fn)
-        if x is not fn and isinstance(x, NESTED)
-    ]
-
-
-Item = tuple[str, str, list[int]]
-
-
-def pattern(kind: str, name: str) -> re.Pattern[str]:
-    return re.compile(
-        (r"\byield\s+" if kind == "yields" else r"\bself\.") + re.escape(name) + r"\s*\("
-    )
-
-
-def matches(kind: str, name: str, x: ast.AST) -> bool:
-    if kind == "yields":
-        return (
-            isinstance(x, ast.Yield)
-            and isinstance(x.value, ast.Call)
-            and isinstance(x.value.func, ast.Name)
-            and x.value.func.id == name
-        )
-    return (
-        isinstance(x, ast.Call)
-        and isinstance(x.func, ast.Attribute)
-        and x.func.attr == name
-        and isinstance(x.func.value, ast.Name)
-        and x.func.value.id == "self"
-    )
-
-
-def structural_sets(root: str, kind: str, name: str) -> tuple[dict[str, Item], dict[str, Item]]:
-    """Functions under ROOT/src whose own body matches, by ast and by a text scan."""
-    by_ast: dict[str, Item] = {}
-    by_text: dict[str, Item] = {}
-    pat = pattern(kind, name)
-    src = os.path.join(root, "src")
-    for dp, dn, fn in os.walk(src):
-        dn[:] = sorted(d for d in dn if d != "__pycache__")
-        for f in sorted(fn):
-            if not f.endswith(".py"):
-                continue
-            full = os.path.join(dp, f)
-            rel = os.path.relpath(full, root).replace(os.sep, "/")
-            mod = module_of(rel)
-            lines = text_lines(full)
-            for q, n in defs(tree(full).body):
-                if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef):
-                    continue
-                sym = mod + "." + q
-                item: Item = (rel, sym, span(n))
-                if any(matches(kind, name, x) for x in own_nodes(n)):
-                    by_ast[sym] = item
-                nr = nested_ranges(n)
-                end = n.end_lineno or n.lineno
-                own = [
-                    lines[i - 1]
-                    for i in range(n.lineno, end + 1)
-                    if not any(s <= i <= e for s, e in nr)
-                ]
-                if pat.search("\n".join(own)):
-                    by_text[sym] = item
-    return by_ast, by_text
-
 
 def other_occurrences(root: str, kind: str, name: str) -> dict[str, int]:
     """Per top folder outside src/ (docs/examples, tests): number of .py files whose text
@@ -462,108 +267,6 @@ def check_example(root: str, qid: str, g: dict[str, Any]) -> None:
         fail(qid, rel, "lacks", lack)
 
 
-def check_query(root: str, q: dict[str, Any], per: collections.Counter[str]) -> int:
-    qid = str(q.get("id"))
-    for k in ("id", "category", "query", "gold", "note"):
-        if k not in q:
-            fail(qid, "missing field", k)
-    extra = set(q) - {"id", "category", "query", "filters", "gold", "gold_complete", "note"}
-    if extra:
-        fail(qid, "unknown fields", sorted(extra))
-    if not re.fullmatch(r"tx-\d{3}", qid):
-        fail(qid, "id must look like tx-001")
-    cat = q.get("category")
-    if cat not in CATS:
-        fail(qid, "unknown category", cat)
-    if not q.get("gold"):
-        fail(qid, "empty gold")
-        return 0
-    if not str(q.get("query", "")).strip() or not str(q.get("note", "")).strip():
-        fail(qid, "empty query or note")
-    if ("filters" in q) != (cat in STRUCTURAL):
-        fail(qid, "filters must be given exactly for structural categories")
-    if ("gold_complete" in q) != (cat in STRUCTURAL):
-        fail(qid, "gold_complete must be given exactly for structural categories")
-
-    keys: set[tuple[Any, ...]] = set()
-    for g in q["gold"]:
-        where = f"{qid} {g.get('repo')}:{g.get('path')}"
-        key = (g.get("repo"), g.get("path"), g.get("symbol"), tuple(g.get("lines") or ()))
-        if key in keys:
-            fail(where, "duplicate gold item")
-        keys.add(key)
-        check_item(root, g, where)
-        per[str(cat)] += 1
-        if cat in SOURCE_CATS and not g.get("symbol"):
-            fail(where, "source categories need symbol gold")
-        if cat in PAGE_CATS:
-            check_example(root, qid, g)
-
-    if cat in STRUCTURAL:
-        check_structural(root, q)
-    if cat == "error":
-        check_error(root, q)
-    return len(q["gold"])
-
-
-def check_structural(root: str, q: dict[str, Any]) -> None:
-    qid = q["id"]
-    filters = q.get("filters") or {}
-    if len(filters) != 1:
-        fail(qid, "filters must hold exactly one key")
-        return
-    ((kind, name),) = filters.items()
-    if kind != q["category"]:
-        fail(qid, "filter kind", kind, "!= category")
-    if q.get("gold_complete") is not True:
-        fail(qid, "gold_complete must be true")
-    a, t = structural_sets(root, kind, name)
-    if not a:
-        fail(qid, "pattern", kind, name, "matches nothing")
-    if not 3 <= len(a) <= 12:
-        fail(qid, "pattern", kind, name, "has", len(a), "matches, expected 3-12")
-    if set(a) != set(t):
-        fail(qid, "ast vs text scan disagree:", sorted(set(a) ^ set(t)))
-    gold = {g["symbol"]: g for g in q["gold"]}
-    if set(gold) != set(a):
-        fail(
-            qid,
-            "gold != recomputed set; missing",
-            sorted(set(a) - set(gold)),
-            "extra",
-            sorted(set(gold) - set(a)),
-        )
-    for s in set(gold) & set(a):
-        if gold[s]["path"] != a[s][0] or list(gold[s]["lines"]) != a[s][2]:
-            fail(qid, s, "path/lines", gold[s]["path"], gold[s]["lines"], "!=", a[s][0], a[s][2])
-    others = other_occurrences(root, kind, name)
-    if others:
-        print(f"  note: {qid} pattern {kind}={name} also occurs outside src/ in {others} files")
-
-
-def check_error(root: str, q: dict[str, Any]) -> None:
-    qid = q["id"]
-    if qid not in ERROR_STRINGS or qid not in ERROR_QUERY_TEXT:
-        fail(qid, "no error string registered for this error query")
-        return
-    if ERROR_QUERY_TEXT[qid] not in q["query"]:
-        fail(qid, "query does not quote", repr(ERROR_QUERY_TEXT[qid]))
-    covered: set[str] = set()
-    for frag, targets in ERROR_STRINGS[qid]:
-        for tgt in targets:
-            covered.add(tgt)
-            gs = [g for g in q["gold"] if g.get("symbol") == tgt]
-            if not gs:
-                fail(qid, "no gold item", tgt)
-                continue
-            for g in gs:
-                if "lines" in g and frag not in span_text(root, g):
-                    fail(qid, repr(frag), "not inside", tgt, g["lines"])
-    for g in q["gold"]:
-        if g.get("symbol") not in covered:
-            fail(qid, "gold item without a registered fragment:", g.get("symbol"))
-
-
 def check_version(root: str) -> None:
     pkg_info = os.path.join(root, "PKG-INFO")
     if not os.path.isfile(pkg_info):
@@ -574,64 +277,63 @@ def check_version(root: str) -> None:
         fail("PKG-INFO version", m.group(1) if m else None, "!=", VERSION)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument(
-        "--target", help="folder written by get_textual_corpus.sh (root TARGET/textual)"
-    )
-    ap.add_argument("--root", action="append", default=[], help="textual=PATH")
-    ap.add_argument("--file", default=os.path.join(HERE, "textual_dev.jsonl"))
-    ap.add_argument("--samples", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=7)
-    args = ap.parse_args()
-    roots: dict[str, str] = {}
-    if args.target:
-        roots[REPO] = os.path.join(args.target, REPO)
-    for kv in args.root:
-        k, _, v = kv.partition("=")
-        roots[k] = v
-    root = roots.get(REPO)
-    if not root or not os.path.isdir(os.path.join(root, "src", "textual")):
-        sys.exit(f"missing corpus root for {REPO!r} (use --target DIR or --root textual=PATH)")
-    check_version(root)
+class TextualGold(GoldSet):
+    repo = REPO
+    jsonl = os.path.join(HERE, "textual_dev.jsonl")
+    cats = CATS
+    source_cats = SOURCE_CATS
+    page_cats = ()  # examples are checked per item, by check_example
+    symbol_dir = "src/textual/"
+    symbol_where = "src/textual/**.py"
+    root_dir = "src/textual"
+    files_only = True
+    missing_msg = "path missing (or not a file):"
+    null_for = "example files"
+    id_prefix = "tx"
+    id_form = "tx-001"
+    order_msg = "ids are not tx-001.. in file order"
+    gold_fields = False  # checked first thing in check_item
+    complete_rule = "exact"
+    overlaps = False
+    range_noun = "matches,"
+    catch_json = False
+    notes_header = False
+    overload = "@overload"
 
-    raw = [line for line in read(args.file).splitlines() if line.strip()]
-    queries: list[dict[str, Any]] = [json.loads(line) for line in raw]
-    ids = collections.Counter(q.get("id") for q in queries)
-    for qid, n in ids.items():
-        if n > 1:
-            fail(qid, "duplicate id")
-    expected_ids = [f"tx-{i:03d}" for i in range(1, len(queries) + 1)]
-    if [q.get("id") for q in queries] != expected_ids:
-        fail("ids are not tx-001.. in file order")
-    cats = collections.Counter(q.get("category") for q in queries)
-    if dict(cats) != CATS:
-        fail("category counts", dict(cats), "!= expected", CATS)
+    def check_root(self) -> None:
+        check_version(self.root)
 
-    per: collections.Counter[str] = collections.Counter()
-    items = sum(check_query(root, q, per) for q in queries)
+    def check_item(self, g: dict[str, Any], where: str) -> None:
+        if set(g) - GOLD_FIELDS:
+            fail(where, "unknown gold fields", sorted(set(g) - GOLD_FIELDS))
+        super().check_item(g, where)
 
-    print(f"{len(queries)} queries, {items} gold items (repo {REPO!r}, root {root})")
-    print("counts per category: queries [gold items]")
-    for c in CATS:
-        print(f"  {c:9s} {cats[c]:2d}  [{per[c]}]")
-    if multi_defs:
-        print(
-            "gold symbols defined more than once (the last definition, after @overload stubs,"
-            " is the gold span):",
-            ", ".join(f"{s} x{n}" for s, n in sorted(multi_defs.items())),
-        )
-    rnd = random.Random(args.seed)
-    print(f"{args.samples} sample lines:")
-    for line in rnd.sample(raw, min(args.samples, len(raw))):
-        print("  " + line)
-    if fails:
-        print(f"\nFAILED ({len(fails)}):")
-        for f in fails:
-            print("  " + f)
-        sys.exit(1)
-    print("\nOK: all gold verified")
+    def check_symbolless(self, g: dict[str, Any], rel: str, full: str, where: str) -> None:
+        if "lines" in g:
+            fail(where, "lines given without a symbol")
+
+    def check_gold(self, q: dict[str, Any], cat: Any, g: dict[str, Any], where: str) -> None:
+        if cat in PAGE_CATS:
+            check_example(self.root, str(q.get("id")), g)
+
+    def note_structural(self, qid: str, kind: str, name: str, found: dict[str, Any]) -> None:
+        others = other_occurrences(self.root, kind, name)
+        if others:
+            print(f"  note: {qid} pattern {kind}={name} also occurs outside src/ in {others} files")
+
+    def check_error(self, q: dict[str, Any]) -> None:
+        qid = q["id"]
+        if qid not in ERROR_STRINGS or qid not in ERROR_QUERY_TEXT:
+            fail(qid, "no error string registered for this error query")
+            return
+        if ERROR_QUERY_TEXT[qid] not in q["query"]:
+            fail(qid, "query does not quote", repr(ERROR_QUERY_TEXT[qid]))
+        check_fragments(self.root, q, ERROR_STRINGS, missing="no gold item", guard=False)
+        covered = {t for _, targets in ERROR_STRINGS[qid] for t in targets}
+        for g in q["gold"]:
+            if g.get("symbol") not in covered:
+                fail(qid, "gold item without a registered fragment:", g.get("symbol"))
 
 
 if __name__ == "__main__":
-    main()
+    TextualGold().main(__doc__)
