@@ -21,7 +21,8 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gold_checks import GoldSet, check_fragments, fail, read
+from gold_ast import read
+from gold_checks import GoldSet, check_fragments, fail
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "click"

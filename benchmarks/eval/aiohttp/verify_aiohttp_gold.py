@@ -28,17 +28,8 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gold_checks import (
-    GoldSet,
-    check_keywords,
-    check_texts,
-    defs,
-    docs_pages,
-    fail,
-    other_files,
-    read,
-    tree,
-)
+from gold_ast import defs, read, tree
+from gold_checks import GoldSet, check_keywords, check_texts, docs_pages, fail, other_files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "aiohttp"

@@ -26,16 +26,8 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gold_checks import (
-    GoldSet,
-    check_keywords,
-    check_statements,
-    fail,
-    note_includes,
-    other_files,
-    read,
-    whole_statements,
-)
+from gold_ast import read, whole_statements
+from gold_checks import GoldSet, check_keywords, check_statements, fail, note_includes, other_files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "flask"

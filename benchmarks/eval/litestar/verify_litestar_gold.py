@@ -21,7 +21,8 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gold_checks import GoldSet, check_keywords, fail, span_text, whole_statements
+from gold_ast import span_text, whole_statements
+from gold_checks import GoldSet, check_keywords, fail
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "litestar"

@@ -26,7 +26,8 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gold_checks import GOLD_FIELDS, GoldSet, check_fragments, fail, pattern, read, tree
+from gold_ast import pattern, read, tree
+from gold_checks import GOLD_FIELDS, GoldSet, check_fragments, fail
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "textual"
