@@ -83,8 +83,7 @@ def analyze(query: str) -> QueryAnalysis:
 
     is_error = bool(_ERROR_MARKERS.search(query))
     has_code = bool(_CODE_MARKERS.search(query))
-    groups = [message_fragments(m) for m in pasted_messages(query)] if (is_error or phrases) else []
-    groups = [g for g in groups if g]
+    groups = [g for _, g in _message_groups(query) if g] if (is_error or phrases) else []
     fragments = list(dict.fromkeys(f for g in groups for f in g))[:16]
     return QueryAnalysis(
         text=query,
@@ -109,13 +108,18 @@ def pasted_messages(query: str) -> list[str]:
     are the asker's ("wrapping timeit, my command dies with ..."), and their n-grams
     would dilute the message's. A query that quotes only code while its unquoted words
     carry the error marker ("`mycli run` fails with ValueError: ...") keeps the whole."""
-    quoted = [m.group(1) for m in _BACKTICKED.finditer(query)]
-    spans = [q for q in quoted if message_fragments(q)]
-    if not spans:
-        return [query]
+    return [text for text, _ in _message_groups(query)]
+
+
+def _message_groups(query: str) -> list[tuple[str, list[str]]]:
+    """`pasted_messages` with each message's fragments, computed once."""
+    quoted = [(m.group(1), message_fragments(m.group(1))) for m in _BACKTICKED.finditer(query)]
+    spans = [(text, grams) for text, grams in quoted if grams]
     rest = _BACKTICKED.sub(" ", query)
-    if not any(_ERROR_MARKERS.search(q) for q in spans) and _ERROR_MARKERS.search(rest):
-        return [query]
+    if not spans or (
+        not any(_ERROR_MARKERS.search(text) for text, _ in spans) and _ERROR_MARKERS.search(rest)
+    ):
+        return [(query, message_fragments(query))]
     return spans
 
 

@@ -236,7 +236,7 @@ class Retriever:
         """Definitions named by the query, then those that build the names it uses by
         convention (`key_space` -> the code holding `f"key_{key}"`), below them."""
         found = self.store.symbol_lookup(names, filters, kinds, OVERFETCH)
-        keys = sorted({k for n in names if "_" in n.strip("_") for k in keys_for_name(n)})
+        keys = sorted({k for n in names for k in keys_for_name(n)})
         if not keys or len(found) >= OVERFETCH:
             return found
         scoped = filters.model_copy(update={"name_templates": keys})

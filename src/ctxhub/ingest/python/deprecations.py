@@ -345,13 +345,12 @@ def _deprecated_shim(
         return None
     old = {a.symbol: a.replacement for a in aliases}
     if all(f"{module}.{name}" in old for name in offered):
-        homes = [r.split(".") for r in (old[f"{module}.{n}"] for n in offered) if r]
-        common = homes[0][:-1] if homes else []
-        for home in homes[1:]:
-            i = 0
-            while i < min(len(common), len(home) - 1) and common[i] == home[i]:
-                i += 1
-            common = common[:i]
+        homes = [r.split(".")[:-1] for r in (old[f"{module}.{n}"] for n in offered) if r]
+        common = []
+        for parts in zip(*homes, strict=False):  # the dotted parts every new home shares
+            if len(set(parts)) > 1:
+                break
+            common.append(parts[0])
         new_home = ".".join(common) if len(common) > 1 else None
         note = "every name this module offers is a deprecated alias"
         return (f"{note} (moved to {new_home})" if new_home else note), new_home
@@ -362,18 +361,16 @@ def _deprecated_shim(
 
 def _getattr_serves(tree: ast.Module, offered: list[str]) -> bool:
     """The module's `__getattr__` answers for its `__all__` (it reads `__all__`, or names
-    every offered name), and the module defines none of them itself."""
-    defined = {
-        t.id
-        for stmt in tree.body
-        if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.FunctionDef | ast.ClassDef)
-        for t in (
-            [ast.Name(id=stmt.name)]
-            if isinstance(stmt, ast.FunctionDef | ast.ClassDef)
-            else (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-        )
-        if isinstance(t, ast.Name)
-    }
+    every offered name), and the module defines none of them itself at its top level
+    (`module_level_names` would also count the names `__getattr__` binds inside)."""
+    defined: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef | ast.ClassDef):
+            defined.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            defined.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            defined.add(stmt.target.id)
     if defined & set(offered):
         return False
     for stmt in tree.body:
