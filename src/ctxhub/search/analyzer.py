@@ -111,16 +111,24 @@ def pasted_messages(query: str) -> list[str]:
     return [text for text, _ in _message_groups(query)]
 
 
+#: A quoted message of two words, as validators print them (`{'extra': ['Unknown
+#: field.']}`): too short for an n-gram, and a whole message by its quotes and capital.
+_SHORT_MESSAGE = re.compile(r"(['\"])([A-Z][a-z]+ [a-z]+)\.?\1")
+
+
 def _message_groups(query: str) -> list[tuple[str, list[str]]]:
-    """`pasted_messages` with each message's fragments, computed once."""
+    """`pasted_messages` with each message's fragments, computed once. A quoted message
+    of two words (`{'extra': ['Unknown field.']}`) is too short for an n-gram, so it is a
+    message and a fragment of its own."""
     quoted = [(m.group(1), message_fragments(m.group(1))) for m in _BACKTICKED.finditer(query)]
     spans = [(text, grams) for text, grams in quoted if grams]
+    short = [(m.group(2), [m.group(2)]) for m in _SHORT_MESSAGE.finditer(query)]
     rest = _BACKTICKED.sub(" ", query)
     if not spans or (
         not any(_ERROR_MARKERS.search(text) for text, _ in spans) and _ERROR_MARKERS.search(rest)
     ):
-        return [(query, message_fragments(query))]
-    return spans
+        return [(query, message_fragments(query)), *short]
+    return [*spans, *short]
 
 
 #: Words that cannot make an n-gram a message fragment on their own. Narrower than

@@ -97,7 +97,9 @@ class LiteralMatch:
     page that explains it) contains its words in order. Rank fusion alone is too flat
     to let one exact match win over chunks that are merely about the same topic. A query
     can quote two messages that different code emits (a parser's line and the loader's
-    summary), so a chunk's share is its best over the quoted messages.
+    summary), so a chunk's share is its best over the quoted messages. A function that
+    raises by key (`self.error_messages["unknown"]`) counts the texts it emits
+    (`metadata.extra["messages"]`) as its own.
     """
 
     name = "literal"
@@ -111,7 +113,8 @@ class LiteralMatch:
             return [1.0] * len(candidates)
         out = []
         for cand in candidates:
-            text = _normalized(cand.chunk.content)
+            emitted = cand.chunk.metadata.extra.get("messages", ())
+            text = _normalized(" ".join([cand.chunk.content, *emitted]))
             share = max(sum(1 for g in grams if g in text) / len(grams) for grams in groups)
             out.append(1.0 + self.strength * share if share >= 0.34 else 1.0)
         return out

@@ -70,7 +70,9 @@ def names_text(chunk: Chunk) -> str:
 
 
 def idents_text(chunk: Chunk) -> str:
-    """Split identifier parts: the chunk's own names first, then names used in its body."""
+    """Split identifier parts: the chunk's own names first, then names used in its body,
+    then the messages it emits by key (`ingest/python/messages.py`): the words a pasted
+    error shares with the code that raises it."""
     own: dict[str, None] = {}
     for name in (chunk.symbol, chunk.title, chunk.metadata.signature, *chunk.metadata.bases):
         if name:
@@ -82,7 +84,7 @@ def idents_text(chunk: Chunk) -> str:
     body = identifier_parts(chunk.content)[:_MAX_BODY_IDENTS]
     for part in body:
         own.setdefault(part, None)
-    return " ".join(own)
+    return "\n".join([" ".join(own), *chunk.metadata.extra.get("messages", ())])
 
 
 def symbol_suffixes(symbol: str) -> list[tuple[str, int]]:

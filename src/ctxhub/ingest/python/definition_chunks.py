@@ -1,0 +1,300 @@
+"""One chunk per definition of a Python file: the module overview, each class overview,
+each function or method with its source and facts, and each module-level alias.
+
+`FileContext` is what every builder reads about the file (`chunks.extract_python_file`
+makes it once per file); each builder returns one `Chunk` and touches nothing else.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, chunk_id
+from ctxhub.ingest.embed_text import build_embed_text, window_texts
+from ctxhub.ingest.python.callgraph import (
+    BodyFacts,
+    ScopeContext,
+    analyze_body,
+    dotted_chain,
+    scope_statements,
+)
+from ctxhub.ingest.python.definitions import (
+    Definition,
+    FuncNode,
+    class_bases,
+    class_signature,
+    decorator_texts,
+    docstring,
+    first_line,
+    function_signature,
+    is_abstract_class,
+    is_abstract_function,
+    is_dataclass,
+    is_property,
+    return_type,
+)
+from ctxhub.ingest.python.exports import module_exports
+from ctxhub.ingest.python.messages import MessageTables
+from ctxhub.ingest.python.name_templates import function_templates
+from ctxhub.ingest.python.overview import (
+    class_embed_body,
+    class_overview,
+    function_embed_body,
+    module_embed_body,
+    module_overview,
+)
+from ctxhub.ingest.python.source import segment
+
+
+@dataclass
+class FileContext:
+    """What the chunk builders read about one file."""
+
+    source: str
+    relpath: str
+    version: str | None
+    module: str
+    lines: list[str]
+    ctx: ScopeContext
+    stub: bool
+    deprecated: set[str]
+    notes: dict[str, Deprecation]
+    messages: MessageTables
+
+    def chunk(
+        self,
+        symbol: str,
+        ordinal: int,
+        *,
+        title: str,
+        section: str | None,
+        span: tuple[int, int],
+        content: str,
+        embed: str,
+        meta: ChunkMeta,
+    ) -> Chunk:
+        # everything a deprecated module defines goes with it
+        meta.deprecated = symbol in self.deprecated or self.module in self.deprecated
+        note = self.notes.get(symbol)
+        if note is not None:
+            meta.extra["deprecation"] = {
+                "replacement": note.replacement,
+                "since": note.since,
+                "note": note.note,
+            }
+        return Chunk(
+            id=chunk_id(self.source, self.relpath, symbol, ordinal),
+            source=self.source,
+            kind="api",
+            path=self.relpath,
+            symbol=symbol,
+            title=title,
+            section=section,
+            line_start=span[0],
+            line_end=span[1],
+            version=self.version,
+            content=content,
+            embed_text=embed,
+            embed_windows=window_texts(symbol, content),
+            metadata=meta,
+        )
+
+
+def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> list[Chunk]:
+    """`websocket_listener = WebsocketListenerRouteHandler` at module level: the short
+    name is a public way to reach a definition, so it gets a chunk of its own that
+    points at it (`alias_of`), and a lookup of the alias finds the definition."""
+    out: list[Chunk] = []
+    for stmt in tree.body:
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Name | ast.Attribute)
+        ):
+            continue
+        name, chain = stmt.targets[0].id, dotted_chain(stmt.value)
+        if chain is None or name.startswith("__") or name in defined:
+            continue
+        target = defined.get(chain[0]) if len(chain) == 1 else None
+        if target is None and chain[0] in f.ctx.imports.bindings:
+            target = f.ctx.imports.qualify(".".join(chain))
+        if target is None or not f.ctx.is_internal(target):
+            continue  # an alias of a constant or of another library's name: not an API
+        line = f.lines[stmt.lineno - 1].strip() if stmt.lineno <= len(f.lines) else name
+        symbol = f"{f.module}.{name}"
+        out.append(
+            f.chunk(
+                symbol,
+                0,
+                title=name,
+                section=f.module,
+                span=(stmt.lineno, stmt.end_lineno or stmt.lineno),
+                content=line,
+                embed=build_embed_text([symbol, f"alias of {target}"], line),
+                meta=ChunkMeta(
+                    chunk_type="alias",
+                    module=f.module,
+                    language="python",
+                    extra={"alias_of": target},
+                ),
+            )
+        )
+    return out
+
+
+def module_chunk(f: FileContext, tree: ast.Module, top_level: list[Definition]) -> Chunk | None:
+    if not tree.body:
+        return None  # an empty __init__.py says nothing
+    doc = docstring(tree)
+    content = module_overview(tree, f.module, f.relpath, f.lines, top_level, f.deprecated)
+    exports = module_exports(tree, f.module, f.ctx)
+    meta = ChunkMeta(
+        chunk_type="module",
+        module=f.module,
+        imports=_module_imports(tree, f.ctx),
+        language="python",
+        extra={
+            "classes": [d.name for d in top_level if isinstance(d.node, ast.ClassDef)],
+            "functions": [d.name for d in top_level if not isinstance(d.node, ast.ClassDef)],
+            **({"stub": True} if f.stub else {}),
+            **({"exports": exports} if exports else {}),
+        },
+    )
+    embed = build_embed_text(
+        [f.module, first_line(doc)], module_embed_body(tree, top_level, f.lines)
+    )
+    span = (1, max(len(f.lines), 1))
+    return f.chunk(
+        f.module,
+        0,
+        title=f.module,
+        section=None,
+        span=span,
+        content=content,
+        embed=embed,
+        meta=meta,
+    )
+
+
+def _module_imports(tree: ast.Module, ctx: ScopeContext) -> list[str]:
+    targets: dict[str, None] = {}
+    for stmt in scope_statements(tree.body):
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            relative = isinstance(stmt, ast.ImportFrom) and stmt.level > 0
+            for target in ctx.imports.overlay().add(stmt):
+                if relative or ctx.is_internal(target):
+                    targets.setdefault(target, None)
+    return list(targets)
+
+
+def class_chunk(
+    f: FileContext, d: Definition, own: list[Definition], member_facts: list[BodyFacts]
+) -> Chunk:
+    node = d.node
+    assert isinstance(node, ast.ClassDef)
+    symbol = f"{f.module}.{d.qualname}"
+    flags = []
+    dataclass_ = is_dataclass(node, f.ctx.imports)
+    abstract = is_abstract_class(node)
+    if dataclass_:
+        flags.append("dataclass")
+    if abstract:
+        flags.append("abstract")
+    if symbol in f.deprecated:
+        flags.append("deprecated")
+    content = class_overview(d, own, f.deprecated, f.module, flags, f.lines)
+    # The class depends on what its bases and class-level statements name, and on what
+    # its methods use.
+    imports: dict[str, None] = {}
+    class_level = analyze_body([*node.bases, *node.body], f.ctx)
+    for item in [class_level, *member_facts]:
+        imports.update(dict.fromkeys(item.imports))
+    sig = class_signature(node)
+    extra: dict[str, Any] = {
+        "methods": [m.name for m in own if not isinstance(m.node, ast.ClassDef)]
+    }
+    nested = [m.name for m in own if isinstance(m.node, ast.ClassDef)]
+    if nested:
+        extra["nested_classes"] = nested
+    if node.keywords:
+        extra["keywords"] = [ast.unparse(k) for k in node.keywords]
+    meta = ChunkMeta(
+        chunk_type="class",
+        module=f.module,
+        class_name=d.qualname,
+        signature=sig,
+        bases=class_bases(node),
+        decorators=decorator_texts(node),
+        is_dataclass=dataclass_,
+        is_abstract=abstract,
+        imports=list(imports),
+        language="python",
+        extra=extra,
+    )
+    embed = build_embed_text(
+        [symbol, sig, first_line(docstring(node))], class_embed_body(node, own)
+    )
+    return f.chunk(
+        symbol,
+        d.ordinal,
+        title=d.qualname,
+        section=d.parent_class,
+        span=(d.line_start, d.line_end),
+        content=content,
+        embed=embed,
+        meta=meta,
+    )
+
+
+def function_chunk(f: FileContext, d: Definition, node: FuncNode, facts: BodyFacts) -> Chunk:
+    symbol = f"{f.module}.{d.qualname}"
+    sig = function_signature(node)
+    extra: dict[str, Any] = {"calls_qualified": facts.calls_qualified}
+    if facts.calls_via:
+        extra["calls_via"] = facts.calls_via
+    if facts.extends_super:
+        extra["extends_super"] = True
+    if templates := function_templates(node):
+        extra["name_templates"] = templates
+    if messages := f.messages.emitted(node, d.parent_class if d.in_class else None):
+        extra["messages"] = messages
+    if d.in_class and is_property(node):
+        extra["property"] = True
+    if any(t.split(".")[-1] == "overload" for t in decorator_texts(node)):
+        extra["overload"] = True
+    if not d.in_class and "." in d.qualname:
+        extra["nested_in"] = d.qualname.rsplit(".", 1)[0]
+    if f.stub:
+        extra["stub"] = True
+    meta = ChunkMeta(
+        chunk_type="method" if d.in_class else "function",
+        module=f.module,
+        class_name=d.parent_class,
+        signature=sig,
+        return_type=return_type(node),
+        decorators=decorator_texts(node),
+        is_abstract=is_abstract_function(node),
+        is_async=isinstance(node, ast.AsyncFunctionDef),
+        calls=facts.calls,
+        yields=facts.yields,
+        imports=facts.imports,
+        language="python",
+        extra=extra,
+    )
+    header = [symbol, sig, first_line(docstring(node))]
+    embed = build_embed_text(header, function_embed_body(node, f.lines))
+    span = (d.line_start, d.line_end)
+    content = segment(f.lines, *span)
+    return f.chunk(
+        symbol,
+        d.ordinal,
+        title=d.qualname,
+        section=d.parent_class,
+        span=span,
+        content=content,
+        embed=embed,
+        meta=meta,
+    )

@@ -1,0 +1,188 @@
+"""The messages a function emits through a message table.
+
+Validation libraries keep their error texts in a table and raise by key:
+
+    class Schema:
+        _default_error_messages = {"unknown": "Unknown field.", ...}
+        def _deserialize(self, ...):
+            error_store.store_error([self.error_messages["unknown"]], key)
+
+A pasted `{'extra': ['Unknown field.']}` names the text, and the code that emits it holds
+only the key, so the search finds the table (the class) but not the method. This module
+reads the tables (a class-level or module-level dict literal, under a name that says
+message or error, mapping string keys to string texts, `_("...")` included) and, for
+each function, the texts of the keys it uses: `table["key"]` on a name ending in the
+table's name or in `messages`, or `self.method("key", ...)` (`make_error("invalid")`,
+`fail("invalid")`). A method sees its own class's tables, then its bases' in the same
+file, then the module's.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+from ctxhub.ingest.python.definitions import Definition
+
+#: A table's name says what it holds
+_TABLE_NAME = re.compile(r"message|error", re.IGNORECASE)
+#: Calls that wrap a text for translation: `_("...")`, `gettext_lazy("...")`
+_TRANSLATE = frozenset({"_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "N_"})
+#: Texts kept per function (a long table used by key in a loop says little)
+MAX_MESSAGES = 8
+MAX_LENGTH = 200
+
+#: key -> message text
+Table = dict[str, str]
+
+
+def _text(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _TRANSLATE
+        and len(node.args) == 1
+    ):
+        return _text(node.args[0])
+    return None
+
+
+def _table(stmt: ast.stmt) -> tuple[str, Table] | None:
+    """`NAME = {"key": "text", ...}` (annotated or not) under a message-like name."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target, value = stmt.targets[0], stmt.value
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        target, value = stmt.target, stmt.value
+    else:
+        return None
+    if not isinstance(target, ast.Name) or not _TABLE_NAME.search(target.id):
+        return None
+    if not isinstance(value, ast.Dict) or not value.keys:
+        return None
+    table: Table = {}
+    for key, text_node in zip(value.keys, value.values, strict=True):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None  # `**base` or a computed key: not a plain table
+        text = _text(text_node)
+        if text is None or not text.strip():
+            return None
+        table[key.value] = text.strip()[:MAX_LENGTH]
+    return target.id, table
+
+
+def tables_in(body: Iterable[ast.stmt]) -> dict[str, Table]:
+    """The message tables assigned directly in a class or module body."""
+    out: dict[str, Table] = {}
+    for stmt in body:
+        found = _table(stmt)
+        if found is not None:
+            out[found[0]] = found[1]
+    return out
+
+
+def _base_names(node: ast.ClassDef) -> list[str]:
+    names = []
+    for base in node.bases:
+        while isinstance(base, ast.Subscript):
+            base = base.value
+        if isinstance(base, ast.Name):
+            names.append(base.id)
+        elif isinstance(base, ast.Attribute):
+            names.append(base.attr)
+    return names
+
+
+class MessageTables:
+    """The tables of one file, by class qualname (None: the module's)."""
+
+    def __init__(self, tree: ast.Module, defs: list[Definition]) -> None:
+        self.module = tables_in(tree.body)
+        self.classes: dict[str, dict[str, Table]] = {}
+        self.bases: dict[str, list[str]] = {}
+        by_name: dict[str, str] = {}
+        for d in defs:
+            if isinstance(d.node, ast.ClassDef):
+                self.classes[d.qualname] = tables_in(d.node.body)
+                self.bases[d.qualname] = _base_names(d.node)
+                by_name.setdefault(d.node.name, d.qualname)
+        self._by_name = by_name
+
+    def chain(self, class_qualname: str | None) -> list[dict[str, Table]]:
+        """Tables a method of `class_qualname` sees: its class's, its bases' (in this
+        file, depth first), then the module's."""
+        out: list[dict[str, Table]] = []
+        seen: set[str] = set()
+        todo = [class_qualname] if class_qualname else []
+        while todo:
+            name = todo.pop(0)
+            if name in seen or name not in self.classes:
+                continue
+            seen.add(name)
+            out.append(self.classes[name])
+            todo[0:0] = [self._by_name[b] for b in self.bases[name] if b in self._by_name]
+        out.append(self.module)
+        return [t for t in out if t]
+
+    def emitted(self, node: ast.AST, class_qualname: str | None) -> list[str]:
+        """The texts `node` (a function) emits by key, in source order, once each."""
+        chain = self.chain(class_qualname)
+        if not chain:
+            return []
+        found: dict[str, None] = {}
+        for key, table_name in _used_keys(node):
+            text = _lookup(chain, key, table_name)
+            if text is not None:
+                found.setdefault(text, None)
+            if len(found) >= MAX_MESSAGES:
+                break
+        return list(found)
+
+
+def _lookup(chain: list[dict[str, Table]], key: str, table_name: str | None) -> str | None:
+    """`key`'s text in the nearest table (of `table_name`'s if one is named: a subscript
+    of `error_messages` reads a table of that name, else any table that has the key)."""
+    for tables in chain:
+        for name, table in tables.items():
+            if key not in table:
+                continue
+            if table_name is None or table_name == name or table_name.endswith("messages"):
+                return table[key]
+    return None
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _used_keys(node: ast.AST) -> list[tuple[str, str | None]]:
+    """(key, table name or None) for `x.table["key"]` and `self.method("key", ...)`."""
+    out: list[tuple[str, str | None]] = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Subscript):
+            index = sub.slice
+            table = _last_name(sub.value)
+            if (
+                table
+                and _TABLE_NAME.search(table)
+                and isinstance(index, ast.Constant)
+                and isinstance(index.value, str)
+            ):
+                out.append((index.value, table))
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and isinstance(sub.func.value, ast.Name)
+            and sub.func.value.id in ("self", "cls")
+            and sub.args
+            and isinstance(sub.args[0], ast.Constant)
+            and isinstance(sub.args[0].value, str)
+        ):
+            out.append((sub.args[0].value, None))
+    return out
