@@ -101,6 +101,19 @@ def test_bm25_matches_words_and_exact_phrases(filled: HubStore) -> None:
     assert filled.bm25([], SearchFilters(), None, 5) == []
 
 
+def test_bm25_finds_a_function_by_the_messages_it_emits_by_key(hub_store: HubStore) -> None:
+    # The source holds only the key; the text comes from the message table it reads.
+    raiser = _method(
+        "pkg.schema.Schema._deserialize",
+        path="pkg/schema.py",
+        content='errors.append(self.error_messages["unknown"])',
+        extra={"messages": ["Unknown field."]},
+    )
+    hub_store.replace_file("fw", "pkg/schema.py", [raiser])
+    found = hub_store.bm25(["Unknown field"], SearchFilters(), ["api"], 5)
+    assert [i for i, _ in found] == [raiser.id]
+
+
 def test_symbol_lookup_and_listing(filled: HubStore) -> None:
     found = filled.symbol_lookup(["push_frame"], SearchFilters(), ["api"], 5)
     (push,) = filled.find_chunks(ChunkQuery(symbol="pkg.proc.FrameProcessor.push_frame"))
