@@ -114,6 +114,28 @@ def test_bm25_finds_a_function_by_the_messages_it_emits_by_key(hub_store: HubSto
     assert [i for i, _ in found] == [raiser.id]
 
 
+def test_listing_by_the_literal_parts_of_message_templates(hub_store: HubStore) -> None:
+    extractor = _method(
+        "pkg.extract.query_extractor",
+        path="pkg/extract.py",
+        extra={"message_templates": [["Missing required ", " parameter ", " for path ", ""]]},
+    )
+    other = _method(
+        "pkg.extract.body_extractor",
+        path="pkg/extract.py",
+        extra={"message_templates": [["Request body is empty"]]},
+    )
+    hub_store.replace_file("fw", "pkg/extract.py", [extractor, other])
+
+    def listed(*grams: str) -> list[str]:
+        found, _ = hub_store.list_ids(SearchFilters(message_segments=list(grams)), ["api"], 10)
+        return found
+
+    assert listed("missing required", "query parameter") == [extractor.id]
+    assert listed("request body is empty") == [other.id]
+    assert listed("for path") == []  # one telling word: no segment was stored
+
+
 def test_symbol_lookup_and_listing(filled: HubStore) -> None:
     found = filled.symbol_lookup(["push_frame"], SearchFilters(), ["api"], 5)
     (push,) = filled.find_chunks(ChunkQuery(symbol="pkg.proc.FrameProcessor.push_frame"))

@@ -8,7 +8,7 @@ from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.evaluation.matching import RankedHit, matches
 from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.evaluation.runner import CATEGORY_KINDS, run_tool, structural_filters
-from ctxhub.search.retriever import SearchOptions
+from ctxhub.search.retriever import ALL_PATHS, SearchOptions
 from ctxhub.session import HubSession
 
 
@@ -21,7 +21,7 @@ def explain(hub: HubSession, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
     kinds = CATEGORY_KINDS.get(q.category)
     filters = SearchFilters.model_validate(structural_filters(q))
     lists: dict[str, list[RankedHit]] = {}
-    for path in ("bm25", "dense", "symbol", "phrase"):
+    for path in ALL_PATHS:
         request = SearchRequest(query=q.query, kinds=kinds, filters=filters, limit=depth)
         response = hub.retriever.search(
             request, SearchOptions(paths=(path,), scorers=(), collapse=False)

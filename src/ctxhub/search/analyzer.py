@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ctxhub.core.identifiers import code_names, is_identifier_like, split_identifier
+from ctxhub.core.message_templates import MESSAGE_FILLER
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _QUOTED = re.compile(r"`([^`]{3,200})`|\"([^\"]{8,200})\"|'([^']{12,200})'")
@@ -59,6 +60,8 @@ class QueryAnalysis:
     #: `fragments` by the message they come from (a query can quote two messages that
     #: different code emits); one group when the query quotes none
     fragment_groups: list[list[str]] = field(default_factory=list)
+    #: the pasted messages themselves, one per group (matched against code's templates)
+    messages: list[str] = field(default_factory=list)
 
 
 def analyze(query: str) -> QueryAnalysis:
@@ -83,7 +86,8 @@ def analyze(query: str) -> QueryAnalysis:
 
     is_error = bool(_ERROR_MARKERS.search(query))
     has_code = bool(_CODE_MARKERS.search(query))
-    groups = [g for _, g in _message_groups(query) if g] if (is_error or phrases) else []
+    pasted = [(t, g) for t, g in _message_groups(query) if g] if (is_error or phrases) else []
+    groups = [g for _, g in pasted]
     fragments = list(dict.fromkeys(f for g in groups for f in g))[:16]
     return QueryAnalysis(
         text=query,
@@ -96,6 +100,7 @@ def analyze(query: str) -> QueryAnalysis:
         weights=path_weights(identifiers, is_error, has_code, bool(fragments)),
         asks_implementation=_IMPLEMENTATION.search(query) is not None,
         fragment_groups=groups,
+        messages=[text for text, _ in pasted],
     )
 
 
@@ -130,14 +135,6 @@ def _message_groups(query: str) -> list[tuple[str, list[str]]]:
         return [(query, message_fragments(query)), *short]
     return [*spans, *short]
 
-
-#: Words that cannot make an n-gram a message fragment on their own. Narrower than
-#: STOPWORDS: messages are built of negations and quantifiers ("No such option",
-#: "is not one of", "does not exist"), which are the message's words, not filler.
-MESSAGE_FILLER = frozenset(
-    """a an the of to in on at by for from with as is are was were be been it its this that
-    and or i you we he she they my your our me""".split()
-)
 
 # Runs of words between punctuation: where a pasted log line or error message lives.
 _RUN_BREAK = re.compile(r"[—–:;,.?!()\[\]{}<>`'\"|=]+|\s-\s|\s{2,}")
@@ -175,7 +172,7 @@ def path_weights(
 ) -> dict[str, float]:
     """Per-path RRF weights. Names favour exact lookup, pasted errors favour exact words:
     a log line is found by its literal text, which embeddings blur."""
-    weights = {"bm25": 1.0, "dense": 1.0, "symbol": 0.0, "phrase": 0.0}
+    weights = {"bm25": 1.0, "dense": 1.0, "symbol": 0.0, "phrase": 0.0, "template": 0.0}
     if identifiers:
         weights["symbol"] = 1.5
         weights["bm25"] = 1.2
@@ -185,6 +182,7 @@ def path_weights(
         weights["symbol"] = min(weights["symbol"], 0.5)  # names in a log line are context
     if has_fragments:
         weights["phrase"] = 1.5
+        weights["template"] = 1.5
     if has_code:
         weights["bm25"] += 0.2
     return weights

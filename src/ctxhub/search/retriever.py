@@ -17,6 +17,7 @@ import numpy as np
 
 from ctxhub.core.errors import EmbedderError, StoreQueryError
 from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest, SearchResponse
+from ctxhub.core.message_templates import ngrams
 from ctxhub.core.name_templates import keys_for_name
 from ctxhub.embed.base import Embedder, Vectors
 from ctxhub.search import confidence as conf
@@ -41,12 +42,13 @@ from ctxhub.search.rank import (
     Spread,
     SymbolBoost,
     rerank,
+    template_words,
 )
 from ctxhub.store.protocol import Store
 
 log = logging.getLogger(__name__)
 
-ALL_PATHS = ("bm25", "dense", "symbol", "phrase")
+ALL_PATHS = ("bm25", "dense", "symbol", "phrase", "template")
 #: Candidates each path fetches; the fused list is cut to RERANK_DEPTH before re-ranking.
 OVERFETCH = 50
 RERANK_DEPTH = 100
@@ -87,6 +89,12 @@ class SearchOptions:
 #: The symbol path's score for a definition that builds a name the query uses (an exact
 #: name scores 1 per matched part and more)
 TEMPLATE_SCORE = 0.5
+
+#: The template path: query n-grams looked up, definitions read, and the literal words a
+#: template must match to count (two words match "Invalid value" anywhere)
+MAX_TEMPLATE_GRAMS = 400
+TEMPLATE_CANDIDATES = 200
+MIN_TEMPLATE_WORDS = 3
 
 #: The drill-down (`search/drill.py`) by its name in `SearchOptions.scorers`: it runs with
 #: the default scorers (None) or when listed there, so an ablation can leave it out.
@@ -221,6 +229,9 @@ class Retriever:
                 elif path == "symbol":
                     if analysis.identifiers:
                         results[path] = self._symbols(analysis.identifiers, filters, kinds)
+                elif path == "template":
+                    if analysis.messages and (found := self._templates(analysis, filters, kinds)):
+                        results[path] = found
                 else:
                     raise ValueError(f"unknown retrieval path {path!r}")  # a bug: raise it
             except (StoreQueryError, EmbedderError) as exc:
@@ -243,6 +254,24 @@ class Retriever:
         ids, _ = self.store.list_ids(scoped, kinds, OVERFETCH - len(found))
         have = {cid for cid, _ in found}
         return found + [(cid, TEMPLATE_SCORE) for cid in ids if cid not in have]
+
+    def _templates(
+        self, analysis: QueryAnalysis, filters: SearchFilters, kinds: list[str] | None
+    ) -> list[tuple[str, float]]:
+        """Definitions whose message templates the pasted messages fill in
+        (`core/message_templates.py`): looked up by their literal parts, kept when every
+        part occurs in a message in order, ranked by the literal words matched."""
+        grams = list(dict.fromkeys(g for m in analysis.messages for g in ngrams(m)))
+        if not grams:
+            return []
+        scoped = filters.model_copy(update={"message_segments": grams[:MAX_TEMPLATE_GRAMS]})
+        ids, _ = self.store.list_ids(scoped, kinds, TEMPLATE_CANDIDATES)
+        scored = [
+            (chunk.id, float(words))
+            for chunk in self.store.get_chunks(ids)
+            if (words := template_words(chunk, analysis.messages)) >= MIN_TEMPLATE_WORDS
+        ]
+        return sorted(scored, key=lambda x: -x[1])[:OVERFETCH]
 
     def _scorers(self, options: SearchOptions) -> list[Scorer]:
         available: dict[str, Scorer] = {

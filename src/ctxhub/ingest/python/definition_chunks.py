@@ -36,7 +36,7 @@ from ctxhub.ingest.python.definitions import (
     return_type,
 )
 from ctxhub.ingest.python.exports import module_exports
-from ctxhub.ingest.python.messages import MessageTables
+from ctxhub.ingest.python.messages import MessageTables, emitted_templates
 from ctxhub.ingest.python.name_templates import function_templates
 from ctxhub.ingest.python.overview import (
     class_embed_body,
@@ -257,10 +257,13 @@ def function_chunk(f: FileContext, d: Definition, node: FuncNode, facts: BodyFac
         extra["calls_via"] = facts.calls_via
     if facts.extends_super:
         extra["extends_super"] = True
-    if templates := function_templates(node):
-        extra["name_templates"] = templates
-    if messages := f.messages.emitted(node, d.parent_class if d.in_class else None):
+    if names := function_templates(node):
+        extra["name_templates"] = names
+    messages = f.messages.emitted(node, d.parent_class if d.in_class else None)
+    if messages:
         extra["messages"] = messages
+    if templates := emitted_templates(node, messages):
+        extra["message_templates"] = templates
     if d.in_class and is_property(node):
         extra["property"] = True
     if any(t.split(".")[-1] == "overload" for t in decorator_texts(node)):

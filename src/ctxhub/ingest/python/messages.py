@@ -1,4 +1,13 @@
-"""The messages a function emits through a message table.
+"""The messages a function emits: the templates it formats, and the texts it raises by
+key from a message table.
+
+Templates (`core/message_templates.py`): each f-string and each string constant of
+two words or more in a function's body, as its literal parts (`f"Missing required
+{kind} parameter {name!r}"` -> `["Missing required ", " parameter ", ""]`; `%s`,
+`%(name)s`, `{}` and `{name}` in a constant are placeholders too). A pasted message is
+matched against them where word n-grams would cross a placeholder.
+
+Tables:
 
 Validation libraries keep their error texts in a table and raise by key:
 
@@ -23,6 +32,7 @@ import ast
 import re
 from collections.abc import Iterable
 
+from ctxhub.core.message_templates import segments
 from ctxhub.ingest.python.definitions import Definition
 
 #: A table's name says what it holds
@@ -35,6 +45,11 @@ MAX_LENGTH = 200
 
 #: key -> message text
 Table = dict[str, str]
+#: Templates kept per function, and the literal text kept of each
+MAX_TEMPLATES = 16
+MAX_TEMPLATE_LENGTH = 300
+#: Placeholders in a plain string: printf (`%s`, `%(name)r`, `%.2f`) and str.format
+_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-+ #0-9.]*[sdrifgxXeE]|\{[^{}\s]*\}")
 
 
 def _text(node: ast.expr) -> str | None:
@@ -186,3 +201,51 @@ def _used_keys(node: ast.AST) -> list[tuple[str, str | None]]:
         ):
             out.append((sub.args[0].value, None))
     return out
+
+
+def template_parts(text: str) -> list[str]:
+    """A plain string's literal parts around its placeholders."""
+    return _PLACEHOLDER.split(text[:MAX_TEMPLATE_LENGTH])
+
+
+def _docstring_node(node: ast.AST) -> ast.AST | None:
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return None
+    first = node.body[0] if node.body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        return first.value
+    return None
+
+
+def emitted_templates(node: ast.AST, messages: Iterable[str] = ()) -> list[list[str]]:
+    """The templates of `node`'s body (a function), then of the table `messages` it
+    emits, each as its literal parts; only those with words to match (two or more)."""
+    docstrings = (_docstring_node(sub) for sub in ast.walk(node))
+    skip = {id(doc) for doc in docstrings if doc is not None}
+    inner: set[int] = set()  # the constants inside an f-string are its parts
+    found: list[list[str]] = []
+    for sub in ast.walk(node):
+        parts: list[str] | None = None
+        if isinstance(sub, ast.JoinedStr):
+            parts = []
+            for value in sub.values:
+                inner.add(id(value))
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    parts.append(value.value[:MAX_TEMPLATE_LENGTH])
+                else:
+                    parts.append("")  # a placeholder between two literal parts
+        elif (
+            isinstance(sub, ast.Constant)
+            and isinstance(sub.value, str)
+            and id(sub) not in skip
+            and id(sub) not in inner
+            and " " in sub.value.strip()
+        ):
+            parts = template_parts(sub.value)
+        if parts is not None and len(" ".join(parts).split()) >= 2 and parts not in found:
+            found.append(parts)
+    for text in messages:
+        parts = template_parts(text)
+        if parts not in found:
+            found.append(parts)
+    return [p for p in found if segments(p)][:MAX_TEMPLATES]

@@ -13,6 +13,7 @@ from typing import Any
 from ctxhub.core.calls import CALL_TERMS, call_sites, via_kind
 from ctxhub.core.identifiers import identifier_parts, split_identifier
 from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, content_hash
+from ctxhub.core.message_templates import segments
 from ctxhub.store.protocol import SourceState
 
 #: Columns written for one chunk, in insert order.
@@ -150,6 +151,9 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
         out.add(("tags", tag.lower()))
     for key in meta.extra.get("name_templates", ()):
         out.add(("templates", key))
+    for parts in meta.extra.get("message_templates", ()):
+        for segment in segments(parts):
+            out.add(("msgsegs", segment))
     for name in meta.extra.get("exports", ()):
         out.add(("exports", name))
     return sorted(out)
