@@ -17,13 +17,8 @@ from ctxhub.ingest.examples.chunks import (
     python_spans,
     text_spans,
 )
-from ctxhub.ingest.examples.layout import (
-    MAX_FILE_CHARS,
-    Example,
-    fs_reader,
-    list_files,
-    skip_reason,
-)
+from ctxhub.ingest.examples.files import MAX_FILE_CHARS, fs_reader, list_files, skip_reason
+from ctxhub.ingest.examples.layout import Example
 from ctxhub.ingest.examples.taxonomy import taxonomies_for
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "examples"

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.ingest.examples.layout import Example, discover_examples, fs_reader, list_files
+from ctxhub.ingest.examples.files import fs_reader, list_files
+from ctxhub.ingest.examples.layout import Example, discover_examples
+from ctxhub.ingest.examples.prose import summarize
+from ctxhub.ingest.examples.python_facts import python_facts
 from ctxhub.ingest.examples.taxonomy import (
     Taxonomy,
     example_taxonomy,
-    python_facts,
     source_stats,
-    summarize,
     taxonomies_for,
 )
 from ctxhub.ingest.examples.versions import (

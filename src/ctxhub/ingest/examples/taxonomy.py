@@ -10,7 +10,6 @@ least half of them: a tag every example has does not tell examples apart.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import posixpath
 import re
@@ -21,17 +20,19 @@ from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ctxhub.ingest.examples.layout import (
+from ctxhub.ingest.examples.files import (
     ENV_EXAMPLE,
     PROSE_OR_CONFIG,
     README_RE,
     SCRIPT_EXTS,
-    STRONG_MARKERS,
-    Example,
     Reader,
     ext_of,
     language_of,
+    read_or_empty,
 )
+from ctxhub.ingest.examples.layout import STRONG_MARKERS, Example
+from ctxhub.ingest.examples.prose import leading_comment, summarize
+from ctxhub.ingest.examples.python_facts import PyFacts, python_facts
 from ctxhub.ingest.examples.versions import REQUIREMENT_FILE, framework_pins
 
 #: Module parts that name plumbing rather than a capability.
@@ -47,13 +48,8 @@ STOP_WORDS = frozenset(
 MIN_EXAMPLES_FOR_FREQUENCY = 4
 GENERIC_SHARE = 0.5
 NAMESPACE_CHILDREN = 3
-SUMMARY_CHARS = 300
 TITLE_WORDS = 12
 DESCRIPTION_CHARS = 1500
-#: README sections about getting set up say nothing about what the example does.
-SETUP_HEADING = re.compile(
-    r"prereq|install|set ?up|config|requirement|licen[cs]e|contribut|troubleshoot", re.I
-)
 
 #: Deployment descriptors of common hosting tools (any `*deploy*` file counts too).
 DEPLOY_FILE = re.compile(
@@ -63,139 +59,6 @@ DEPLOY_FILE = re.compile(
     re.IGNORECASE,
 )
 DEPLOY_WORD = re.compile(r"\bdeploy(?:s|ed|ing|ment|ments)?\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class PyFacts:
-    """What one Python file says about itself; parse failures degrade to a regex scan."""
-
-    docstring: str | None = None
-    imports: tuple[str, ...] = ()  # absolute modules, in order of appearance
-    names: tuple[tuple[str, str], ...] = ()  # (module, imported name)
-    defs: tuple[str, ...] = ()  # top-level def/class names
-    has_main: bool = False
-    env_vars: tuple[str, ...] = ()
-    error: str | None = None
-
-
-def python_facts(text: str) -> PyFacts:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError) as e:
-        line = getattr(e, "lineno", None)
-        mods = re.findall(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", text, re.M)
-        defs = re.findall(r"^(?:async\s+def|def|class)\s+(\w+)", text, re.M)
-        return PyFacts(
-            imports=tuple(dict.fromkeys(a or b for a, b in mods)),
-            defs=tuple(defs),
-            has_main="__main__" in text,
-            error=f"{type(e).__name__} at line {line}: {getattr(e, 'msg', e)}",
-        )
-    imports: list[str] = []
-    names: list[tuple[str, str]] = []
-    env: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imports.extend(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            imports.append(node.module)
-            names.extend((node.module, a.name) for a in node.names if a.name != "*")
-        elif isinstance(node, ast.Call) and _is_env_read(node.func) and node.args:
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                env.append(arg.value)
-        elif (
-            isinstance(node, ast.Subscript)
-            and _is_environ(node.value)
-            and isinstance(node.slice, ast.Constant)
-            and isinstance(node.slice.value, str)
-        ):
-            env.append(node.slice.value)
-    defs = [
-        n.name
-        for n in tree.body
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-    ]
-    main = any(
-        isinstance(n, ast.If)
-        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in ast.walk(n.test))
-        for n in tree.body
-    )
-    return PyFacts(
-        docstring=ast.get_docstring(tree),
-        imports=tuple(dict.fromkeys(imports)),
-        names=tuple(dict.fromkeys(names)),
-        defs=tuple(defs),
-        has_main=main,
-        env_vars=tuple(dict.fromkeys(env)),
-    )
-
-
-def _is_environ(node: ast.expr) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr == "environ"
-
-
-def _is_env_read(func: ast.expr) -> bool:
-    if isinstance(func, ast.Attribute):
-        return func.attr == "getenv" or (func.attr == "get" and _is_environ(func.value))
-    return isinstance(func, ast.Name) and func.id == "getenv"
-
-
-def _read(read: Reader, path: str) -> str:
-    try:
-        return read(path)
-    except (OSError, UnicodeDecodeError, ValueError):
-        return ""
-
-
-def summarize(text: str, limit: int = SUMMARY_CHARS, fill: float = 1 / 3, sep: str = " ") -> str:
-    """The first paragraph(s) of prose up to ~limit characters: headings, badges, HTML,
-    code fences and license boilerplate skipped. Paragraphs are added until the text
-    reaches `fill` of the limit (a one-line title alone says little)."""
-    paras: list[str] = []
-    cur: list[str] = []
-    fenced = setup = False
-    for raw in [*text.splitlines(), ""]:
-        line = raw.strip()
-        if line.startswith(("```", "~~~")):
-            fenced = not fenced
-            continue
-        if line.startswith("#") and not fenced:
-            setup = bool(SETUP_HEADING.search(line))
-        skip = line.startswith(("#", "<", "![", "[![", "|", "---", "===")) or re.search(
-            r"copyright|spdx-license|all rights reserved", line, re.I
-        )
-        if fenced or setup or not line or skip:
-            if cur:
-                paras.append(" ".join(cur))
-                cur = []
-            continue
-        cur.append(line)
-    out = ""
-    for p in paras:
-        out = f"{out}{sep}{p}" if out else p
-        if len(out) >= limit * fill:
-            break
-    if len(out) > limit:
-        cut = max(out.rfind(". ", 0, limit), out.rfind(" ", 0, limit))
-        out = out[: cut + 1 if cut > limit // 2 else limit].rstrip() + " …"
-    return out
-
-
-def leading_comment(text: str) -> str:
-    """The comment block a script starts with, as prose (for files without a docstring)."""
-    lines: list[str] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("#!"):
-            continue
-        if not line.startswith(("#", "//")):
-            if line:
-                break
-            lines.append("")
-            continue
-        lines.append(line.lstrip("#/ ").rstrip())
-    return "\n".join(lines)
 
 
 def _words(text: str) -> list[str]:
@@ -246,7 +109,7 @@ class Taxonomy:
 
 
 def _example_facts(example: Example, read: Reader) -> dict[str, PyFacts]:
-    return {f: python_facts(_read(read, f)) for f in example.files if ext_of(f) == "py"}
+    return {f: python_facts(read_or_empty(read, f)) for f in example.files if ext_of(f) == "py"}
 
 
 def import_profile(
@@ -349,10 +212,10 @@ def example_taxonomy(
     tax.readme = None if example.is_file else (readmes[0] if readmes else None)
     tax.entry_point = _entry_point(example, facts)
     entry_facts = facts.get(tax.entry_point or "")
-    readme_text = _read(read, tax.readme) if tax.readme else ""
+    readme_text = read_or_empty(read, tax.readme) if tax.readme else ""
     doc = (entry_facts.docstring if entry_facts else None) or ""
     if not doc and tax.entry_point:
-        doc = leading_comment(_read(read, tax.entry_point))
+        doc = leading_comment(read_or_empty(read, tax.entry_point))
     prose = readme_text or doc
     tax.summary = summarize(prose)
     tax.description = summarize(prose, DESCRIPTION_CHARS, fill=0.9, sep="\n")
