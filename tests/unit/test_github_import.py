@@ -34,7 +34,7 @@ from ctxhub.memory.capture.github import (
     iter_issue_records,
     parse_repository,
 )
-from ctxhub.memory.capture.github import _retry_after as retry_after
+from ctxhub.memory.capture.github_client import _retry_after as retry_after
 from ctxhub.memory.capture.github_parse import (
     choose_resolution,
     extract_error_type,

@@ -5,15 +5,18 @@ layout components (Tabs, Steps, Cards, Accordions, ...) are unwrapped with their
 a bold line, import/export lines, comments and bare JSX are dropped, and frontmatter is
 parsed and removed. Fenced code is copied as it is, only losing the indentation of its
 opening fence (as CommonMark does), so code nested in a component reads as code.
+
+This module scans the source and handles tags; what it writes, and the map back to the
+source lines, is kept by `mdx_lines`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ctxhub.ingest.docs.cleaned import FENCE_OPEN, CleanedText, fence_language, is_fence_close
 from ctxhub.ingest.docs.frontmatter import parse_frontmatter
+from ctxhub.ingest.docs.mdx_lines import LineWriter, OpenTag
 from ctxhub.ingest.docs.mdx_tags import (
     CALLOUTS,
     HTML_DROP,
@@ -39,17 +42,6 @@ _STRINGS = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`
 #: After a callout/param header, text on the next line joins it; block syntax does not.
 _NO_JOIN = re.compile(r"(?:<|```|~~~|#|[-*+]\s|\d+[.)]\s|\||>|\{|!\[)")
 
-
-@dataclass
-class _Open:
-    name: str
-    kind: str  # callout | param | wrap | suppress
-    prefix: str  # what each content line starts with ("> " in a callout)
-    close_text: str = ""
-    indent: int | None = None  # indentation of its content, learned from its first line
-    line: int = 0  # where it was opened
-
-
 #: Tag problems, counted per file: one warning each, however often they occur.
 _ISSUES = {
     "unclosed": ("unclosed {tag}", "{n} unclosed tags"),
@@ -63,83 +55,12 @@ def _brackets(text: str) -> int:
     return sum(t.count(c) for c in "([{") - sum(t.count(c) for c in ")]}")
 
 
-class _Cleaner:
+class _Cleaner(LineWriter):
     def __init__(self, src: str) -> None:
+        super().__init__()
         self.src = src
         self.pos = 0
-        self.line = 1
-        self.lines: list[str] = []
-        self.spans: list[list[int]] = []
-        self.block: list[int] = []
-        self.marker: list[bool] = []
-        self.languages: dict[int, str] = {}
-        self.warnings: list[str] = []
         self.issues: dict[str, list[tuple[int, str, str]]] = {}  # kind -> (line, tag, by)
-        self.stack: list[_Open] = []
-        self.cur: list[str] = []
-        self.started = False
-        self.cur_span = [0, 0]
-        self.cur_src = False  # the source line held markup that produced no text
-        self.indent = ""  # indentation to put before the line's first text
-        self.pending_join = False
-        self.last_text = -1
-        self.tag_end = 0  # last source line of the tag being handled
-
-    # --- output -------------------------------------------------------------------------
-
-    def suppressed(self) -> bool:
-        return any(e.kind == "suppress" for e in self.stack)
-
-    def write(self, s: str) -> None:
-        if not s or self.suppressed():
-            return
-        if not self.started:
-            if not s.strip():
-                return
-            self.started = True
-            self.cur = ["".join(e.prefix for e in self.stack), self.indent]
-            self.cur_span = [self.line, self.line]
-        self.cur.append(s)
-        self.cur_span[1] = max(self.cur_span[1], self.line)
-        if s.strip():
-            self.pending_join = False
-
-    def emit(self, text: str, span: tuple[int, int], block: int = -1, marker: bool = False) -> None:
-        self.lines.append(text)
-        self.spans.append(list(span))
-        self.block.append(block)
-        self.marker.append(marker)
-        if text.strip():
-            self.last_text = len(self.lines) - 1
-
-    def end_line(self) -> None:
-        if self.started:
-            self.emit("".join(self.cur).rstrip(), (self.cur_span[0], self.cur_span[1]))
-        self.started = self.pending_join = False
-        self.cur = []
-
-    def touch(self) -> None:
-        """Source up to self.line was consumed (a multi-line tag or comment)."""
-        if self.started:
-            self.cur_span[1] = max(self.cur_span[1], self.line)
-        else:
-            self.cur_src = True
-
-    def attribute_dropped(self, line: int) -> None:
-        """A source line that produced nothing belongs to the text line before it (code
-        lines keep their own line exactly)."""
-        if self.last_text >= 0 and self.block[self.last_text] < 0:
-            span = self.spans[self.last_text]
-            span[1] = max(span[1], line)
-
-    def block_line(self, text: str) -> None:
-        """A line of its own (a title): ends the line before and the one it starts."""
-        if self.suppressed():
-            return
-        self.end_line()
-        self.write(text)
-        self.cur_span[1] = max(self.cur_span[1], self.tag_end)
-        self.end_line()
 
     # --- line starts --------------------------------------------------------------------
 
@@ -343,7 +264,7 @@ class _Cleaner:
             self.write(head.removesuffix(": ") if tag.self_closing else head)
             self.pending_join = not tag.self_closing
             if not tag.self_closing:
-                self.stack.append(_Open(name, "param", "  ", line=self.line))
+                self.stack.append(OpenTag(name, "param", "  ", line=self.line))
         elif name in CALLOUTS:
             if tag.self_closing:
                 return
@@ -352,7 +273,7 @@ class _Cleaner:
             title = tag.text_attr("title")
             self.write(f"> **{label}: {title}** " if title else f"> **{label}:** ")
             self.pending_join = True
-            self.stack.append(_Open(name, "callout", "> ", line=self.line))
+            self.stack.append(OpenTag(name, "callout", "> ", line=self.line))
         else:
             title = tag.text_attr(*TITLE_ATTRS)
             href = tag.text_attr("href")
@@ -361,13 +282,13 @@ class _Cleaner:
                 text = f"[{title}]({href})" if href else title
                 self.block_line(f"**{text}**" + (f" — {desc}" if desc else ""))
             if not tag.self_closing:
-                self.stack.append(_Open(name, "wrap", "", line=self.line))
+                self.stack.append(OpenTag(name, "wrap", "", line=self.line))
 
     def html(self, tag: Tag) -> None:
         lname = tag.name.lower()
         if lname in HTML_SUPPRESS:
             if not tag.self_closing:
-                self.stack.append(_Open(tag.name, "suppress", "", line=self.line))
+                self.stack.append(OpenTag(tag.name, "suppress", "", line=self.line))
         elif lname in HTML_UNWRAP:
             if tag.self_closing:
                 return
@@ -375,7 +296,7 @@ class _Cleaner:
             if href:
                 self.write("[")
             self.stack.append(
-                _Open(tag.name, "wrap", "", f"]({href})" if href else "", line=self.line)
+                OpenTag(tag.name, "wrap", "", f"]({href})" if href else "", line=self.line)
             )
 
     def close(self, name: str) -> None:
@@ -395,25 +316,6 @@ class _Cleaner:
             self.issue("stray", self.line, f"</{name}>")
 
 
-def _collapse_blanks(c: _Cleaner) -> CleanedText:
-    keep: list[int] = []
-    for i, text in enumerate(c.lines):
-        blank = not text.strip() and c.block[i] < 0
-        if blank and (not keep or (not c.lines[keep[-1]].strip() and c.block[keep[-1]] < 0)):
-            continue
-        keep.append(i)
-    while keep and not c.lines[keep[-1]].strip() and c.block[keep[-1]] < 0:
-        keep.pop()
-    return CleanedText(
-        lines=[c.lines[i] for i in keep],
-        spans=[(c.spans[i][0], c.spans[i][1]) for i in keep],
-        block=[c.block[i] for i in keep],
-        marker=[c.marker[i] for i in keep],
-        languages=c.languages,
-        warnings=c.warnings,
-    )
-
-
 def clean_mdx(text: str) -> CleanedText:
     """Clean MDX/markdown `text`; every output line maps to its original (1-based) lines."""
     src = text.replace("\r\n", "\n")
@@ -422,7 +324,7 @@ def clean_mdx(text: str) -> CleanedText:
     start = sum(len(line) + 1 for line in raw_lines[: fm.end_line])
     cleaner = _Cleaner(src)
     cleaner.run(min(start, len(src)), fm.end_line + 1)
-    out = _collapse_blanks(cleaner)
+    out = cleaner.collapsed()
     warnings = ([fm.warning] if fm.warning else []) + out.warnings
     return CleanedText(
         out.lines, out.spans, out.block, out.marker, out.languages, fm.values, warnings, fm.end_line

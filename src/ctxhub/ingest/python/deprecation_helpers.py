@@ -11,7 +11,8 @@ A function whose warning text is fixed is a deprecated function, not a helper.
 
 This needs every module of the package before any module's deprecations are read (a
 helper is defined in one module and called in others): `scan_package` is that first
-pass; `HelperView` is one module's view of its result, used by `deprecation_text`.
+pass (`helper_scan` reads each module for it); `HelperView` is one module's view of its
+result, used by `deprecation_text`.
 """
 
 from __future__ import annotations
@@ -24,19 +25,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ctxhub.core.errors import SkipFile
-from ctxhub.ingest.python.callgraph import (
-    ImportTable,
-    build_import_table,
-    dotted_chain,
-    module_level_names,
-    own_nodes,
-    scope_statements,
-)
+from ctxhub.ingest.python.callgraph import ImportTable, dotted_chain, own_nodes
 from ctxhub.ingest.python.deprecation_text import (
     STD_CATEGORIES,
     arguments_message,
     message_text,
 )
+from ctxhub.ingest.python.helper_scan import ScannedFunction, ScannedModule, qualify, scan_module
 from ctxhub.ingest.python.source import decode_source, parse_source
 
 #: Levels of helpers: one that warns itself, then callers that pass their parameters on.
@@ -73,100 +68,7 @@ class DeprecationHelpers:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-@dataclass
-class _Function:
-    qualname: str
-    node: ast.FunctionDef | ast.AsyncFunctionDef
-    params: tuple[str, ...]
-    defaults: tuple[tuple[str, str], ...]
-    tainted: Callable[[ast.expr], bool]  # does an expression depend on the parameters
-    locals_: dict[str, list[ast.expr]]
-
-
-@dataclass
-class _Module:
-    module: str
-    imports: ImportTable
-    names: frozenset[str]
-    functions: list[_Function]
-    classes: dict[str, list[str]]  # pkg.mod.Cls -> its bases as dotted names
-
-
-def _qualify(chain: list[str], imports: ImportTable, module: str, names: frozenset[str]) -> str:
-    if chain[0] in imports.bindings:
-        return imports.resolve(chain) or ".".join(chain)
-    if chain[0] in names:
-        return ".".join([module, *chain])
-    return ".".join(chain)
-
-
-def _parameters(
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
-) -> tuple[list[str], list[tuple[str, str]]]:
-    """Parameter names in call order, and the literal defaults."""
-    a = node.args
-    positional = [p.arg for p in [*a.posonlyargs, *a.args]]
-    params = positional + [p.arg for p in a.kwonlyargs]
-    pairs = list(zip(positional[len(positional) - len(a.defaults) :], a.defaults, strict=True))
-    pairs += [(p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d]
-    defaults = [(name, text) for name, d in pairs if (text := message_text(d)) is not None]
-    return params, defaults
-
-
-def _function(qualname: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> _Function:
-    params, defaults = _parameters(node)
-    # Which local names carry a parameter's value: assigned from one, or filled by a
-    # method call (`parts.append(f"... {name}")`); followed to a fixed point.
-    sources: dict[str, list[ast.expr]] = {}
-    for n in own_nodes(node.body):
-        if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign) and n.value is not None:
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-            for t in targets:
-                for bound in ast.walk(t):
-                    if isinstance(bound, ast.Name):
-                        sources.setdefault(bound.id, []).append(n.value)
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-            owner = n.func.value
-            if isinstance(owner, ast.Name):
-                sources.setdefault(owner.id, []).extend([*n.args, *(k.value for k in n.keywords)])
-    carrying = set(params) - {"self", "cls"}
-    changed = True
-    while changed:
-        changed = False
-        for local, values in sources.items():
-            if local not in carrying and any(_uses(v, carrying) for v in values):
-                carrying.add(local)
-                changed = True
-
-    def tainted(expr: ast.expr) -> bool:
-        return _uses(expr, carrying)
-
-    return _Function(qualname, node, tuple(params), tuple(defaults), tainted, sources)
-
-
-def _uses(expr: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
-
-
-def _scan_module(tree: ast.Module, module: str, is_package: bool, known: Iterable[str]) -> _Module:
-    imports = build_import_table(tree, module, is_package, known)
-    names = module_level_names(tree)
-    functions: list[_Function] = []
-    classes: dict[str, list[str]] = {}
-    for stmt in scope_statements(tree.body):
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            if not (stmt.name.startswith("__") and stmt.name.endswith("__")):
-                # dunders (a module's __getattr__) are never called by name
-                functions.append(_function(f"{module}.{stmt.name}", stmt))
-        elif isinstance(stmt, ast.ClassDef):
-            bases = [dotted_chain(b) for b in stmt.bases]
-            classes[f"{module}.{stmt.name}"] = [
-                _qualify(c, imports, module, names) for c in bases if c
-            ]
-    return _Module(module, imports, names, functions, classes)
-
-
-def _categories(modules: list[_Module]) -> set[str]:
+def _categories(modules: list[ScannedModule]) -> set[str]:
     """The package's warning classes that derive from a deprecation category."""
     found: set[str] = set()
     changed = True
@@ -185,7 +87,7 @@ def _is_category(dotted: str, own: set[str]) -> bool:
     return dotted in own or dotted.removeprefix("warnings.") in STD_CATEGORIES
 
 
-def _add_reexports(modules: list[_Module], names: set[str] | dict[str, Helper]) -> None:
+def _add_reexports(modules: list[ScannedModule], names: set[str] | dict[str, Helper]) -> None:
     """`from .deprecation import warn_deprecation` in pkg/utils/__init__.py makes
     `pkg.utils.warn_deprecation` the same helper."""
     for m in modules:
@@ -197,7 +99,9 @@ def _add_reexports(modules: list[_Module], names: set[str] | dict[str, Helper]) 
                 names[f"{m.module}.{bound}"] = names[target]
 
 
-def _category_candidates(expr: ast.expr, fn: _Function, m: _Module, depth: int = 0) -> list[str]:
+def _category_candidates(
+    expr: ast.expr, fn: ScannedFunction, m: ScannedModule, depth: int = 0
+) -> list[str]:
     """Dotted names a category expression may be: `cls if pending else OtherCls`,
     a local assigned one of them, or an instance `Cls("...")`."""
     if isinstance(expr, ast.IfExp):
@@ -215,7 +119,7 @@ def _category_candidates(expr: ast.expr, fn: _Function, m: _Module, depth: int =
         return []
     if len(chain) == 1 and chain[0] in dir(builtins):
         return chain
-    return [_qualify(chain, m.imports, m.module, m.names)]
+    return [qualify(chain, m.imports, m.module, m.names)]
 
 
 def _warn_parts(call: ast.Call) -> tuple[ast.expr | None, ast.expr | None]:
@@ -233,7 +137,7 @@ def _warn_parts(call: ast.Call) -> tuple[ast.expr | None, ast.expr | None]:
     return message, category
 
 
-def _warns_itself(fn: _Function, m: _Module, categories: set[str]) -> Helper | None:
+def _warns_itself(fn: ScannedFunction, m: ScannedModule, categories: set[str]) -> Helper | None:
     for node in own_nodes(fn.node.body):
         if not isinstance(node, ast.Call):
             continue
@@ -252,7 +156,7 @@ def _warns_itself(fn: _Function, m: _Module, categories: set[str]) -> Helper | N
 
 
 def _passes_on(
-    fn: _Function, m: _Module, helpers: Mapping[str, Helper]
+    fn: ScannedFunction, m: ScannedModule, helpers: Mapping[str, Helper]
 ) -> tuple[Helper, ast.Call] | None:
     for node in own_nodes(fn.node.body):
         if not isinstance(node, ast.Call):
@@ -260,7 +164,7 @@ def _passes_on(
         chain = dotted_chain(node.func)
         if not chain:
             continue
-        inner = helpers.get(_qualify(chain, m.imports, m.module, m.names))
+        inner = helpers.get(qualify(chain, m.imports, m.module, m.names))
         values = [*node.args, *(k.value for k in node.keywords)]
         if inner is not None and inner.qualname != fn.qualname and any(map(fn.tainted, values)):
             return inner, node
@@ -302,7 +206,7 @@ def bind_arguments(helper: Helper, call: ast.Call) -> dict[str, ast.expr]:
     return bound
 
 
-def find_helpers(modules: list[_Module], packages: Iterable[str]) -> DeprecationHelpers:
+def find_helpers(modules: list[ScannedModule], packages: Iterable[str]) -> DeprecationHelpers:
     categories = _categories(modules)
     helpers: dict[str, Helper] = {}
     functions = [(fn, m) for m in modules for fn in m.functions]
@@ -348,7 +252,7 @@ def scan_package(
             continue
         raw[rel] = data.encode("utf-8") if isinstance(data, str) else data
     known = set(modules.values())
-    scanned: dict[str, _Module] = {}
+    scanned: dict[str, ScannedModule] = {}
     seeds: set[bytes] = set(_SEEDS)
     result = DeprecationHelpers(packages=frozenset(packages))
     for _ in range(_MAX_DEPTH + 2):
@@ -361,7 +265,7 @@ def scan_package(
             except SkipFile:  # a broken file is the per-file pass's to report
                 tree = ast.Module(body=[], type_ignores=[])
             is_package = rel.endswith("__init__.py") or rel.endswith("__init__.pyi")
-            scanned[rel] = _scan_module(tree, modules[rel], is_package, known)
+            scanned[rel] = scan_module(tree, modules[rel], is_package, known)
         result = find_helpers(list(scanned.values()), packages)
         seeds = set(_SEEDS) | {
             n.rsplit(".", 1)[-1].encode() for n in [*result.functions, *result.categories]
@@ -382,7 +286,7 @@ class HelperView:
         self.helpers, self.imports, self.module, self.names = helpers, imports, module, names
 
     def _target(self, chain: list[str]) -> str:
-        return _qualify(chain, self.imports, self.module, self.names)
+        return qualify(chain, self.imports, self.module, self.names)
 
     def is_category(self, chain: list[str]) -> bool:
         return self.helpers is not None and self._target(chain) in self.helpers.categories

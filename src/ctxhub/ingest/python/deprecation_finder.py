@@ -1,0 +1,223 @@
+"""One module's deprecation records, collected statement by statement: docstring
+directives, warnings (a helper's call site counts as one), attribute docstrings and
+decorators each add a record, and the records that deprecate one symbol merge into one."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import itertools
+from dataclasses import dataclass, field
+
+from ctxhub.core.knowledge import Deprecation
+from ctxhub.ingest.python.callgraph import ScopeContext
+from ctxhub.ingest.python.definitions import Definition, decorator_name, docstring
+from ctxhub.ingest.python.deprecation_helpers import HelperView
+from ctxhub.ingest.python.deprecation_text import (
+    docstring_directives,
+    find_replacement,
+    find_since,
+    find_subject,
+    message_text,
+    says_self_deprecated,
+    warn_sites,
+)
+
+_INIT_LIKE = frozenset({"__init__", "__new__", "__post_init__"})
+# When two records deprecate one symbol, the first origin here supplies note and line.
+_ORIGIN_RANK = {"decorator": 0, "alias": 1, "warn": 2, "docstring": 3}
+
+
+@dataclass
+class CodeDeprecations:
+    records: list[Deprecation] = field(default_factory=list)
+    symbols: set[str] = field(default_factory=set)  # deprecated as a whole
+
+
+class DeprecationFinder:
+    """Records are whole (the symbol itself is deprecated) or partial (about a
+    parameter); `result` merges a symbol's whole records into one."""
+
+    def __init__(
+        self,
+        source: str,
+        relpath: str,
+        module: str,
+        ctx: ScopeContext,
+        members: dict[str, set[str]],
+        view: HelperView,
+    ) -> None:
+        self.source, self.relpath, self.module, self.ctx = source, relpath, module, ctx
+        self.members = members  # class qualname -> names defined in its body
+        self.view = view
+        self.full: dict[str, list[Deprecation]] = {}
+        self.partial: list[Deprecation] = []
+        self.thin: dict[str, str | None] = {}  # thin warning subclass -> its first base
+
+    def resolve(self, name: str | None, class_qual: str | None = None) -> str | None:
+        """A replacement as an absolute dotted name where this module can tell."""
+        if not name:
+            return None
+        root = name.split(".", 1)[0]
+        if root in self.ctx.imports.bindings:
+            return self.ctx.imports.qualify(name)
+        if class_qual and root in self.members.get(class_qual, set()):
+            return f"{self.module}.{class_qual}.{name}"
+        if root in self.ctx.module_names:
+            return f"{self.module}.{name}"
+        return name
+
+    def add(
+        self,
+        symbol: str,
+        text: str,
+        origin: str,
+        line: int | None,
+        *,
+        whole: bool,
+        since: str | None = None,
+        replacement: str | None = None,
+        class_qual: str | None = None,
+    ) -> None:
+        record = Deprecation(
+            source=self.source,
+            symbol=symbol,
+            replacement=replacement or self.resolve(find_replacement(text), class_qual),
+            since=since or find_since(text),
+            note=text.strip() or None,
+            path=self.relpath,
+            line=line,
+            origin=origin,
+        )
+        if whole:
+            self.full.setdefault(symbol, []).append(record)
+        elif all(r.symbol != symbol or r.note != record.note for r in self.partial):
+            self.partial.append(record)
+
+    def docstring_notes(
+        self, node: ast.AST, symbol: str, class_qual: str | None, first_line: int
+    ) -> None:
+        if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            return
+        doc = docstring(node)
+        if not doc:
+            return
+        for d in docstring_directives(doc):
+            text = d.text if not d.parameter else f"parameter `{d.parameter}`: {d.text}"
+            line = first_line + d.line_offset
+            self.add(
+                symbol,
+                text,
+                "docstring",
+                line,
+                whole=not d.nested,
+                since=d.version,
+                class_qual=class_qual,
+            )
+
+    def warnings_in(self, body: list[ast.stmt], d: Definition | None) -> None:
+        """Warnings of a def's own body (or of the module's, when d is None)."""
+        own = self.module if d is None else f"{self.module}.{d.qualname}"
+        cls = d.parent_class if d is not None and d.in_class else None
+        if d is not None and isinstance(d.node, ast.ClassDef):
+            cls = d.qualname
+        if d is not None and not d.in_class and "." not in d.qualname:
+            helpers = self.view.helpers
+            if helpers is not None and own in helpers.functions:
+                return  # a helper's own warning is about its callers, not about it
+        for call, message, conditional in warn_sites(body, view=self.view):
+            if not message:
+                continue  # a computed message (e.g. in a helper that emits warnings)
+            subject = find_subject(message)
+            last = subject.rsplit(".", 1)[-1] if subject else None
+            itself = says_self_deprecated(message)
+            symbol, whole = own, False
+            if d is None:
+                # A warning at module level fires on import: the module is what is
+                # deprecated, unless the message names one of its members.
+                if subject and subject.split(".")[0] in self.ctx.module_names:
+                    symbol, whole = f"{self.module}.{subject}", True
+                else:
+                    whole = itself or subject == self.module or not conditional
+            elif d.name in _INIT_LIKE and cls is not None and d.in_class:
+                # Constructing the class warns about the class (or the class exists
+                # only to warn): the class is deprecated.
+                cls_name = cls.rsplit(".", 1)[-1]
+                if last == cls_name or itself or f"{self.module}.{cls}" in self.thin:
+                    symbol, whole = f"{self.module}.{cls}", True
+            else:
+                whole = last == d.name or itself
+            origin = "alias" if symbol in self.thin else "warn"
+            replacement = self.thin.get(symbol) if origin == "alias" else None
+            self.add(
+                symbol,
+                message,
+                origin,
+                call.lineno,
+                whole=whole,
+                class_qual=cls,
+                replacement=self.resolve(find_replacement(message), cls) or replacement,
+            )
+
+    def attribute_docstrings(self, body: list[ast.stmt], owner: str, cls: str | None) -> None:
+        """`name = value` followed by a string literal (Sphinx's attribute docstring):
+        a deprecation note there deprecates `owner.name`."""
+        for stmt, following in itertools.pairwise(body):
+            if not isinstance(stmt, ast.Assign | ast.AnnAssign):
+                continue
+            if not (
+                isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if not names:
+                continue
+            doc = inspect.cleandoc(following.value.value)
+            for directive in docstring_directives(doc):
+                if directive.nested:
+                    continue
+                for name in names:
+                    self.add(
+                        f"{owner}.{name}",
+                        directive.text,
+                        "docstring",
+                        following.lineno + directive.line_offset,
+                        whole=True,
+                        since=directive.version,
+                        class_qual=cls,
+                    )
+
+    def decorators(self, d: Definition) -> None:
+        symbol = f"{self.module}.{d.qualname}"
+        for dec in d.node.decorator_list:
+            if "deprecat" not in decorator_name(dec).split(".")[-1].lower():
+                continue
+            text = ""
+            if isinstance(dec, ast.Call):
+                text = message_text(dec.args[0] if dec.args else None) or ""
+            cls = d.parent_class if d.in_class else None
+            self.add(symbol, text, "decorator", dec.lineno, whole=True, class_qual=cls)
+
+    def result(self) -> CodeDeprecations:
+        out = CodeDeprecations()
+        for symbol, records in self.full.items():
+            out.records.append(_merge(records))
+            out.symbols.add(symbol)
+        out.records.extend(self.partial)
+        out.records.sort(key=lambda r: (r.line or 0, r.symbol))
+        return out
+
+
+def _merge(records: list[Deprecation]) -> Deprecation:
+    """One record per symbol: the strongest origin's note, the most qualified replacement."""
+    ranked = sorted(
+        records, key=lambda r: (_ORIGIN_RANK.get(r.origin, 9), r.since is None, -len(r.note or ""))
+    )
+    best = ranked[0]
+    replacements = [r.replacement for r in ranked if r.replacement]
+    since = next((r.since for r in ranked if r.since), None)
+    replacement = max(replacements, key=lambda r: r.count(".")) if replacements else None
+    return best.model_copy(update={"replacement": replacement, "since": since})
