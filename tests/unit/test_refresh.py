@@ -124,6 +124,31 @@ def test_unparsable_file_is_skipped_named_and_keeps_last_good_chunks(
     assert store.file_states("fw")["src/fw/worker.py"].status == "skipped"
 
 
+def test_a_lone_surrogate_in_a_string_constant_is_stored_as_a_question_mark(
+    store: SQLiteStore, tree: Path, tmp_path: Path
+) -> None:
+    # `"\ud800"` evaluates to a code point UTF-8 cannot hold; read into a message
+    # template, a table text and a deprecation, it once failed the whole refresh
+    (tree / "src" / "fw" / "odd.py").write_text(
+        "import warnings\n"
+        'ERROR_MESSAGES = {"bad": "Bad value \\ud800 given here."}\n\n\n'
+        "def check(x):\n"
+        "    if x:\n"
+        '        raise ValueError(f"bad \\udc80 thing {x} happened here")\n'
+        '    warnings.warn("old \\U0000d800 api is going away", DeprecationWarning)\n'
+        '    return ERROR_MESSAGES["bad"]\n'
+    )
+    summary = _run(store, tree, tmp_path, None)
+    [s] = summary.sources
+    assert s.status == "ok" and not s.skipped
+    ids, _ = store.list_ids(SearchFilters(symbol_prefix="fw.odd.check"), None, 10)
+    [chunk] = store.get_chunks(ids)
+    templates = chunk.metadata.extra["message_templates"]
+    assert ["bad ? thing ", "", " happened here"] in templates
+    assert "Bad value ? given here." in chunk.metadata.extra["messages"]
+    assert [d.note for d in store.deprecations("fw.odd.check")] == ["old ? api is going away"]
+
+
 def test_failed_source_keeps_previous_chunks(
     store: SQLiteStore, tree: Path, tmp_path: Path
 ) -> None:

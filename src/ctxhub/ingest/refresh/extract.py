@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import SkipFile, SourceError
@@ -51,6 +53,30 @@ def _included(snapshot: Snapshot, path: str) -> str | None:
         return None
 
 
+#: A string escape that makes a lone surrogate (`"\\ud800"`): Python evaluates it, UTF-8
+#: cannot store it, and one such constant read into a chunk's metadata would fail the
+#: whole write. Only source that spells one can hold one (the text itself is decoded).
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}")
+_Model = TypeVar("_Model", Chunk, Deprecation)
+
+
+def _encodable(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, list | tuple):
+        return [_encodable(v) for v in value]
+    if isinstance(value, dict):
+        return {_encodable(k): _encodable(v) for k, v in value.items()}
+    return value
+
+
+def _storable(items: list[_Model], text: str) -> list[_Model]:
+    """`items` with every lone surrogate (from an escaped string constant) as `?`."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return items
+    return [type(item).model_validate(_encodable(item.model_dump())) for item in items]
+
+
 def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extracted:
     """Chunks of one unit. Raises SkipFile when the unit cannot be used at all."""
     if unit.kind == "python":
@@ -66,7 +92,11 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
             known_modules=ctx.known_modules,
             helpers=ctx.helpers,
         )
-        return Extracted(result.chunks, result.deprecations, texts={rel: text})
+        return Extracted(
+            _storable(result.chunks, text),
+            _storable(result.deprecations, text),
+            texts={rel: text},
+        )
     if unit.kind == "changelog":
         rel = unit.members[0]
         text = decode_source(snapshot.read(rel))
@@ -107,5 +137,6 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
         if taxonomy is None:
             raise SkipFile(f"{unit.key}: no taxonomy computed")
         chunks = chunk_example(ctx.source, example, read, taxonomy, version=ctx.version)
-        return Extracted(chunks, texts={rel: read(rel) for rel in example.files})
+        texts = {rel: read(rel) for rel in example.files}
+        return Extracted(_storable(chunks, "\n".join(texts.values())), texts=texts)
     raise SkipFile(f"{unit.key}: unknown unit kind {unit.kind}")
