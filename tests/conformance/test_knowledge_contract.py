@@ -114,26 +114,38 @@ def test_bm25_finds_a_function_by_the_messages_it_emits_by_key(hub_store: HubSto
     assert [i for i, _ in found] == [raiser.id]
 
 
-def test_listing_by_the_literal_parts_of_message_templates(hub_store: HubStore) -> None:
+def test_chunks_by_the_keys_of_their_message_templates_most_first(hub_store: HubStore) -> None:
+    # keys (core/message_templates.py): "missing required" and "but got"; " parameter "
+    # and " for path " say too little to be stored
     extractor = _method(
         "pkg.extract.query_extractor",
         path="pkg/extract.py",
-        extra={"message_templates": [["Missing required ", " parameter ", " for path ", ""]]},
+        extra={
+            "message_templates": [
+                ["Missing required ", "", " parameter ", "", " for path ", ""],
+                ["Expected a number ", "", " but got ", ""],
+            ]
+        },
     )
     other = _method(
-        "pkg.extract.body_extractor",
+        "pkg.extract.header_extractor",
         path="pkg/extract.py",
-        extra={"message_templates": [["Request body is empty"]]},
+        extra={"message_templates": [["Missing required header"]]},
     )
     hub_store.replace_file("fw", "pkg/extract.py", [extractor, other])
 
-    def listed(*grams: str) -> list[str]:
-        found, _ = hub_store.list_ids(SearchFilters(message_segments=list(grams)), ["api"], 10)
-        return found
+    def matches(*keys: str, kinds: list[str] | None = None) -> list[tuple[str, int]]:
+        return hub_store.term_matches("msgsegs", keys, SearchFilters(), kinds, 10)
 
-    assert listed("missing required", "query parameter") == [extractor.id]
-    assert listed("request body is empty") == [other.id]
-    assert listed("for path") == []  # one telling word: no segment was stored
+    wanted = ("missing required header", "missing required", "but got", "expected number")
+    assert matches(*wanted) == [(extractor.id, 2), (other.id, 1)]
+    assert matches(*wanted, kinds=["doc"]) == []
+    assert hub_store.term_matches("msgsegs", wanted, SearchFilters(source=["x"]), None, 9) == []
+    assert hub_store.term_matches("msgsegs", wanted, SearchFilters(), None, 1) == [
+        (extractor.id, 2)
+    ]
+    assert matches("for path", "parameter") == []  # not stored: one telling word each
+    assert matches() == []
 
 
 def test_symbol_lookup_and_listing(filled: HubStore) -> None:

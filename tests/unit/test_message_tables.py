@@ -42,9 +42,15 @@ class Integer(Field):
         except ValueError:
             raise self.make_error("invalid") from None
 
+    def require(self, value):
+        if value is None:
+            raise self.make_error("required")  # a key only its base's table has
+        return value
+
 
 class Schema:
     _default_error_messages = {"unknown": "Unknown field.", "type": "Invalid input type."}
+    type_errors = {"unknown": "Unknown type name."}
 
     def _deserialize(self, data, errors):
         for key in data:
@@ -59,7 +65,13 @@ class Schema:
 
     def load(self, data):
         options = self.get("strict")  # a key of no message table of this class
+        self.log("unknown")  # a key, but `log` is no method that raises by key
         return self._deserialize(data, [])
+
+    def resolve(self, name):
+        if name not in self.types:
+            raise TypeError(self.TYPE_ERRORS["unknown"])  # the table this name says
+        return self.types[name]
 """
 
 
@@ -100,6 +112,8 @@ def test_a_function_emits_the_texts_of_the_keys_it_uses() -> None:
             ("Schema", "load"),
             ("Field", "validate_missing"),
             ("Integer", "convert"),
+            ("Integer", "require"),
+            ("Schema", "resolve"),
         ]
     }
     assert emitted[("Schema", "_deserialize")] == ["Unknown field."]  # a subscript
@@ -108,6 +122,9 @@ def test_a_function_emits_the_texts_of_the_keys_it_uses() -> None:
     assert emitted[("Field", "validate_missing")] == ["Missing data for required field."]
     # a subclass's own table first; its base's table is reached through the bases
     assert emitted[("Integer", "convert")] == ["Not a valid integer."]
+    assert emitted[("Integer", "require")] == ["Missing data for required field."]
+    # a subscript of a named table reads that table (its name in any case)
+    assert emitted[("Schema", "resolve")] == ["Unknown type name."]
     assert tables.emitted(_function(tree, "Integer", "convert"), None) == []
 
 
@@ -123,6 +140,10 @@ def test_the_chunker_records_the_messages_on_the_emitting_method() -> None:
 def test_a_quoted_two_word_message_is_a_fragment() -> None:
     a = analyze("ValidationError: {'extra': ['Unknown field.']} — my client sends extra keys")
     assert "Unknown field" in a.fragments
+    # quoted, capitalised: `unknown field.` or an unquoted "Unknown field" is prose
+    lowercase = analyze("ValidationError: {'extra': ['unknown field.']}")
+    assert "unknown field" not in lowercase.fragments
+    assert "Unknown field" not in analyze("ValidationError: Unknown field, extra keys").fragments
     # two words of prose between punctuation are not a message
     assert not any(f.count(" ") == 1 for f in analyze("Error: it broke, sadly now").fragments)
 

@@ -150,9 +150,6 @@ class SearchFilters(BaseModel):
     #: Definitions that build a name of any of these shapes (`key_*`, `*_changed`:
     #: core/name_templates.py); the retriever's, not a tool's
     name_templates: list[str] | None = None
-    #: Definitions whose message templates have any of these literal parts (normalised:
-    #: core/message_templates.py); the retriever's, not a tool's
-    message_segments: list[str] | None = None
 
     def is_structural(self) -> bool:
         """True when a filter narrows by code structure (enough to list without a query)."""

@@ -27,8 +27,11 @@ MESSAGE_FILLER = frozenset(
 #: A part needs this many words that are not filler to find a template by (`" is "`,
 #: `"Invalid "` say too little)
 MIN_SEGMENT_WORDS = 2
-#: Query n-grams looked up, by length in words
-MAX_NGRAM = 8
+#: A part is looked up by its first run of this many words that says enough (or by all
+#: of a two-word part), so a query needs only its 2- and 3-grams however long its paste
+KEY_WORDS = 3
+#: Placeholders from `template_parts` / f-strings: the empty part between two literal ones
+PLACEHOLDER = ""
 
 
 def normalized(text: str) -> str:
@@ -40,44 +43,77 @@ def _telling(words: Sequence[str]) -> bool:
     return sum(1 for w in words if w not in MESSAGE_FILLER) >= MIN_SEGMENT_WORDS
 
 
+def segment_key(part: str) -> str | None:
+    """The words `part` is looked up by: its first telling run of KEY_WORDS words, all
+    of it when shorter (None: it says too little: `" for path "`, `"Invalid "`)."""
+    words = normalized(part).split()
+    for i in range(max(1, len(words) - KEY_WORDS + 1)):
+        window = words[i : i + KEY_WORDS]
+        if _telling(window):
+            return " ".join(window)
+    return None
+
+
 def segments(parts: Sequence[str]) -> list[str]:
-    """The literal parts of a template worth looking up, normalised, once each; a long
-    part by its first MAX_NGRAM words (what a query's n-grams can equal)."""
-    out: list[str] = []
+    """The lookup keys of a template's literal parts, once each, in order."""
+    out: dict[str, None] = {}
     for part in parts:
-        words = normalized(part).split()[:MAX_NGRAM]
-        norm = " ".join(words)
-        if _telling(words) and norm not in out:
-            out.append(norm)
-    return out
+        if (key := segment_key(part)) is not None:
+            out.setdefault(key, None)
+    return list(out)
 
 
-def ngrams(message: str, max_n: int = MAX_NGRAM) -> list[str]:
-    """Every normalised word n-gram of `message` that could equal a stored segment."""
+def ngrams(message: str) -> list[str]:
+    """Every telling 2- and 3-word n-gram of `message`, in the order they occur: what
+    a stored key could equal."""
     words = normalized(message).split()
     out: dict[str, None] = {}
-    for n in range(MIN_SEGMENT_WORDS, max_n + 1):
-        for i in range(len(words) - n + 1):
+    for i in range(len(words) - MIN_SEGMENT_WORDS + 1):
+        for n in range(MIN_SEGMENT_WORDS, KEY_WORDS + 1):
             gram = words[i : i + n]
-            if _telling(gram):
+            if len(gram) == n and _telling(gram):
                 out.setdefault(" ".join(gram), None)
     return list(out)
 
 
+def _part_pattern(part: str, glued_left: bool, glued_right: bool) -> re.Pattern[str] | None:
+    """`part` (normalised) on word boundaries, except on a side where it touches a
+    placeholder with no space between (`"Invalid {}s found"`: `s found` ends a word)."""
+    norm = normalized(part)
+    if not norm:
+        return None
+    left = "" if glued_left else "(?<= )"
+    right = "" if glued_right else "(?= )"
+    return re.compile(left + re.escape(norm) + right)
+
+
 def matched_words(parts: Sequence[str], message: str) -> int:
     """How many literal words of the template `message` holds when every literal part
-    occurs in it, in order, on word boundaries (0: the template does not match).
-    `message` is normalised text."""
+    occurs in it, in order (0: the template does not match). Parts match whole words,
+    but a part glued to a placeholder may match inside a word on that side. `message`
+    is normalised text."""
     padded = f" {message} "
     at = 0
     words = 0
-    for part in parts:
-        norm = normalized(part)
-        if not norm:
+    last = len(parts) - 1
+    for i, part in enumerate(parts):
+        glued_left = i > 0 and part[:1].isalnum()
+        glued_right = i < last and part[-1:].isalnum()
+        pattern = _part_pattern(part, glued_left, glued_right)
+        if pattern is None:
             continue
-        found = padded.find(f" {norm} ", at)
-        if found < 0:
+        found = pattern.search(padded, at)
+        if found is None:
             return 0
-        at = found + len(norm) + 1
-        words += len(norm.split())
+        at = found.end()
+        words += len(normalized(part).split())
     return words
+
+
+def best_match(templates: Sequence[Sequence[str]], messages: Sequence[str]) -> int:
+    """The most literal words one of `templates` matches in one of the pasted
+    `messages` (0: none fills in)."""
+    if not templates or not messages:
+        return 0
+    texts = [normalized(m) for m in messages]
+    return max(matched_words(parts, text) for parts in templates for text in texts)

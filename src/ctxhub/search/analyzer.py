@@ -86,8 +86,10 @@ def analyze(query: str) -> QueryAnalysis:
 
     is_error = bool(_ERROR_MARKERS.search(query))
     has_code = bool(_CODE_MARKERS.search(query))
-    pasted = [(t, g) for t, g in _message_groups(query) if g] if (is_error or phrases) else []
-    groups = [g for _, g in pasted]
+    # every pasted message is matched against templates, even one too short or too
+    # numeric for a fragment ("Expected 2 or 3 values, got 5")
+    pasted = _message_groups(query) if (is_error or phrases) else []
+    groups = [g for _, g in pasted if g]
     fragments = list(dict.fromkeys(f for g in groups for f in g))[:16]
     return QueryAnalysis(
         text=query,
@@ -97,7 +99,7 @@ def analyze(query: str) -> QueryAnalysis:
         identifiers=identifiers,
         is_error=is_error,
         has_code=has_code,
-        weights=path_weights(identifiers, is_error, has_code, bool(fragments)),
+        weights=path_weights(identifiers, is_error, has_code, bool(fragments), bool(pasted)),
         asks_implementation=_IMPLEMENTATION.search(query) is not None,
         fragment_groups=groups,
         messages=[text for text, _ in pasted],
@@ -168,7 +170,11 @@ def _emit(words: list[str], n: int, grams: list[str]) -> list[str]:
 
 
 def path_weights(
-    identifiers: list[str], is_error: bool, has_code: bool, has_fragments: bool = False
+    identifiers: list[str],
+    is_error: bool,
+    has_code: bool,
+    has_fragments: bool = False,
+    has_messages: bool = False,
 ) -> dict[str, float]:
     """Per-path RRF weights. Names favour exact lookup, pasted errors favour exact words:
     a log line is found by its literal text, which embeddings blur."""
@@ -182,6 +188,7 @@ def path_weights(
         weights["symbol"] = min(weights["symbol"], 0.5)  # names in a log line are context
     if has_fragments:
         weights["phrase"] = 1.5
+    if has_messages:
         weights["template"] = 1.5
     if has_code:
         weights["bm25"] += 0.2

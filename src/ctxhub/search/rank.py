@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ctxhub.core.knowledge import Chunk, Signal
-from ctxhub.core.message_templates import matched_words, normalized
 from ctxhub.search.analyzer import QueryAnalysis
 
 
@@ -88,17 +87,8 @@ _NON_WORD = re.compile(r"[^a-z0-9_]+")
 
 
 def _normalized(text: str) -> str:
+    # keeps `_`, unlike core/message_templates.normalized: fragments meet code here
     return " " + _NON_WORD.sub(" ", text.lower()).strip() + " "
-
-
-def template_words(chunk: Chunk, messages: Sequence[str]) -> int:
-    """The most literal words one of the chunk's message templates matches in one of
-    the pasted `messages` (0: none fills in; `core/message_templates.py`)."""
-    templates = chunk.metadata.extra.get("message_templates", ())
-    if not templates or not messages:
-        return 0
-    texts = [normalized(m) for m in messages]
-    return max(matched_words(parts, text) for parts in templates for text in texts)
 
 
 class LiteralMatch:

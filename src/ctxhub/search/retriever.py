@@ -17,7 +17,7 @@ import numpy as np
 
 from ctxhub.core.errors import EmbedderError, StoreQueryError
 from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest, SearchResponse
-from ctxhub.core.message_templates import ngrams
+from ctxhub.core.message_templates import best_match, ngrams
 from ctxhub.core.name_templates import keys_for_name
 from ctxhub.embed.base import Embedder, Vectors
 from ctxhub.search import confidence as conf
@@ -42,7 +42,6 @@ from ctxhub.search.rank import (
     Spread,
     SymbolBoost,
     rerank,
-    template_words,
 )
 from ctxhub.store.protocol import Store
 
@@ -90,9 +89,11 @@ class SearchOptions:
 #: name scores 1 per matched part and more)
 TEMPLATE_SCORE = 0.5
 
-#: The template path: query n-grams looked up, definitions read, and the literal words a
-#: template must match to count (two words match "Invalid value" anywhere)
-MAX_TEMPLATE_GRAMS = 400
+#: The template path: query n-grams looked up (each is one index probe; a query of
+#: MAX_QUERY characters has at most 1,000 words, so 2,000 n-grams: a tool's query is
+#: never cut), definitions read, and the literal words a template must match to count
+#: (two words match "Invalid value" anywhere)
+MAX_TEMPLATE_GRAMS = 2000
 TEMPLATE_CANDIDATES = 200
 MIN_TEMPLATE_WORDS = 3
 
@@ -259,17 +260,24 @@ class Retriever:
         self, analysis: QueryAnalysis, filters: SearchFilters, kinds: list[str] | None
     ) -> list[tuple[str, float]]:
         """Definitions whose message templates the pasted messages fill in
-        (`core/message_templates.py`): looked up by their literal parts, kept when every
-        part occurs in a message in order, ranked by the literal words matched."""
+        (`core/message_templates.py`): looked up by their parts' keys (those sharing the
+        most first), kept when every part occurs in a message in order, ranked by the
+        literal words matched."""
         grams = list(dict.fromkeys(g for m in analysis.messages for g in ngrams(m)))
         if not grams:
             return []
-        scoped = filters.model_copy(update={"message_segments": grams[:MAX_TEMPLATE_GRAMS]})
-        ids, _ = self.store.list_ids(scoped, kinds, TEMPLATE_CANDIDATES)
+        found = self.store.term_matches(
+            "msgsegs", grams[:MAX_TEMPLATE_GRAMS], filters, kinds, TEMPLATE_CANDIDATES
+        )
         scored = [
             (chunk.id, float(words))
-            for chunk in self.store.get_chunks(ids)
-            if (words := template_words(chunk, analysis.messages)) >= MIN_TEMPLATE_WORDS
+            for chunk in self.store.get_chunks([cid for cid, _ in found])
+            if (
+                words := best_match(
+                    chunk.metadata.extra.get("message_templates", ()), analysis.messages
+                )
+            )
+            >= MIN_TEMPLATE_WORDS
         ]
         return sorted(scored, key=lambda x: -x[1])[:OVERFETCH]
 
@@ -316,7 +324,9 @@ class Retriever:
         return Ranking(
             analysis=analysis,
             candidates=final,
-            norm=max_fused(weights),
+            # paths that found nothing (no symbol named, no template filled) do not
+            # lower every score: the best is a hit first on each path that ran
+            norm=max_fused({p: w for p, w in weights.items() if ranked.get(p)}),
             confidence=conf.confidence(feats) if final else 0.0,
         )
 

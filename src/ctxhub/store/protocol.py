@@ -223,6 +223,19 @@ class Store(Protocol):
         """Ids of the whole filtered set in a stable order, and its size."""
         ...
 
+    def term_matches(
+        self,
+        field: str,
+        values: Sequence[str],
+        filters: SearchFilters,
+        kinds: list[str] | None,
+        limit: int,
+    ) -> list[tuple[str, int]]:
+        """Chunks holding any of `values` among their indexed terms of `field`
+        (`msgsegs`, `templates`, ...), with how many distinct ones each holds: most
+        first, then in list_ids' order."""
+        ...
+
     def exported(self, symbols: Sequence[str]) -> set[str]:
         """Those of `symbols` (qualified names) that a module declares as its API
         (`__all__`, a package's re-exports: `ingest/python/exports.py`)."""

@@ -32,7 +32,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from ctxhub.core.message_templates import segments
+from ctxhub.core.message_templates import PLACEHOLDER, segments
 from ctxhub.ingest.python.definitions import Definition
 
 #: A table's name says what it holds
@@ -45,11 +45,19 @@ MAX_LENGTH = 200
 
 #: key -> message text
 Table = dict[str, str]
-#: Templates kept per function, and the literal text kept of each
+#: Templates kept per function, the literal text kept of each, and the parts of one
 MAX_TEMPLATES = 16
 MAX_TEMPLATE_LENGTH = 300
-#: Placeholders in a plain string: printf (`%s`, `%(name)r`, `%.2f`) and str.format
-_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-+ #0-9.]*[sdrifgxXeE]|\{[^{}\s]*\}")
+MAX_PARTS = 24
+#: Placeholders in a plain string: printf (`%s`, `%(name)r`, `%.2f`; no space flag, so
+#: "50% error" stays text) and str.format (`{}`, `{name}`, `{0:>8}`)
+_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-+#0-9.]*[sdrifgxXeE]|\{[^{}\s]*\}")
+#: Rich console markup (`[b]Error[/b]`, `[bold red]...[/]`): styling, not words. Only
+#: in a text that closes a tag, so "[name]" in a plain message stays.
+_MARKUP = re.compile(r"\[(?:/[^\[\]]*|[a-z@#][^\[\]]*)\]")
+#: Methods that raise or record a message by key: `self.make_error("invalid")`,
+#: `self.fail("required")`
+_KEYED_CALL = re.compile(r"error|fail|message|raise|invalid", re.IGNORECASE)
 
 
 def _text(node: ast.expr) -> str | None:
@@ -163,7 +171,8 @@ def _lookup(chain: list[dict[str, Table]], key: str, table_name: str | None) -> 
         for name, table in tables.items():
             if key not in table:
                 continue
-            if table_name is None or table_name == name or table_name.endswith("messages"):
+            wanted = (table_name or "").lower()
+            if not wanted or wanted == name.lower() or wanted.endswith("messages"):
                 return table[key]
     return None
 
@@ -177,7 +186,8 @@ def _last_name(node: ast.expr) -> str | None:
 
 
 def _used_keys(node: ast.AST) -> list[tuple[str, str | None]]:
-    """(key, table name or None) for `x.table["key"]` and `self.method("key", ...)`."""
+    """(key, table name or None) for `x.table["key"]` and `self.method("key", ...)`
+    where the method's name says it raises (`make_error`, `fail`)."""
     out: list[tuple[str, str | None]] = []
     for sub in ast.walk(node):
         if isinstance(sub, ast.Subscript):
@@ -195,6 +205,7 @@ def _used_keys(node: ast.AST) -> list[tuple[str, str | None]]:
             and isinstance(sub.func, ast.Attribute)
             and isinstance(sub.func.value, ast.Name)
             and sub.func.value.id in ("self", "cls")
+            and _KEYED_CALL.search(sub.func.attr)
             and sub.args
             and isinstance(sub.args[0], ast.Constant)
             and isinstance(sub.args[0].value, str)
@@ -203,49 +214,75 @@ def _used_keys(node: ast.AST) -> list[tuple[str, str | None]]:
     return out
 
 
+def _clipped(text: str) -> str:
+    """`text` up to MAX_TEMPLATE_LENGTH, cut at a space (a cut word matches nothing)."""
+    if len(text) <= MAX_TEMPLATE_LENGTH:
+        return text
+    cut = text[:MAX_TEMPLATE_LENGTH]
+    return cut[: cut.rfind(" ") + 1] if " " in cut else cut
+
+
+def _unstyled(text: str) -> str:
+    return _MARKUP.sub("", text) if "[/" in text else text
+
+
 def template_parts(text: str) -> list[str]:
     """A plain string's literal parts around its placeholders."""
-    return _PLACEHOLDER.split(text[:MAX_TEMPLATE_LENGTH])
+    return _PLACEHOLDER.split(_clipped(_unstyled(text)))[:MAX_PARTS]
 
 
-def _docstring_node(node: ast.AST) -> ast.AST | None:
-    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return None
-    first = node.body[0] if node.body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-        return first.value
-    return None
+def _fstring_parts(node: ast.JoinedStr) -> list[str]:
+    """An f-string's literal parts, with `PLACEHOLDER` for each formatted value."""
+    parts = []
+    for value in node.values:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            parts.append(value.value)
+        else:
+            parts.append(PLACEHOLDER)
+    # clip as one text: a placeholder is a character, so part boundaries survive
+    marked = _clipped(_unstyled("\0".join(parts)))
+    return marked.split("\0")[:MAX_PARTS]
+
+
+def _not_messages(node: ast.AST) -> set[int]:
+    """String nodes in `node` that are not texts it emits: docstrings and bare string
+    statements (attribute docs), dict keys, f-strings' own pieces and format specs."""
+    out: set[int] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant):
+            out.add(id(sub.value))
+        elif isinstance(sub, ast.Dict):
+            out.update(id(k) for k in sub.keys if k is not None)
+        elif isinstance(sub, ast.JoinedStr):
+            out.update(id(v) for v in sub.values)
+        elif isinstance(sub, ast.FormattedValue) and sub.format_spec is not None:
+            out.update(id(n) for n in ast.walk(sub.format_spec))
+    return out
 
 
 def emitted_templates(node: ast.AST, messages: Iterable[str] = ()) -> list[list[str]]:
     """The templates of `node`'s body (a function), then of the table `messages` it
-    emits, each as its literal parts; only those with words to match (two or more)."""
-    docstrings = (_docstring_node(sub) for sub in ast.walk(node))
-    skip = {id(doc) for doc in docstrings if doc is not None}
-    inner: set[int] = set()  # the constants inside an f-string are its parts
+    emits, each as its literal parts; only those with a part to look up by, at most
+    MAX_TEMPLATES."""
+    skip = _not_messages(node)
     found: list[list[str]] = []
+    seen: set[tuple[str, ...]] = set()
+
+    def keep(parts: list[str]) -> None:
+        key = tuple(parts)
+        if key not in seen and segments(parts):
+            seen.add(key)
+            found.append(parts)
+
     for sub in ast.walk(node):
-        parts: list[str] | None = None
+        if len(found) >= MAX_TEMPLATES:
+            return found
+        if id(sub) in skip:
+            continue
         if isinstance(sub, ast.JoinedStr):
-            parts = []
-            for value in sub.values:
-                inner.add(id(value))
-                if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                    parts.append(value.value[:MAX_TEMPLATE_LENGTH])
-                else:
-                    parts.append("")  # a placeholder between two literal parts
-        elif (
-            isinstance(sub, ast.Constant)
-            and isinstance(sub.value, str)
-            and id(sub) not in skip
-            and id(sub) not in inner
-            and " " in sub.value.strip()
-        ):
-            parts = template_parts(sub.value)
-        if parts is not None and len(" ".join(parts).split()) >= 2 and parts not in found:
-            found.append(parts)
+            keep(_fstring_parts(sub))
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            keep(template_parts(sub.value))
     for text in messages:
-        parts = template_parts(text)
-        if parts not in found:
-            found.append(parts)
-    return [p for p in found if segments(p)][:MAX_TEMPLATES]
+        keep(template_parts(text))
+    return found[:MAX_TEMPLATES]

@@ -265,6 +265,28 @@ class PgSearchQueries:
         )
         return [str(r[0]) for r in rows], int(total)
 
+    def term_matches(
+        self,
+        field: str,
+        values: Sequence[str],
+        filters: SearchFilters,
+        kinds: list[str] | None,
+        limit: int,
+    ) -> list[tuple[str, int]]:
+        wanted = sorted(set(values))
+        if not wanted:
+            return []
+        where, params = where_clause(filters, kinds)
+        rows = self._all(
+            "SELECT c.id, count(DISTINCT t.value) AS n FROM chunk_terms t "
+            "JOIN chunks c ON c.rowid = t.chunk "
+            f"WHERE t.field = %s AND t.value = ANY(%s) AND {where} "
+            "GROUP BY c.id, c.source, c.path, c.line_start "
+            "ORDER BY n DESC, c.source, c.path, c.line_start, c.id LIMIT %s",
+            (field, wanted, *params, limit),
+        )
+        return [(str(r[0]), int(r[1])) for r in rows]
+
     def counts(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
         for r in self._all(

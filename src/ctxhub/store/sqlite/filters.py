@@ -82,11 +82,6 @@ def where_clause(filters: SearchFilters, kinds: list[str] | None = None) -> tupl
         parts.append(
             f"c.rowid IN (SELECT chunk FROM chunk_terms WHERE field = 'templates' AND {marks})"
         )
-    if filters.message_segments:
-        marks = _in("value", list(filters.message_segments), params)
-        parts.append(
-            f"c.rowid IN (SELECT chunk FROM chunk_terms WHERE field = 'msgsegs' AND {marks})"
-        )
     return (" AND ".join(parts) if parts else "1"), params
 
 

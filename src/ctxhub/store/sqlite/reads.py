@@ -236,6 +236,28 @@ class SearchQueries:
         ).fetchall()
         return [r[0] for r in rows], int(total)
 
+    def term_matches(
+        self,
+        field: str,
+        values: Sequence[str],
+        filters: SearchFilters,
+        kinds: list[str] | None,
+        limit: int,
+    ) -> list[tuple[str, int]]:
+        wanted = sorted(set(values))
+        if not wanted:
+            return []
+        where, params = where_clause(filters, kinds)
+        marks = ", ".join("?" for _ in wanted)
+        rows = self.conn.execute(
+            "SELECT c.id, COUNT(DISTINCT t.value) AS n FROM chunk_terms t "
+            "JOIN chunks c ON c.rowid = t.chunk "
+            f"WHERE t.field = ? AND t.value IN ({marks}) AND {where} GROUP BY c.id "
+            "ORDER BY n DESC, c.source, c.path, c.line_start, c.id LIMIT ?",
+            (field, *wanted, *params, limit),
+        ).fetchall()
+        return [(r[0], int(r[1])) for r in rows]
+
     def counts(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
         for r in self.conn.execute(
