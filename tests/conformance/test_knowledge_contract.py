@@ -157,6 +157,15 @@ def test_symbol_lookup_and_listing(filled: HubStore) -> None:
     assert total == again == 6 and len(first) == 2 and not set(first) & set(rest)
 
 
+def test_bare_names_by_their_first_letters(filled: HubStore) -> None:
+    # last parts of the symbols, lowercase, once each, in order
+    assert filled.bare_names("F", 10) == ["frameprocessor"]
+    assert filled.bare_names("r", 10) == ["run"]
+    assert filled.bare_names("pu", 10) == ["push_frame"]
+    assert filled.bare_names("p", 1) == ["push_frame"]
+    assert filled.bare_names("x", 10) == []
+
+
 def test_dense_search_and_the_model_guard(filled: HubStore) -> None:
     embedder = HashingEmbedder(dim=64)
     filled.bind_model(embedder.id, embedder.dim)

@@ -87,6 +87,33 @@ def test_an_unknown_symbol_is_not_found_with_the_nearest_names(hub: HubSession) 
     assert found.resolution == "semantic" and found.kind == "api"
 
 
+def test_did_you_mean_offers_the_name_spelled_closest_even_when_search_misses_it(
+    tmp_path: Path,
+) -> None:
+    from tests.conftest import make_chunk
+
+    embedder = HashingEmbedder(dim=64)
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        app = make_chunk("fw", "fw/app.py", "fw.app.Litestar", chunk_type="class")
+        store.replace_file("fw", "fw/app.py", [app])
+        # twelve helpers whose text holds the typo itself: a search for it finds them
+        helpers = [
+            make_chunk("fw", "fw/misc.py", f"fw.misc.helper_{i}", content=f"Litestr note {i}")
+            for i in range(12)
+        ]
+        store.replace_file("fw", "fw/misc.py", helpers)
+    set_embedder(embedder)
+    try:
+        with HubSession(Settings(home=tmp_path)) as hub:
+            assert code_tools.nearest_names(hub, "Litestr")[0] == "fw.app.Litestar"
+            assert code_tools.nearest_names(hub, "Litestr", source="other") == []
+            with pytest.raises(NotFoundError, match=r"did you mean fw\.app\.Litestar"):
+                code_tools.get_code_snippet(hub, symbol="Litestr")
+    finally:
+        set_embedder(None)
+
+
 def test_a_re_exported_name_and_its_case_pick_the_definition(tmp_path: Path) -> None:
     from ctxhub.tools import resolve
     from tests.conftest import make_chunk

@@ -223,6 +223,11 @@ class Store(Protocol):
         """Ids of the whole filtered set in a stable order, and its size."""
         ...
 
+    def bare_names(self, initial: str, limit: int) -> list[str]:
+        """Distinct last parts of indexed symbols (lowercase) that start with `initial`,
+        in order, at most `limit`: what "did you mean" compares a misspelt name with."""
+        ...
+
     def term_matches(
         self,
         field: str,

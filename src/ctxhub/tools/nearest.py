@@ -7,21 +7,33 @@ import difflib
 from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.session import HubSession
 
+#: Names compared by spelling: every indexed last part with the same first letter (a
+#: typo rarely starts a name), at most this many
+MAX_SPELLED = 20_000
+
 
 def nearest_names(
     hub: HubSession, symbol: str, source: str | None = None, most: int = 5
 ) -> list[str]:
-    """Qualified API names a search for `symbol` finds, those whose last part is spelled
-    closest to it first (a typo, another case, a missing letter)."""
-    request = SearchRequest(
-        query=symbol,
-        kinds=["api"],
-        filters=SearchFilters(source=[source] if source else None),
-        limit=10,
-    )
-    names = [h.symbol for h in hub.retriever.search(request).hits if h.symbol]
+    """Qualified API names spelled closest to `symbol` (a typo, another case, a missing
+    letter: `Litestr` -> `litestar.app.Litestar`), then what a search for it finds."""
+    filters = SearchFilters(source=[source] if source else None)
+    request = SearchRequest(query=symbol, kinds=["api"], filters=filters, limit=10)
+    found = [h.symbol for h in hub.retriever.search(request).hits if h.symbol]
     last = symbol.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1].lower()
-    tails = {n: n.rsplit(".", 1)[-1].lower() for n in names}
-    close = difflib.get_close_matches(last, list(dict.fromkeys(tails.values())), n=most, cutoff=0.6)
-    ranked = sorted(names, key=lambda n: close.index(tails[n]) if tails[n] in close else most)
+    if not last:
+        return found[:most]
+    spelled = hub.store.bare_names(last[:1], MAX_SPELLED)
+    tails = {n: n.rsplit(".", 1)[-1].lower() for n in found}
+    close = difflib.get_close_matches(
+        last, list(dict.fromkeys([*tails.values(), *spelled])), n=most, cutoff=0.6
+    )
+    for name in close:  # the definitions of a close name the search did not find
+        if name not in tails.values():
+            ids = [cid for cid, _ in hub.store.symbol_lookup([name], filters, ["api"], 2)]
+            for chunk in hub.store.get_chunks(ids):
+                if chunk.symbol and chunk.symbol not in tails:
+                    tails[chunk.symbol] = name
+                    found.append(chunk.symbol)
+    ranked = sorted(found, key=lambda n: close.index(tails[n]) if tails[n] in close else most)
     return ranked[:most]

@@ -265,6 +265,15 @@ class PgSearchQueries:
         )
         return [str(r[0]) for r in rows], int(total)
 
+    def bare_names(self, initial: str, limit: int) -> list[str]:
+        low = initial.lower()
+        rows = self._all(
+            "SELECT DISTINCT name FROM symbol_names "
+            "WHERE depth = 1 AND left(name, length(%s)) = %s ORDER BY name LIMIT %s",
+            (low, low, limit),
+        )
+        return [str(r[0]) for r in rows]
+
     def term_matches(
         self,
         field: str,

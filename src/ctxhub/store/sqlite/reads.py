@@ -236,6 +236,15 @@ class SearchQueries:
         ).fetchall()
         return [r[0] for r in rows], int(total)
 
+    def bare_names(self, initial: str, limit: int) -> list[str]:
+        low = initial.lower()
+        rows = self.conn.execute(
+            "SELECT DISTINCT name FROM symbol_names "
+            "WHERE depth = 1 AND substr(name, 1, length(?)) = ? ORDER BY name LIMIT ?",
+            (low, low, limit),
+        ).fetchall()
+        return [r[0] for r in rows]
+
     def term_matches(
         self,
         field: str,
