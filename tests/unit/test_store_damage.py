@@ -1,18 +1,12 @@
-"""A damaged, read-only or full store (issue 11, item 7): every caller gets one clear
-StoreError naming the fix, never a traceback, an empty success or writes into a broken
-file; the previous index survives a full disk; a read-only file or mount still reads."""
+"""A damaged or full store (issue 11, item 7): every caller gets one clear StoreError
+naming the fix, never a traceback, an empty success or writes into a broken file; the
+previous index survives a full disk. The read-only store is in test_store_read_only.py."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 import random
-import shutil
 import sqlite3
-import subprocess
-import sys
-import tempfile
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,14 +15,8 @@ from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.config import Settings
-from ctxhub.core.errors import (
-    StoreCorruptError,
-    StoreFullError,
-    StoreQueryError,
-    StoreReadOnlyError,
-)
+from ctxhub.core.errors import StoreCorruptError, StoreFullError, StoreQueryError
 from ctxhub.core.knowledge import SearchFilters
-from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
@@ -36,17 +24,7 @@ from ctxhub.store.sqlite import store as sqlite_mod
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import search_tools
 from ctxhub.tools.hub_status import hub_status
-
-EMBEDDER = HashingEmbedder(dim=64)
-PAGES = 30
-
-
-def _docs(root: Path, n: int = PAGES) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    for i in range(n):
-        body = " ".join(f"watchdog{i} frame pipeline task{j}" for j in range(60))
-        (root / f"page{i}.md").write_text(f"# Page {i}\n\nThe idle watchdog {i}.\n\n{body}\n")
-    return root
+from tests.unit.store_docs import EMBEDDER, PAGES, write_docs
 
 
 def _cli(home: Path, *args: str) -> tuple[int, str]:
@@ -83,7 +61,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.chdir(tmp_path)  # no project ctxhub.toml of the checkout is read or written
     set_embedder(EMBEDDER)
     home = tmp_path / "home"
-    code, output = _cli(home, "add", str(_docs(tmp_path / "docs")), "--name", "docs")
+    code, output = _cli(home, "add", str(write_docs(tmp_path / "docs")), "--name", "docs")
     assert code == 0, output
     code, output = _cli(home, "search", "idle watchdog 3")
     assert code == 0 and "Page 3" in output, output
@@ -203,11 +181,11 @@ def _fill_up(store: SQLiteStore, spare_pages: int = 4) -> None:
 def test_disk_full_during_refresh_names_it_and_keeps_the_previous_index(
     store: SQLiteStore, tmp_path: Path
 ) -> None:
-    root = _docs(tmp_path / "docs", 3)
+    root = write_docs(tmp_path / "docs", 3)
     spec = SourceSpec(name="docs", path=str(root), kind=["docs"])
     refresh(store, [spec], tmp_path / "sources", None)
     before = store.counts()
-    _docs(tmp_path / "docs", PAGES)  # 27 more pages
+    write_docs(tmp_path / "docs", PAGES)  # 27 more pages
     (root / "page0.md").write_text("# Page 0\n\nrewritten\n" + "new words " * 3000)
     _fill_up(store)
     with pytest.raises(StoreFullError) as caught:
@@ -243,166 +221,3 @@ def test_disk_full_through_the_cli(
     monkeypatch.setattr(SQLiteStore, "_configure", real)
     code, output = _cli(home, "search", "idle watchdog 3")
     assert code == 0 and "Page 3" in output, output
-
-
-# -- read-only ---------------------------------------------------------------------------
-
-#: Opens the store as the current (or, given a uid, another) user; prints what happened.
-READER = textwrap.dedent(
-    """
-    import os, sys
-    from ctxhub.core.knowledge import SearchFilters
-    from ctxhub.core.errors import StoreReadOnlyError
-    from ctxhub.store.sqlite.store import SQLiteStore
-
-    db, uid = sys.argv[1], int(sys.argv[2])
-    if uid >= 0:
-        os.setgid(uid)
-        os.setuid(uid)  # everything is imported: only the store is touched from here on
-    store = SQLiteStore(db)
-    print("read_only", store.read_only, store.why_read_only)
-    print("hits", len(store.bm25(["watchdog3"], SearchFilters(), None, 5)))
-    # the retriever counts query words first (temp tables): a read-only store allows it
-    print("terms", store.term_frequencies(["watchdog3"])[0])
-    print("sources", [s.name for s in store.sources()])
-    try:
-        store.upsert_source(store.sources()[0])
-        print("wrote")
-    except StoreReadOnlyError as exc:
-        print("refused", exc)
-    """
-)
-
-
-#: The ctxhub command line, as the console script runs it.
-CLI = "import sys; from ctxhub.cli.entry import main; sys.argv[0] = 'ctxhub'; main()"
-
-
-def _read(db: Path, uid: int = -1) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", READER, str(db), str(uid)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def _indexed(folder: Path, tmp_path: Path) -> Path:
-    db = folder / "ctxhub.db"
-    with SQLiteStore(db) as store:
-        spec = SourceSpec(name="docs", path=str(_docs(tmp_path / "docs", 5)), kind=["docs"])
-        refresh(store, [spec], tmp_path / "sources", None)
-    assert not Path(f"{db}-wal").exists()  # a clean close checkpoints the WAL away
-    return db
-
-
-@pytest.fixture
-def shared(tmp_path: Path) -> Iterator[Path]:
-    """A folder another user can enter (pytest's tmp_path is private to its owner)."""
-    folder = Path(tempfile.mkdtemp(prefix="ctxhub-ro-"))
-    folder.chmod(0o755)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.mark.parametrize("what", ["both", "file", "folder"])
-def test_a_store_the_user_cannot_write(shared: Path, tmp_path: Path, what: str) -> None:
-    """`both`: neither the file nor its folder is writable; `file`: only the file is not;
-    `folder`: the file is, but no -wal/-shm file can be created next to it. Root ignores
-    file modes, so as root the reader drops to uid `nobody` (65534) after its imports."""
-    db = _indexed(shared, tmp_path)
-    if os.geteuid() == 0:
-        uid = 65534
-        if what == "file":
-            os.chown(shared, uid, uid)
-        if what == "folder":
-            os.chown(db, uid, uid)
-    else:
-        uid = -1
-        if what != "folder":
-            db.chmod(0o444)
-        if what != "file":
-            shared.chmod(0o555)
-    try:
-        output = _read(db, uid)
-    finally:
-        shared.chmod(0o755)
-    assert "read_only True" in output
-    assert "hits 1" in output and "sources ['docs']" in output
-    assert f"refused the store {db} is read-only" in output
-    assert "wrote" not in output
-
-
-def _can_mount() -> bool:
-    return (
-        os.geteuid() == 0
-        and shutil.which("unshare") is not None
-        and (
-            subprocess.run(
-                ["unshare", "-m", "--propagation", "private", "true"], capture_output=True
-            ).returncode
-            == 0
-        )
-    )
-
-
-@pytest.mark.skipif(not _can_mount(), reason="needs root and unshare for a read-only bind mount")
-def test_a_store_on_a_read_only_mount(shared: Path, tmp_path: Path) -> None:
-    db = _indexed(shared, tmp_path)
-    mount = tmp_path / "ro"
-    mount.mkdir()
-    script = (
-        f"mount --bind {shared} {mount} && mount -o remount,ro,bind {mount} && "
-        f'{sys.executable} -c "$READER" {mount / db.name} -1'
-    )
-    done = subprocess.run(  # a private mount namespace: the bind mount dies with it
-        ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "READER": READER},
-    )
-    assert done.returncode == 0, done.stderr
-    assert "read_only True" in done.stdout and "hits 1" in done.stdout
-    assert "terms {'watchdog3': 1}" in done.stdout
-    assert f"refused the store {mount / db.name} is read-only" in done.stdout
-
-    # and the CLI on it: status reads, a write is one error line, exit 1
-    home = tmp_path / "home"
-    home.mkdir()
-    script = (
-        f"mount --bind {shared} {mount} && mount -o remount,ro,bind {mount} && "
-        f'{sys.executable} -c "$CLI" --db {mount / db.name} status; echo rc=$?; '
-        f'{sys.executable} -c "$CLI" --db {mount / db.name} remove docs; echo rc=$?'
-    )
-    done = subprocess.run(
-        ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "CLI": CLI, "CTXHUB_HOME": str(home)},
-    )
-    out = done.stdout + done.stderr
-    assert "rc=0" in done.stdout and "docs" in done.stdout, out
-    assert f"error: the store {mount / db.name} is read-only (on a read-only file system)" in out
-    assert "rc=1" in done.stdout and "Traceback" not in out
-
-
-def test_read_only_refusal_names_the_store(tmp_path: Path) -> None:
-    db = _indexed(tmp_path, tmp_path)
-    with SQLiteStore(db, read_only=True) as store:
-        assert store.bm25(["watchdog3"], SearchFilters(), None, 5)
-        with pytest.raises(StoreReadOnlyError, match=f"the store {db} is read-only"):
-            store.delete_source("docs")
-        store.bind_model(EMBEDDER.id, EMBEDDER.dim)  # a read needs no write to bind
-
-
-def test_a_read_only_store_with_an_older_schema_says_so(tmp_path: Path) -> None:
-    db = _indexed(tmp_path, tmp_path)
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
-    conn.close()
-    with pytest.raises(StoreReadOnlyError, match="schema 3 is older"):
-        SQLiteStore(db, read_only=True)

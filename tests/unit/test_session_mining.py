@@ -1,191 +1,32 @@
-"""Session mining: reading Claude Code transcripts, finding error -> fix -> pass sequences,
-redacting them, and storing them idempotently (`ctxhub mine`)."""
+"""Session mining: the failure signals, and the error -> fix -> pass sequences found in
+the fixture transcripts and in edge cases, redacted and deterministic."""
 
 from __future__ import annotations
 
-import json
-import os
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from ctxhub.cli.main import cli
-from ctxhub.config import Settings
-from ctxhub.core.records import MemoryFilters, record_id_for
-from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.core.records import record_id_for
 from ctxhub.memory.capture.session_mining import call_diff, is_failure
 from ctxhub.memory.capture.session_reader import (
-    MAX_OUTPUT,
     ToolCall,
     ToolResult,
     parse_timestamp,
     read_transcript,
-    transcript_files,
 )
 from ctxhub.memory.capture.sessions import MineSummary, mine_sessions, mine_transcript
-from ctxhub.memory.records.log import upsert_record
-from ctxhub.session import HubSession, set_embedder
+from tests.unit.session_transcripts import (
+    FIXTURES,
+    INVOICER,
+    NEVER_FIXED,
+    SECRETS,
+    SECRETS_SESSION,
+    Transcript,
+    mine_one,
+)
 from tests.unit.tool_samples import PYTEST_FAIL, TRACE
-
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "sessions"
-INVOICER = FIXTURES / "-home-dev-code-invoicer"
-PYTEST_SESSION = INVOICER / "3f2a9c1e-5b7d-4e8a-9c0f-1d2e3f4a5b6c.jsonl"
-NEVER_FIXED = INVOICER / "b7e9d3a4-0c1f-4a2b-8d6e-5f7a9b1c3d2e.jsonl"
-NODE_SESSION = (
-    FIXTURES / "-Users-sam-work-weather-bot" / "8c41d0b2-77e3-4f0e-a6b1-2c9d5e8f0a13.jsonl"
-)
-SECRETS_SESSION = FIXTURES / "-srv-apps-billing-api" / "e1d2c3b4-a596-4877-8899-aabbccddeeff.jsonl"
-#: What the secrets fixture leaks in tool output, inputs and prose.
-SECRETS = (
-    "Wz8kLq2vRt",
-    "sk_" + "live_51HxYzAbCdEfGhIjKlMnOpQr",
-    "sk-" + "proj-Q9vX2mLk8RtYpW3nB7cJ4hD6fG1sA5eZ0uI",
-    "AKIA" + "4EXAMPLEQ7ZT2VXW",
-    "ghp_" + "k3J9sL2mQ8vX1cB7nR4tY6wE0pA5dF2gH9iU",
-)
-
-
-# --- a tiny transcript writer for edge cases ----------------------------------------------
-
-
-class Transcript:
-    def __init__(self, session_id: str = "sess-1", cwd: str = "/work/app") -> None:
-        self.session_id, self.cwd = session_id, cwd
-        self.lines: list[str] = []
-        self.clock = 1_750_000_000.0
-        self.n = 0
-
-    def _line(self, kind: str, content: Any, **extra: Any) -> None:
-        self.clock += 5
-        self.n += 1
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(self.clock)) + ".250Z"
-        line = {
-            "type": kind,
-            "sessionId": self.session_id,
-            "uuid": f"u{self.n}",
-            "parentUuid": f"u{self.n - 1}" if self.n > 1 else None,
-            "timestamp": stamp,
-            "cwd": self.cwd,
-            "message": {"role": kind, "content": content},
-            **extra,
-        }
-        self.lines.append(json.dumps(line))
-
-    def say(self, text: str) -> None:
-        self._line("assistant", [{"type": "text", "text": text}])
-
-    def bash(self, tid: str, command: str, output: str, error: bool = False) -> None:
-        self._line("assistant", [{"type": "tool_use", "id": tid, "name": "Bash",
-                                  "input": {"command": command}}])  # fmt: skip
-        self.result(tid, (f"Exit code 1\n{output}" if error else output), error)
-
-    def edit(self, tid: str, path: str, old: str, new: str, error: bool = False) -> None:
-        self._line("assistant", [{"type": "tool_use", "id": tid, "name": "Edit",
-                                  "input": {"file_path": path, "old_string": old,
-                                            "new_string": new}}])  # fmt: skip
-        self.result(tid, "String to replace not found" if error else "updated", error)
-
-    def result(self, tid: str, content: Any, error: bool = False) -> None:
-        part: dict[str, Any] = {"type": "tool_result", "tool_use_id": tid, "content": content}
-        if error:
-            part["is_error"] = True
-        self._line("user", [part])
-
-    def write(self, path: Path) -> Path:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
-        return path
-
-
-def mine_one(t: Transcript, tmp_path: Path) -> MineSummary:
-    return mine_sessions(t.write(tmp_path / "projects" / "-work-app" / f"{t.session_id}.jsonl"))
-
-
-# --- reader -----------------------------------------------------------------------------
-
-
-def test_reader_pairs_tool_calls_with_their_results() -> None:
-    t = read_transcript(PYTEST_SESSION)
-    assert t.session_id == "3f2a9c1e-5b7d-4e8a-9c0f-1d2e3f4a5b6c"
-    assert (t.project, t.cwd, t.git_branch) == (
-        INVOICER.name,
-        "/home/dev/code/invoicer",
-        "fix/expiry",
-    )
-    calls = {c.id: c for c in t.tool_calls}
-    assert [c.name for c in t.tool_calls] == ["Bash", "Read", "Bash", "Edit", "Edit", "Bash"]
-    failing = calls["toolu_01PyFail7Qm2cXfTtYb8Lk3D"]
-    assert failing.command == "python -m pytest tests/test_dates.py -q"
-    assert failing.result is not None and failing.result.is_error
-    assert "TypeError: can't compare" in failing.result.output
-    passing = calls["toolu_01PyPass2Wn8"].result
-    assert passing is not None and not passing.is_error and "4 passed" in passing.output
-    assert failing.timestamp == parse_timestamp("2025-06-03T09:14:15.117Z")
-    # One truncated JSON line at the end; summary and file-history lines are not errors.
-    assert (t.lines, t.lines_skipped, t.orphan_results) == (20, 1, 0)
-
-
-def test_reader_takes_text_parts_of_a_result_and_skips_bad_lines() -> None:
-    node = read_transcript(NODE_SESSION)
-    first = node.tool_calls[0]
-    assert first.result is not None and "Error [ERR_REQUIRE_ESM]" in first.result.output
-    broken = read_transcript(NEVER_FIXED)
-    assert broken.lines_skipped == 2  # a line of prose, a JSON array
-    dangling = broken.tool_calls[-1]
-    assert dangling.id == "toolu_01Dangling5" and dangling.result is None
-
-
-def test_reader_survives_garbage(tmp_path: Path) -> None:
-    t = Transcript()
-    t.bash("toolu_huge", "python gen.py", "x" * (MAX_OUTPUT * 3) + "\nValueError: at the end")
-    t.result("toolu_unknown", "a result for a call this file never made")
-    t._line("assistant", [{"type": "image", "source": {}}, {"type": "mystery"}, "bare"])
-    t._line("assistant", {"not": "a list"})
-    path = t.write(tmp_path / "s.jsonl")
-    with path.open("ab") as f:
-        f.write(
-            b'\xff\xfe not utf-8 \x00\n{"type": "user", "message": 3}\n' + b"[" * 100_000 + b"\n"
-        )
-    read = read_transcript(path)
-    huge = read.tool_calls[0].result
-    assert huge is not None and len(huge.output) < MAX_OUTPUT + 100
-    assert huge.output.endswith("ValueError: at the end")  # the tail is what matters
-    assert read.orphan_results == 1
-    assert read.lines_skipped == 2  # the undecodable line and the absurdly nested one
-
-
-@pytest.mark.parametrize(
-    ("stamp", "expected"),
-    [
-        ("2025-06-03T09:14:02.117Z", 1748942042.117),
-        ("2025-06-03T09:14:02Z", 1748942042.0),
-        ("2025-06-03T09:14:02.1Z", 1748942042.1),
-        ("2025-06-03T09:14:02.123456789+00:00", 1748942042.123456),
-        ("yesterday", None),
-        (None, None),
-    ],
-)
-def test_timestamps(stamp: str | None, expected: float | None) -> None:
-    got = parse_timestamp(stamp)
-    assert got == pytest.approx(expected) if expected is not None else got is None
-
-
-def test_transcript_files_filters_projects_and_age(tmp_path: Path) -> None:
-    assert [p for _, p in transcript_files(FIXTURES, project="invoicer")] == sorted(
-        INVOICER.glob("*.jsonl")
-    )
-    assert len(transcript_files(FIXTURES, project="-srv-apps-billing-api")) == 1
-    assert transcript_files(FIXTURES, project="nothing-like-this") == []
-    assert transcript_files(NODE_SESSION) == [(NODE_SESSION.parent.name, NODE_SESSION)]
-    old = Transcript().write(tmp_path / "p" / "old.jsonl")
-    new = Transcript().write(tmp_path / "p" / "new.jsonl")
-    os.utime(old, (time.time() - 10 * 86400,) * 2)
-    assert transcript_files(tmp_path, since=time.time() - 86400) == [("p", new)]
-
 
 # --- signals (the judging itself is tested in test_tool_runs.py) ----------------------
 
@@ -419,83 +260,3 @@ def test_since_drops_older_sequences(tmp_path: Path) -> None:
     assert len(mine_sessions(tmp_path, since=t.clock - 3600).records) == 1
     assert mine_sessions(tmp_path, since=t.clock + 3600).records == []
     assert path.exists()
-
-
-# --- storing ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def hub(tmp_path: Path) -> Iterator[HubSession]:
-    h = HubSession(Settings(home=tmp_path), embedder=HashingEmbedder(dim=256))
-    yield h
-    h.close()
-
-
-def test_mining_twice_into_the_store_updates_in_place(hub: HubSession, mined: MineSummary) -> None:
-    first = [upsert_record(hub, m.id, m.record).action for m in mined.records]
-    again = mine_sessions(FIXTURES)
-    second = [upsert_record(hub, m.id, m.record).action for m in again.records]
-    assert first == ["created"] * 3 and second == ["unchanged"] * 3
-    stored, total = hub.store.list_records(MemoryFilters(), 10)
-    assert total == 3
-    assert {r.id for r in stored} == {m.id for m in mined.records}
-    blob = "\n".join(r.model_dump_json() for r in hub.store.iter_records())
-    for secret in SECRETS:
-        assert secret not in blob
-    assert all(r.source == "session" and r.session_id for r in stored)
-
-
-@pytest.fixture
-def cli_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    home = tmp_path / "hub"
-    monkeypatch.setenv("CTXHUB_HOME", str(home))
-    monkeypatch.delenv("CTXHUB_DB", raising=False)
-    set_embedder(HashingEmbedder(dim=256))
-    yield home
-    set_embedder(None)
-
-
-def _count(home: Path) -> int:
-    with HubSession(Settings(home=home), embedder=HashingEmbedder(dim=256)) as h:
-        return h.store.list_records(MemoryFilters(), 1)[1]
-
-
-def test_cli_mine_stores_once_and_reports(cli_home: Path) -> None:
-    runner = CliRunner()
-    first = runner.invoke(cli, ["mine", str(FIXTURES), "--json"])
-    assert first.exit_code == 0, first.output
-    data = json.loads(first.output)
-    assert (data["created"], data["updated"], data["unchanged"]) == (3, 0, 0)
-    assert data["lines_skipped"] == 3 and data["dry_run"] is False
-    second = json.loads(runner.invoke(cli, ["mine", str(FIXTURES), "--json"]).output)
-    assert (second["created"], second["unchanged"]) == (0, 3)
-    assert {r["id"] for r in second["records"]} == {r["id"] for r in data["records"]}
-    assert _count(cli_home) == 3
-    human = runner.invoke(cli, ["mine", str(FIXTURES), "--project", "weather-bot"])
-    assert human.exit_code == 0, human.output
-    assert "1 fixed and verified" in human.output and "0 created" in human.output
-
-
-def test_cli_dry_run_stores_nothing(cli_home: Path) -> None:
-    result = CliRunner().invoke(cli, ["mine", str(FIXTURES), "--dry-run"])
-    assert result.exit_code == 0, result.output
-    assert "ERR_REQUIRE_ESM" in result.output and "dry run: nothing stored" in result.output
-    assert "[REDACTED:password]" in result.output and SECRETS[0] not in result.output
-    as_json = json.loads(
-        CliRunner().invoke(cli, ["mine", str(FIXTURES), "--dry-run", "--json"]).output
-    )
-    assert len(as_json["records"]) == 3 and as_json["records"][0]["record"]["source"] == "session"
-    assert not (cli_home / "ctxhub.db").exists() or _count(cli_home) == 0
-
-
-def test_cli_bad_input_never_crashes(cli_home: Path, tmp_path: Path) -> None:
-    missing = CliRunner().invoke(cli, ["mine", str(tmp_path / "nope")])
-    assert missing.exit_code == 1 and "does not exist" in missing.output
-    bad = tmp_path / "projects" / "-x"
-    bad.mkdir(parents=True)
-    (bad / "a.jsonl").write_bytes(b"\x00\x01garbage\n{}\n[]\n")
-    (bad / "b.jsonl").mkdir()  # a directory named like a transcript
-    result = CliRunner().invoke(cli, ["mine", str(tmp_path / "projects"), "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
-    assert (data["files"], data["lines_skipped"], data["records"]) == (1, 2, [])
