@@ -4,7 +4,8 @@ indexed with the real model, as `ctxhub dashboard` serves it.
     python scripts/dashboard_screenshots.py [--out docs/dashboard]
 
 Needs Debian's chromium (`apt-get install -y chromium`) and playwright (the dev extra).
-A temporary home: the three corpus sources, two memory records and a rating, then
+A temporary home: the three corpus sources and two memory records of dashboard_seed.py
+(what the dashboard tests see) and a rating, then
 `ctxhub dashboard --port 0` in a subprocess and one headless chromium page per screen.
 """
 
@@ -20,46 +21,20 @@ from pathlib import Path
 
 import httpx
 
-from ctxhub.app.refresh import refresh_index
 from ctxhub.config import Settings
-from ctxhub.core.records import RecordInput
-from ctxhub.memory.records.log import log_solution
 from ctxhub.session import HubSession
-from ctxhub.sources.base import SourceSpec
 from ctxhub.tools.run import call
+from dashboard_seed import seed
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "tests" / "fixtures" / "corpus"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
 def build_home(home: Path) -> None:
     settings = Settings(home=home)
-    specs = [
-        SourceSpec(name="chime", kind=["python"], path=str(CORPUS / "pkg")),
-        SourceSpec(name="chime-docs", kind=["docs"], path=str(CORPUS / "docs")),
-        SourceSpec(name="chime-examples", kind=["examples"], path=str(CORPUS / "examples")),
-    ]
-    refresh_index(settings, specs)
+    seed(settings)
     with HubSession(settings) as hub:
-        for record in (
-            RecordInput(
-                problem="ConnectionResetError when the chime websocket reconnects",
-                solution="raise the ping interval to 20 seconds",
-                error_type="ConnectionResetError",
-                language="python",
-                framework="chime",
-                tags=["websocket", "network"],
-            ),
-            RecordInput(
-                problem="pip install chime fails behind a proxy",
-                solution="set HTTPS_PROXY before running pip",
-                language="python",
-                tags=["pip"],
-            ),
-        ):
-            log_solution(hub, record)
         hits = call(hub, "search", query="reconnect the websocket").data["hits"]
         call(hub, "rate", id=hits[0]["id"], worked=False, query="reconnect the websocket")
 

@@ -22,7 +22,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gold_ast import read
-from gold_checks import GoldSet, check_fragments, fail
+from gold_checks import GoldSet
+from gold_text import check_fragments, fail
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "click"

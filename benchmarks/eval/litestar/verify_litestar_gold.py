@@ -22,7 +22,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gold_ast import span_text, whole_statements
-from gold_checks import GoldSet, check_keywords, fail
+from gold_checks import GoldSet
+from gold_text import check_keywords, fail
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "litestar"

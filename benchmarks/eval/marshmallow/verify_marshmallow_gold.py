@@ -24,7 +24,8 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gold_checks import GoldSet, check_keywords, check_texts, fail, note_includes
+from gold_checks import GoldSet
+from gold_text import check_keywords, check_texts, fail, note_includes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "marshmallow"

@@ -27,7 +27,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gold_ast import pattern, read, tree
-from gold_checks import GOLD_FIELDS, GoldSet, check_fragments, fail
+from gold_checks import GOLD_FIELDS, GoldSet
+from gold_text import check_fragments, fail
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = "textual"

@@ -176,16 +176,26 @@ def postings_bm25_sql(where: str, n: int) -> str:
         UNION ALL
         SELECT per.i, per.chunk, per.f, per.dl FROM per JOIN sizes ON sizes.i = per.i
         WHERE per.n = sizes.n AND EXISTS (
-            SELECT 1 FROM chunks t, q WHERE t.rowid = per.chunk AND t.tsv @@ q.qs[per.i])),
-    s AS (SELECT r.chunk, {POSTINGS_SCORE} AS s FROM r, p GROUP BY r.chunk)"""
+            SELECT 1 FROM chunks t, q WHERE t.rowid = per.chunk AND t.tsv @@ q.qs[per.i]))"""
+    return postings_tail(ranked, "chunks", "c", "chunk", where)
+
+
+def postings_tail(ctes: str, table: str, alias: str, key: str, where: str) -> str:
+    """The end of a postings statement over `table` `alias` (chunks or records): `ctes`
+    (CTEs ending in `r`: term `i`, row `key`, frequency `f`, row length `dl`) summed into
+    a score per row, and the best rows' ids and scores, `where` (over `alias`) applied.
+    Parameter: the limit. Unfiltered (`where` TRUE), the best rows are cut before a
+    `table` row is read."""
+    scored = f"""{ctes},
+    s AS (SELECT r.{key}, {POSTINGS_SCORE} AS s FROM r, p GROUP BY r.{key})"""
     if where == "TRUE":
-        return f"""{ranked},
-    top AS (SELECT s.chunk, s.s FROM s ORDER BY s.s DESC, s.chunk LIMIT %s)
-    SELECT c.id, top.s FROM top JOIN chunks c ON c.rowid = top.chunk
-    ORDER BY top.s DESC, top.chunk"""
-    return f"""{ranked}
-    SELECT c.id, s.s FROM s JOIN chunks c ON c.rowid = s.chunk
-    WHERE {where} ORDER BY s.s DESC, c.rowid LIMIT %s"""
+        return f"""{scored},
+    top AS (SELECT s.{key}, s.s FROM s ORDER BY s.s DESC, s.{key} LIMIT %s)
+    SELECT {alias}.id, top.s FROM top JOIN {table} {alias} ON {alias}.rowid = top.{key}
+    ORDER BY top.s DESC, top.{key}"""
+    return f"""{scored}
+    SELECT {alias}.id, s.s FROM s JOIN {table} {alias} ON {alias}.rowid = s.{key}
+    WHERE {where} ORDER BY s.s DESC, {alias}.rowid LIMIT %s"""
 
 
 #: Chunks holding each of the index words in the parameter (a text array), in order:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxhub.store.postgres.fts import POSTINGS_SCORE, postings_query_ctes
+from ctxhub.store.postgres.fts import postings_query_ctes, postings_tail
 from ctxhub.store.postgres.schema import FTS_CONFIG, RECORD_TEXT_FIELDS
 
 
@@ -52,16 +52,8 @@ def record_bm25_sql(fields: Sequence[str], weights: Sequence[float], where: str,
         SELECT per.i, per.record, per.f, per.dl FROM per JOIN sizes ON sizes.i = per.i
         WHERE per.n = sizes.n AND (NOT sizes.phrase OR EXISTS (
             SELECT 1 FROM records t, q WHERE t.rowid = per.record
-            AND {phrase_matches(fields, "t", "q.qs[per.i]")}))),
-    s AS (SELECT r.record, {POSTINGS_SCORE} AS s FROM r, p GROUP BY r.record)"""
-    if where == "TRUE":  # the best are cut before any record row is read
-        return f"""{ranked},
-    top AS (SELECT s.record, s.s FROM s ORDER BY s.s DESC, s.record LIMIT %s)
-    SELECT r.id, top.s FROM top JOIN records r ON r.rowid = top.record
-    ORDER BY top.s DESC, top.record"""
-    return f"""{ranked}
-    SELECT r.id, s.s FROM s JOIN records r ON r.rowid = s.record
-    WHERE {where} ORDER BY s.s DESC, r.rowid LIMIT %s"""
+            AND {phrase_matches(fields, "t", "q.qs[per.i]")})))"""
+    return postings_tail(ranked, "records", "r", "record", where)
 
 
 def record_frequencies_sql(fields: Sequence[str]) -> str:
