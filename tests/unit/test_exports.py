@@ -3,6 +3,8 @@ found by the store and preferred by `search_api` for questions about using the A
 
 from __future__ import annotations
 
+import pytest
+
 from ctxhub.ingest.python.chunks import extract_python_file
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.rank import Candidate, PublicApi
@@ -61,3 +63,31 @@ def test_declared_api_steps_ahead_for_usage_questions_only() -> None:
     inside = analyze("how does fw run background tasks after the response?")
     assert scorer(inside, [internal, task, method]) == [1.0, 1.0, 1.0]
     assert PublicApi()(usage, [internal, task]) == [1.0, 1.0]  # no store: names only
+
+
+def test_a_private_module_declares_nothing_a_user_imports() -> None:
+    """`__all__` in `fw/_multipart.py` only scopes its star imports: what it defines is
+    API once a public module re-exports it, not before."""
+    text = "def parse_form(): ...\n__all__ = ['parse_form']\n"
+    assert _exports("fw/_multipart.py", text) == []
+    assert _exports("fw/_internal/cors.py", text) == []
+    assert _exports("fw/__main__.py", text) == ["fw.__main__.parse_form"]  # dunder: public
+    init = "from fw._config import configure\n"
+    assert _exports("fw/__init__.py", init) == ["fw._config.configure"]
+
+
+def test_a_re_exported_definition_in_a_private_module_counts_as_public() -> None:
+    """`fw._config.configure` re-exported as `fw.configure` is what a user imports: it
+    ranks with the declared API (x1.4), not below the public modules' names (it was
+    x0.8 for the private module, then x1.4: 1.12); a private method of a declared class
+    still steps back."""
+    declared = {"fw._config.configure", "fw._generic.Logger"}
+    scorer = PublicApi(lambda symbols: declared & set(symbols))
+    usage = analyze("configure the global processors")
+    cands = [
+        _cand("fw._config.configure", 1.0),
+        _cand("fw._generic.Logger.bind", 1.0),  # a public member of a declared class
+        _cand("fw._generic.Logger._proxy", 1.0),  # a private one
+        _cand("fw._config.reset", 1.0),  # private module, not declared
+    ]
+    assert scorer(usage, cands) == [1.4, pytest.approx(1.12), pytest.approx(1.12), 0.8]

@@ -64,3 +64,12 @@ def code_names(text: str) -> list[str]:
         if is_identifier_like(token):
             names.setdefault(token, None)
     return list(names)
+
+
+def is_private_path(dotted: str | None) -> bool:
+    """A dotted name with a part under a leading underscore (`pkg._internal.x`,
+    `Cls._helper`); dunders such as `__init__` or `__main__` are public protocol."""
+    return any(
+        p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
+        for p in (dotted or "").split(".")
+    )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk, Signal
 from ctxhub.search.analyzer import QueryAnalysis
 
@@ -180,21 +181,14 @@ class Currency:
         return out
 
 
-def _private(symbol: str | None) -> bool:
-    """A dotted name with a part under a leading underscore (`pkg._internal.x`,
-    `Cls._helper`); dunders such as `__init__` are public protocol."""
-    return any(
-        p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
-        for p in (symbol or "").split(".")
-    )
-
-
 class PublicApi:
     """Prefer what a user can import for a question about using the framework: a
-    definition under a private name is x`factor`, and one the framework declares as its
-    API (in a module's `__all__` or re-exported by a package, or a member of such a
-    class: `exported` says which) is x`declared`. Questions about the internals ("how
-    does X decide ...") and pasted errors (raised deep inside) are left alone."""
+    definition the framework declares as its API (in a public module's `__all__` or
+    re-exported by a package: `exported` says which) is x`declared`, wherever it is
+    defined (`structlog._config.configure` is `structlog.configure`); any other
+    definition under a private name is x`factor`, and a member of a declared class is
+    x`declared` on top. Questions about the internals ("how does X decide ...") and
+    pasted errors (raised deep inside) are left alone."""
 
     name = "public"
 
@@ -218,11 +212,13 @@ class PublicApi:
         for cand in candidates:
             symbol = cand.chunk.symbol or ""
             factor = 1.0
-            if cand.chunk.kind == "api" and symbol:
-                if _private(symbol):
+            if cand.chunk.kind == "api" and symbol in declared:
+                factor = self.declared  # re-exported from `pkg._impl`: public all the same
+            elif cand.chunk.kind == "api" and symbol:
+                if is_private_path(symbol):
                     factor = self.factor
-                if symbol in declared or owners.get(symbol) in declared:
-                    factor *= self.declared
+                if owners.get(symbol) in declared:
+                    factor *= self.declared  # `_helper` of a declared class stays below
             out.append(factor)
         return out
 

@@ -2,12 +2,17 @@
 `__init__` without one, what it imports from its own framework. Each is recorded as the
 qualified name of the definition (`litestar.response.streaming.Stream` for the
 `Stream` that `litestar/response/__init__.py` re-exports), so a search can tell the
-classes a user is meant to import from the internals beside them."""
+classes a user is meant to import from the internals beside them.
+
+A private module (`pkg._multipart`, `pkg._internal.cors`) declares nothing a user
+imports: its `__all__` only scopes its star imports, so it records no exports. What it
+defines becomes API when a public module re-exports it."""
 
 from __future__ import annotations
 
 import ast
 
+from ctxhub.core.identifiers import is_private_path
 from ctxhub.ingest.python.callgraph import ScopeContext
 
 
@@ -33,6 +38,8 @@ def declared_all(tree: ast.Module) -> list[str] | None:
 
 def module_exports(tree: ast.Module, module: str, ctx: ScopeContext) -> list[str]:
     """Qualified names of what `module` declares as its API (see the module docstring)."""
+    if is_private_path(module):
+        return []
     imports = ctx.imports
     out: dict[str, None] = {}
     names = declared_all(tree)
