@@ -48,7 +48,14 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
             files = [f for f in snap.files if selected(f, spec.include, spec.exclude)]
             skipped = [s for s in snap.skipped if selected(s[0], spec.include, spec.exclude)]
             snap = Snapshot(
-                snap.root, files, snap.origin, snap.version, snap.commit, snap.notes, skipped
+                snap.root,
+                files,
+                snap.origin,
+                snap.version,
+                snap.commit,
+                snap.notes,
+                skipped,
+                snap.kinds,
             )
     elif spec.git:
         dest = sources_dir / spec.name
@@ -84,7 +91,9 @@ def spec_from_argument(
 
     pypi:NAME is read from `python`'s environment, else from the project's (an activated
     virtualenv, `./.venv`), else from ctxhub's own: installed with pipx or `uv tool`,
-    ctxhub still indexes the versions the project runs."""
+    ctxhub still indexes the versions the project runs. Its kind is python unless given;
+    pypi:NAME==X leaves it empty: the release's sdist (docs, examples) detects its kinds
+    from the files, the installed distribution (X installed) is read as python."""
     kinds = list(kind or [])
     if argument.startswith("pypi:"):
         requested, _, release = argument[len("pypi:") :].partition("==")
@@ -92,7 +101,7 @@ def spec_from_argument(
         env = python or pypi.project_python()
         return SourceSpec(
             name=name or package,
-            kind=kinds or ["python"],
+            kind=kinds or ([] if release.strip() else ["python"]),
             package=package,
             python=env,
             release=release.strip() or None,
