@@ -240,3 +240,10 @@ def test_counts_read_as_english_and_help_names_the_real_paths() -> None:
     assert line().startswith("memory: empty")
     init_help = CliRunner().invoke(cli, ["init", "--help"]).output
     assert "$CTXHUB_HOME/ctxhub.toml" in init_help and "~/.ctxhub/ctxhub.toml" not in init_help
+
+
+@pytest.mark.parametrize("source", ["", "  "])
+def test_an_empty_source_is_refused_not_the_current_folder(home: Path, source: str) -> None:
+    refused = run(home, "add", source, code=2)  # Path("") would be "."
+    assert refused.output.strip() == "error: invalid arguments for add: empty SOURCE"
+    assert not (home / "store" / "ctxhub.toml").exists()

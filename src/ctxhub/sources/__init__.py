@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ctxhub.core.errors import SourceError
+from ctxhub.core.errors import InputError, SourceError
 from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
@@ -94,6 +94,8 @@ def spec_from_argument(
     ctxhub still indexes the versions the project runs. Its kind is python unless given;
     pypi:NAME==X leaves it empty: the release's sdist (docs, examples) detects its kinds
     from the files, the installed distribution (X installed) is read as python."""
+    if not argument.strip():  # Path("") is ".": it would index the current folder
+        raise InputError("empty SOURCE")
     kinds = list(kind or [])
     if argument.startswith("pypi:"):
         requested, _, release = argument[len("pypi:") :].partition("==")
