@@ -17,6 +17,7 @@ __all__ = [
     "Snapshot",
     "SourceError",
     "SourceSpec",
+    "download_dir",
     "materialize",
     "spec_from_argument",
 ]
@@ -80,6 +81,16 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
     return snap
 
 
+def download_dir(spec: SourceSpec, sources_dir: Path) -> Path | None:
+    """The folder ctxhub itself fetches `spec` into (a clone, a download, a crawl, a
+    release's sdist), or None for what is read where it lies (a local path, an installed
+    distribution): only such a folder may be deleted when the source goes."""
+    if spec.path or (spec.package and not spec.release):
+        return None
+    folder = sources_dir / spec.name
+    return folder if folder.parent == sources_dir and spec.name not in (".", "..") else None
+
+
 def spec_from_argument(
     argument: str,
     *,
@@ -112,6 +123,9 @@ def spec_from_argument(
         stem = argument.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
         return SourceSpec(name=name or stem, kind=kinds, git=argument)
     if argument.startswith(("http://", "https://")):
+        refused = url.binary_reason(argument)
+        if refused is not None:
+            raise SourceError(refused)
         host = re.sub(r"[^A-Za-z0-9.-]", "-", argument.split("/")[2])
         base = crawl.site_root(argument) if crawl.is_site(argument) else None
         return SourceSpec(name=name or host, kind=kinds or ["docs"], url=argument, base_url=base)
