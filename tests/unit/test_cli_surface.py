@@ -240,3 +240,57 @@ def test_counts_read_as_english_and_help_names_the_real_paths() -> None:
     assert line().startswith("memory: empty")
     init_help = CliRunner().invoke(cli, ["init", "--help"]).output
     assert "$CTXHUB_HOME/ctxhub.toml" in init_help and "~/.ctxhub/ctxhub.toml" not in init_help
+
+
+@pytest.mark.parametrize("source", ["", "  "])
+def test_an_empty_source_is_refused_not_the_current_folder(home: Path, source: str) -> None:
+    refused = run(home, "add", source, code=2)  # Path("") would be "."
+    assert refused.output.strip() == "error: invalid arguments for add: empty SOURCE"
+    assert not (home / "store" / "ctxhub.toml").exists()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    import functools
+    import http.server
+    import threading
+
+    www = tmp_path / "www"
+    www.mkdir()
+    (www / "llms-full.txt").write_text("# Widgets\n\nA widget renders a frame.\n")
+    (www / "pkg-1.0.tar.gz").write_bytes(b"\x1f\x8b\x08\x00" + b"\x00" * 64)
+    (www / "notes.txt").write_bytes(b"\x1f\x8b\x08\x00" + b"\x00" * 64)  # gzip named .txt
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(www))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_url_that_is_no_docs_file_is_refused_and_leaves_nothing(home: Path, served: str) -> None:
+    downloads = home / "store" / "sources"
+    archive = run(home, "add", f"{served}/pkg-1.0.tar.gz", "--name", "tgz", code=1)
+    assert "archive or binary file (.gz), not docs" in archive.output
+    binary = run(home, "add", f"{served}/notes.txt", "--name", "bin", code=1)
+    assert "not a docs file" in binary.output and "bin not added" in binary.output
+    missing = run(home, "add", f"{served}/gone.txt", "--name", "gone", code=1)
+    assert "HTTP 404" in missing.output
+    assert not (home / "store" / "ctxhub.toml").exists()
+    assert not any(downloads.glob("*"))  # no folder from any failed add
+
+
+def test_remove_deletes_its_download_never_a_local_source(home: Path, served: str) -> None:
+    downloads = home / "store" / "sources"
+    run(home, "add", f"{served}/llms-full.txt", "--name", "site")
+    run(home, "add", str(home / "src"), "--kind", "python", "--name", "widepkg")
+    assert (downloads / "site" / "llms-full.txt").is_file()
+    removed = run(home, "remove", "site").output
+    assert "deleted its download" in removed and not (downloads / "site").exists()
+    run(home, "remove", "widepkg")
+    assert (home / "src" / "widepkg" / "wide.py").is_file()  # the user's folder stays

@@ -129,3 +129,40 @@ def test_paths_for_pages() -> None:
     assert relpath_for("http://h/d/guide/", "http://h/d/") == "guide/index.html"
     assert relpath_for("http://h/d/a/b", "http://h/d/") == "a/b.html"
     assert relpath_for("http://h/d/", "http://h/d/") == "index.html"
+
+
+@pytest.fixture
+def extensionless() -> Iterator[str]:
+    """A server whose pages have no extension and no folder form: `/guide/install` is a
+    page, `/guide/install/` a 404 (MkDocs without directory URLs, Docusaurus, an API)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            pages = {
+                "/guide/install": (b"text/html", b"<html><body><main><h1>Install</h1>"),
+                "/pypi/acme/json": (b"application/json", b'{"info": {}}'),
+            }
+            page = pages.get(self.path)
+            self.send_response(200 if page else 404)
+            self.send_header("Content-Type", page[0].decode() if page else "text/plain")
+            self.end_headers()
+            self.wfile.write(page[1] if page else b"not found")
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_start_url_is_requested_as_given(extensionless: str, tmp_path: Path) -> None:
+    result = crawl(f"{extensionless}/guide/install", tmp_path / "m", FAST)
+    assert result.pages == 1  # not rewritten to `/guide/install/`, which is a 404
+    assert (tmp_path / "m" / "index.html").is_file()
+    start = f"{extensionless}/pypi/acme/json"
+    with pytest.raises(SourceError) as failed:  # the error names the URL requested
+        crawl(start, tmp_path / "j", FAST)
+    assert str(failed.value) == f"GET {start}: not HTML (application/json)"

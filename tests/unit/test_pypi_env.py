@@ -69,3 +69,35 @@ def test_a_release_that_is_not_installed_comes_from_pypi(tmp_path: Path) -> None
     assert pypi.distribution_of(snap.origin) is None  # a pin is never "refresh due"
     installed = spec_from_argument(f"pypi:tomli_w=={importlib.metadata.version('tomli_w')}")
     assert materialize(installed, tmp_path).origin.startswith("pypi:tomli-w")  # the installed one
+
+
+def test_a_release_fetched_as_an_sdist_indexes_its_docs_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pypi:NAME==X with no --kind: the sdist's kinds are detected from its files (code
+    and docs), as for a folder; the installed distribution stays python only."""
+    import ctxhub.sources as sources
+    from ctxhub.ingest.refresh.incremental import refresh
+    from ctxhub.store.sqlite.store import SQLiteStore
+
+    sdist = tmp_path / "acme_lib-2.0.0"
+    (sdist / "src" / "acme_lib").mkdir(parents=True)
+    (sdist / "src" / "acme_lib" / "__init__.py").write_text("def hello():\n    return 'hi'\n")
+    (sdist / "docs").mkdir()
+    (sdist / "docs" / "guide.md").write_text("# Guide\n\nCall hello to be greeted warmly.\n")
+    (sdist / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: acme-lib\nVersion: 2.0.0\n")
+    monkeypatch.setattr(pypi, "installed_version", lambda name, python=None: None)
+    monkeypatch.setattr(sources, "fetch_release", lambda name, version, dest: (sdist, "0" * 64))
+    spec = spec_from_argument("pypi:acme_lib==2.0.0")
+    assert spec.kind == []  # detect, and the manifest entry says so on every refresh
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        (done,) = refresh(store, [spec], tmp_path / "sources", None).sources
+        assert done.status == "ok" and set(done.kinds) == {"python", "docs"}
+        assert set(store.counts()["acme-lib"]) == {"api", "doc"}
+
+    monkeypatch.undo()
+    python = _venv_with(tmp_path)  # 1.4.0 installed: the distribution, its code only
+    installed = spec_from_argument("pypi:Acme_Lib==1.4.0", python=str(python))
+    with SQLiteStore(tmp_path / "other.db") as store:
+        (done,) = refresh(store, [installed], tmp_path / "sources", None).sources
+        assert done.status == "ok" and done.kinds == ["python"]

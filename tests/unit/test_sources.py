@@ -206,3 +206,26 @@ def test_saving_the_manifest_keeps_what_a_person_wrote(tmp_path: Path) -> None:
     assert fw.model_dump() == {
         **SourceSpec(name="fw", package="fw", kind=["python", "docs"]).model_dump()
     }
+
+
+def test_a_single_file_is_a_source_of_that_file_alone(tmp_path: Path) -> None:
+    from ctxhub.ingest.refresh.incremental import refresh
+    from ctxhub.store.sqlite.store import SQLiteStore
+
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "faq.rst"
+    page.write_text("FAQ\n===\n\nWhy templates?\n--------------\n\nBecause they render fast.\n")
+    (tmp_path / "docs" / "secret.txt").write_text("not part of the source\n")
+    spec = spec_from_argument(str(page))
+    assert spec.name == "faq.rst" and spec.path == str(page.resolve())
+    snap = materialize(spec, tmp_path / "sources")
+    assert snap.files == ["faq.rst"] and snap.origin == str(page.resolve())
+    with pytest.raises(SourceError, match="not a file of this source"):
+        snap.read("secret.txt")  # its folder is the root, but only the file is listed
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        (done,) = refresh(store, [spec], tmp_path / "sources", None).sources
+        assert done.status == "ok" and done.kinds == ["docs"]  # from its suffix
+        assert set(store.counts()["faq.rst"]) == {"doc"}
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG")
+    with pytest.raises(SourceError, match="binary file"):
+        materialize(spec_from_argument(str(tmp_path / "logo.png")), tmp_path / "sources")

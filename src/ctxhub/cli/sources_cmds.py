@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from importlib import resources
 from pathlib import Path
@@ -16,7 +17,7 @@ from ctxhub.cli.refreshing import run_refresh
 from ctxhub.cli.tables import fitted_table
 from ctxhub.core.errors import ManifestError
 from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
-from ctxhub.sources import spec_from_argument
+from ctxhub.sources import download_dir, spec_from_argument
 from ctxhub.sources.base import ADD_COMMAND, CONTENT_KINDS, KIND_ALIASES, SOURCE_FORMS
 from ctxhub.sources.manifest import (
     project_manifest_path,
@@ -120,6 +121,8 @@ def add(
     manifest = writable_manifest(ctx.settings.home)
     spec = spec.model_copy(update={"manifest": str(manifest.path.absolute())})
     manifest.add(spec)  # raises before anything is written when the name is taken
+    folder = download_dir(spec, ctx.settings.sources_dir)
+    fresh = folder is not None and not os.path.lexists(folder)  # this add would create it
     if not no_refresh:
         with open_store(ctx.settings.store_location) as store:
             indexed_before = any(s.name == spec.name for s in store.sources())
@@ -130,6 +133,8 @@ def add(
             if not indexed_before:
                 with open_store(ctx.settings.store_location) as store:
                     store.delete_source(spec.name)
+            if fresh and folder is not None:  # nor a half-made download folder
+                shutil.rmtree(folder, ignore_errors=True)
             err.print(f"error: {spec.name} not added: fix the source and run `ctxhub add` again")
             sys.exit(1)
     manifest.save()
@@ -167,6 +172,13 @@ def remove(ctx: Context, name: str) -> None:
     if not in_manifest and not deleted:
         raise click.ClickException(f"no source named {name!r}{_did_you_mean(ctx, name)}")
     listed = f" and from {manifest.path}" if in_manifest else ""
+    # ctxhub's own copy (a clone, a download, a crawl, an sdist) goes too; a local
+    # path or an installed distribution is the user's and is never touched
+    spec = source.spec if source is not None else None
+    folder = download_dir(spec, ctx.settings.sources_dir) if spec is not None else None
+    if folder is not None and folder.is_dir() and not folder.is_symlink():
+        shutil.rmtree(folder, ignore_errors=True)
+        listed += f"; deleted its download {folder}"
     out.print(f"removed {name}: {deleted} chunks deleted{listed}")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ctxhub.core.errors import SourceError
+from ctxhub.core.errors import InputError, SourceError
 from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
@@ -17,6 +17,7 @@ __all__ = [
     "Snapshot",
     "SourceError",
     "SourceSpec",
+    "download_dir",
     "materialize",
     "spec_from_argument",
 ]
@@ -48,7 +49,14 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
             files = [f for f in snap.files if selected(f, spec.include, spec.exclude)]
             skipped = [s for s in snap.skipped if selected(s[0], spec.include, spec.exclude)]
             snap = Snapshot(
-                snap.root, files, snap.origin, snap.version, snap.commit, snap.notes, skipped
+                snap.root,
+                files,
+                snap.origin,
+                snap.version,
+                snap.commit,
+                snap.notes,
+                skipped,
+                snap.kinds,
             )
     elif spec.git:
         dest = sources_dir / spec.name
@@ -73,6 +81,16 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
     return snap
 
 
+def download_dir(spec: SourceSpec, sources_dir: Path) -> Path | None:
+    """The folder ctxhub itself fetches `spec` into (a clone, a download, a crawl, a
+    release's sdist), or None for what is read where it lies (a local path, an installed
+    distribution): only such a folder may be deleted when the source goes."""
+    if spec.path or (spec.package and not spec.release):
+        return None
+    folder = sources_dir / spec.name
+    return folder if folder.parent == sources_dir and spec.name not in (".", "..") else None
+
+
 def spec_from_argument(
     argument: str,
     *,
@@ -84,7 +102,11 @@ def spec_from_argument(
 
     pypi:NAME is read from `python`'s environment, else from the project's (an activated
     virtualenv, `./.venv`), else from ctxhub's own: installed with pipx or `uv tool`,
-    ctxhub still indexes the versions the project runs."""
+    ctxhub still indexes the versions the project runs. Its kind is python unless given;
+    pypi:NAME==X leaves it empty: the release's sdist (docs, examples) detects its kinds
+    from the files, the installed distribution (X installed) is read as python."""
+    if not argument.strip():  # Path("") is ".": it would index the current folder
+        raise InputError("empty SOURCE")
     kinds = list(kind or [])
     if argument.startswith("pypi:"):
         requested, _, release = argument[len("pypi:") :].partition("==")
@@ -92,7 +114,7 @@ def spec_from_argument(
         env = python or pypi.project_python()
         return SourceSpec(
             name=name or package,
-            kind=kinds or ["python"],
+            kind=kinds or ([] if release.strip() else ["python"]),
             package=package,
             python=env,
             release=release.strip() or None,
@@ -101,6 +123,9 @@ def spec_from_argument(
         stem = argument.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
         return SourceSpec(name=name or stem, kind=kinds, git=argument)
     if argument.startswith(("http://", "https://")):
+        refused = url.binary_reason(argument)
+        if refused is not None:
+            raise SourceError(refused)
         host = re.sub(r"[^A-Za-z0-9.-]", "-", argument.split("/")[2])
         base = crawl.site_root(argument) if crawl.is_site(argument) else None
         return SourceSpec(name=name or host, kind=kinds or ["docs"], url=argument, base_url=base)

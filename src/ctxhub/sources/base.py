@@ -118,6 +118,9 @@ class Snapshot:
     #: (relative path, reason) of what the walk left out: symlink loops, dangling links,
     #: links leaving the root, directory links (never followed), files over the size cap
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: the kinds this origin implies when the spec names none (an installed
+    #: distribution's files are its code: python); empty: detect them from the files
+    kinds: list[ContentKind] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()

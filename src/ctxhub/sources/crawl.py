@@ -21,7 +21,7 @@ import urllib.robotparser
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urldefrag, urljoin, urlsplit, urlunsplit
 
 import httpx
 
@@ -87,10 +87,11 @@ def relpath_for(url: str, prefix: str) -> str:
 
 class _Crawler:
     def __init__(self, start: str, dest: Path, limits: CrawlLimits) -> None:
-        self.start, self.dest, self.limits = _clean(start), dest, limits
-        self.prefix = _prefix(self.start)
-        if self.prefix == self.start + "/":
-            self.start = self.prefix  # `/docs` is the folder `/docs/`
+        # The start page is requested exactly as given (less its #fragment): `/docs`
+        # may be a page (MkDocs, Docusaurus) or an API answer where `/docs/` is a 404.
+        # Only the prefix the crawl stays below is derived (`/docs` -> `/docs/`).
+        self.start, self.dest, self.limits = urldefrag(start)[0], dest, limits
+        self.prefix = _prefix(_clean(start))
         self.client = httpx.Client(
             timeout=limits.timeout_s, follow_redirects=True, headers={"User-Agent": AGENT}
         )
@@ -104,8 +105,13 @@ class _Crawler:
             except (OSError, ValueError):
                 self.state = {}
 
+    def under(self, url: str) -> bool:
+        """Below the prefix, or the prefix's own folder page (`/docs` for `/docs/`)."""
+        return url.startswith(self.prefix) or url + "/" == self.prefix
+
     def inside(self, url: str) -> bool:
-        return url.startswith(self.prefix) and self.robots.can_fetch(AGENT, url)
+        allowed = self.under(url) or url == self.start
+        return allowed and self.robots.can_fetch(AGENT, url)
 
     def _get_text(self, url: str) -> str | None:
         try:
@@ -181,7 +187,7 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
     try:
         c.read_robots()
         if not c.inside(c.start):
-            raise SourceError(f"robots.txt of {start} does not allow ctxhub to read it")
+            raise SourceError(f"robots.txt of {c.start} does not allow ctxhub to read it")
         queue: deque[tuple[str, int]] = deque([(c.start, 0)])
         queue.extend((u, 1) for u in c.sitemap_urls() if c.inside(u))
         seen: set[str] = {u for u, _ in queue}
@@ -192,10 +198,10 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
             status, body, final = c.fetch(url)
             if status not in ("new", "unchanged"):
                 if url == c.start:
-                    raise SourceError(f"GET {start}: {status}")
+                    raise SourceError(f"GET {c.start}: {status}")
                 result.skipped.append((url, status))
                 continue
-            rel = relpath_for(final, c.prefix) if final.startswith(c.prefix) else None
+            rel = relpath_for(final, c.prefix) if c.under(final) else None
             if rel is None:
                 result.skipped.append((url, f"redirected outside {c.prefix}"))
                 continue

@@ -1,4 +1,5 @@
-"""A local directory: walk it, skipping what is never content (VCS, caches, binaries)."""
+"""A local directory: walk it, skipping what is never content (VCS, caches, binaries);
+or one local file."""
 
 from __future__ import annotations
 
@@ -178,8 +179,28 @@ def snapshot_dir(
     path: str | Path, include: Iterable[str] = (), exclude: Iterable[str] = ()
 ) -> Snapshot:
     root = Path(path).expanduser()
+    if root.is_file():
+        return snapshot_file(root, include, exclude)
     if not root.is_dir():
         raise SourceError(f"source directory {root} does not exist")
     root = root.resolve()
     files, skipped = walk(root, include, exclude)
     return Snapshot(root=root, files=files, origin=str(root), skipped=skipped)
+
+
+def snapshot_file(path: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()) -> Snapshot:
+    """One file as a source: its folder is the root, but the file is all it lists, so
+    nothing beside it can be read (Snapshot.read refuses unlisted paths)."""
+    full = path.resolve()
+    root, name = full.parent, full.name
+    if full.suffix.lower() in BINARY_EXT:
+        raise SourceError(f"{path} is a binary file ({full.suffix}): nothing to index")
+    files: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    if selected(name, include, exclude):
+        problem = file_problem(full, root, name)
+        if problem is None:
+            files.append(name)
+        else:
+            skipped.append((name, problem))
+    return Snapshot(root=root, files=files, origin=str(full), skipped=skipped)

@@ -132,6 +132,7 @@ def snapshot_distribution(name: str, python: str | None = None) -> Snapshot:
     if editable is not None:
         snap = snapshot_dir(editable)
         snap.version, snap.origin = version, f"{origin} (editable {editable})"
+        snap.kinds = ["python"]
         return snap
     root = dist.root
     files: list[str] = []
@@ -158,6 +159,7 @@ def snapshot_distribution(name: str, python: str | None = None) -> Snapshot:
         origin=origin,
         version=version,
         skipped=sorted(skipped),
+        kinds=["python"],
     )
 
 

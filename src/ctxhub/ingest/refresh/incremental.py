@@ -166,7 +166,7 @@ def refresh_source(
     previous = next((s for s in store.sources() if s.name == spec.name), None)
     try:
         snapshot = materialize(spec, sources_dir)
-        plan = plan_units(snapshot, spec.kind)
+        plan = plan_units(snapshot, spec.kind or snapshot.kinds)
     except (SourceError, OSError) as exc:
         summary.status, summary.error = "failed", str(exc)
         summary.kept_previous = previous is not None
