@@ -6,6 +6,7 @@ import sys
 import time
 
 import click
+from rich.markup import escape
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.cli.output import out, print_json
@@ -13,8 +14,15 @@ from ctxhub.cli.tables import fitted_table
 from ctxhub.memory.records.pending import pending_count
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.store.factory import open_store
-from ctxhub.tools.hub_status import hub_status
-from ctxhub.tools.render import memory_line
+from ctxhub.tools.hub_status import hub_status, installed_state
+from ctxhub.tools.render import memory_line, version_note
+
+#: Characters of an error or warning the status table shows; the rest follows the table.
+CELL_TEXT = 60
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= CELL_TEXT else text[: CELL_TEXT - 1].rstrip() + "…"
 
 
 def _size(n: int) -> str:
@@ -40,6 +48,7 @@ def status(ctx: Context, as_json: bool) -> None:
     out.print(f"model   {report.model or '-'} (dim {report.dim or '-'})")
     out.print(f"chunks  {report.chunks} ({report.embedded} embedded)")
     rows = []
+    details: list[str] = []  # what the table cuts, in full below it
     for s in report.sources:
         version = s.version or (s.commit[:10] if s.commit else "-")
         chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
@@ -47,15 +56,19 @@ def status(ctx: Context, as_json: bool) -> None:
         if s.status == "partial":
             state = f"partial ({s.error})"
         else:
-            state = s.status if not s.error else f"{s.status}: {s.error[:60]}"
+            state = s.status if not s.error else f"{s.status}: {_cut(s.error)}"
             if s.warning and not s.error:
-                state = f"{s.status} (warning: {s.warning[:60]})"
-            if s.refresh_due:
-                state += f" [yellow](refresh due: {s.installed_version} installed)[/yellow]"
+                state = f"{s.status} (warning: {_cut(s.warning)})"
+            if (s.error or s.warning or "") != _cut(s.error or s.warning or ""):
+                details.append(f"{s.name}: {s.error or s.warning}")
+            if note := version_note(s.version, s.installed_version, s.not_installed):
+                state += f" [yellow]({escape(note)})[/yellow]"
         rows.append([s.name, ",".join(s.kinds), version, state, age, chunks, str(s.skipped_files)])
     headers = ("source", "kinds", "version", "status", "age (days)", "chunks", "skipped")
     if rows:
         out.print(fitted_table(out, headers, rows))
+        for line in details:
+            out.print(escape(line), soft_wrap=True)  # one line, however long
     else:
         out.print(f"no sources yet: {ADD_COMMAND} ({SOURCE_FORMS})")
     out.print(memory_line(report))
@@ -82,12 +95,24 @@ def doctor(ctx: Context) -> None:
             for name, ok, detail in store.health():
                 check(name, ok, detail)
             model = store.model
-            if not store.sources():  # not a failure: a fresh hub is empty
+            states = store.sources()
+            if not states:  # not a failure: a fresh hub is empty
                 out.print(
                     "[yellow]note[/yellow] content: the store is empty; index a source "
                     f"with `{ADD_COMMAND}` ({SOURCE_FORMS})",
                     soft_wrap=True,
                 )
+            for state in states:  # not failures either: the last index still answers
+                env = installed_state(state.origin, state.version)
+                note = version_note(
+                    state.version, env.get("installed_version"), env.get("not_installed", False)
+                )
+                if note:
+                    out.print(
+                        f"[yellow]note[/yellow] version: {state.name} {escape(note)}; "
+                        f"run `ctxhub refresh {state.name}`",
+                        soft_wrap=True,
+                    )
     except Exception as exc:
         check("store", False, str(exc))
         model = None

@@ -202,6 +202,9 @@ class SourceStatus(BaseModel):
     #: it differs from the indexed one (run `ctxhub refresh`)
     installed_version: str | None = None
     refresh_due: bool = False
+    #: the distribution is no longer installed where it was found: the index keeps the
+    #: last version it read (a refresh fails and keeps it too)
+    not_installed: bool = False
 
 
 class MemoryStatus(BaseModel):

@@ -13,12 +13,18 @@ from ctxhub.sources.pypi import distribution_of, installed_version
 from ctxhub.store.protocol import HubStore
 
 
-def _installed(origin: str, indexed: str | None) -> dict[str, Any]:
+def installed_state(origin: str, indexed: str | None) -> dict[str, Any]:
+    """For a `pypi:NAME` source: the version installed now, whether it differs from the
+    indexed one, and whether it is gone; nothing for other origins (SourceStatus fields)."""
     found = distribution_of(origin)
     if found is None:
         return {}
     now = installed_version(*found)
-    return {"installed_version": now, "refresh_due": now is not None and now != indexed}
+    return {
+        "installed_version": now,
+        "refresh_due": now is not None and now != indexed,
+        "not_installed": now is None,
+    }
 
 
 def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
@@ -51,7 +57,7 @@ def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
                 skipped_files=len(skipped) + int(state.stats.get("left_out_count", 0)),
                 skipped=sorted(skipped) + left_out,
                 warning=state.stats.get("warning"),
-                **_installed(state.origin, state.version),
+                **installed_state(state.origin, state.version),
             )
         )
     named = {s.name for s in states}

@@ -262,8 +262,8 @@ def hub_status(status: HubStatus) -> str:
             state += f": {s.error[:120]}"
         elif s.warning:
             state += f" (warning: {s.warning[:120]})"
-        if s.refresh_due:
-            state += f" (refresh due: {s.installed_version} installed)"
+        if note := version_note(s.version, s.installed_version, s.not_installed):
+            state += f" ({note})"
         lines.append(
             f"- {s.name} [{','.join(s.kinds)}] {version} · {state} · {chunks} · refreshed {age}"
         )
@@ -287,3 +287,13 @@ def memory_line(status: HubStatus) -> str:
         f"ratings {m.worked} worked / {m.not_worked} not; {m.pending} pending; knowledge "
         f"hits {m.knowledge_useful} useful / {m.knowledge_not_useful} not useful"
     )
+
+
+def version_note(indexed: str | None, installed: str | None, not_installed: bool) -> str | None:
+    """What changed in the environment since a `pypi:` source was indexed, if anything
+    (the fields of `SourceStatus`, from `tools.hub_status.installed_state`)."""
+    if not_installed:
+        return f"not installed any more: {indexed or 'the last version'} indexed is kept"
+    if installed is not None and installed != indexed:
+        return f"refresh due: {installed} installed, {indexed} indexed"
+    return None

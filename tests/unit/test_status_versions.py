@@ -1,0 +1,75 @@
+"""What `status`, `doctor` and `get_hub_status` say when the environment moved under an
+indexed `pypi:` source (upgraded, or uninstalled), and that a long error is never cut
+silently. The store rows are written directly: the refresh that made them is tested in
+test_refresh.py."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ctxhub.cli.main import cli
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.session import set_embedder
+from ctxhub.store.protocol import SourceState
+from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools.hub_status import hub_status
+from ctxhub.tools.render import hub_status as render_status
+
+GONE = "pypi:ctxhub-test-no-such-distribution"
+ERROR = "distribution 'acme' is not installed in /home/someone/projects/acme/.venv/bin/python"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    embedder = HashingEmbedder(dim=64)
+    set_embedder(embedder)
+    monkeypatch.setattr("ctxhub.embed.load_default_embedder", lambda home: embedder)
+    (tmp_path / "store").mkdir()
+    installed = importlib.metadata.version("pydantic")
+    with SQLiteStore(tmp_path / "store" / "ctxhub.db") as store:
+        store.upsert_source(SourceState(name="moved", origin="pypi:pydantic", version="0.0.1"))
+        store.upsert_source(SourceState(name="now", origin="pypi:pydantic", version=installed))
+        store.upsert_source(SourceState(name="gone", origin=GONE, version="1.2.3"))
+        store.upsert_source(
+            SourceState(name="broken", origin="/x", version=None, status="failed", error=ERROR)
+        )
+    yield tmp_path
+    set_embedder(None)
+
+
+def run(home: Path, *args: str, code: int = 0) -> Result:
+    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home / "store")})
+    assert result.exit_code == code, result.output
+    return result
+
+
+def test_an_uninstalled_distribution_is_reported_not_ok(home: Path) -> None:
+    with SQLiteStore(home / "store" / "ctxhub.db") as store:
+        report = hub_status(store, 30)
+    by_name = {s.name: s for s in report.sources}
+    assert by_name["gone"].not_installed and not by_name["gone"].refresh_due
+    assert not by_name["now"].not_installed and not by_name["broken"].not_installed
+    text = render_status(report)
+    assert "not installed any more: 1.2.3 indexed is kept" in text
+    assert "refresh due: " in text and ", 0.0.1 indexed" in text
+
+
+def test_status_and_doctor_name_the_version_change_and_the_command(home: Path) -> None:
+    status = " ".join(run(home, "status").output.split())  # the table may wrap a cell
+    assert "not installed any more" in status and "refresh due" in status
+    doctor = run(home, "doctor").output
+    notes = [line for line in doctor.splitlines() if line.startswith("note version:")]
+    assert len(notes) == 2, doctor  # moved and gone; `now` and the folder say nothing
+    assert any("moved refresh due" in n and "`ctxhub refresh moved`" in n for n in notes)
+    assert any("gone not installed any more" in n for n in notes)
+
+
+def test_a_long_error_is_cut_with_an_ellipsis_and_shown_whole_below(home: Path) -> None:
+    lines = run(home, "status").output.splitlines()
+    assert any("…" in line for line in lines)  # the cell says it was cut
+    assert f"broken: {ERROR}" in lines  # and the whole text follows, on one line
