@@ -1,4 +1,4 @@
-"""What `status`, `doctor` and `get_hub_status` say when the environment moved under an
+"""What `status`, `sources`, `doctor` and `get_hub_status` say when the environment moved under an
 indexed `pypi:` source (upgraded, or uninstalled), and that a long error is never cut
 silently. The store rows are written directly: the refresh that made them is tested in
 test_refresh.py."""
@@ -59,9 +59,11 @@ def test_an_uninstalled_distribution_is_reported_not_ok(home: Path) -> None:
     assert "refresh due: " in text and ", 0.0.1 indexed" in text
 
 
-def test_status_and_doctor_name_the_version_change_and_the_command(home: Path) -> None:
+def test_status_sources_and_doctor_name_the_version_change(home: Path) -> None:
     status = " ".join(run(home, "status").output.split())  # the table may wrap a cell
     assert "not installed any more" in status and "refresh due" in status
+    sources = " ".join(run(home, "sources").output.split())
+    assert "not installed any more" in sources and "refresh due" in sources
     doctor = run(home, "doctor").output
     notes = [line for line in doctor.splitlines() if line.startswith("note version:")]
     assert len(notes) == 2, doctor  # moved and gone; `now` and the folder say nothing

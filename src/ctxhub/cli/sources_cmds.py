@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from ctxhub.app.sources import defined_in, known_sources
 from ctxhub.cli.context import Context, pass_ctx
@@ -26,6 +27,8 @@ from ctxhub.sources.manifest import (
     writable_manifest,
 )
 from ctxhub.store.factory import open_store
+from ctxhub.tools.hub_status import installed_state
+from ctxhub.tools.render import version_note
 
 PRESETS = ("pipecat",)
 
@@ -202,6 +205,12 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
         else:
             status, error = "not indexed", None
         spec = k.spec
+        env = installed_state(state.origin, state.version) if state is not None else {}
+        note = version_note(
+            state.version if state else None,
+            env.get("installed_version"),
+            env.get("not_installed", False),
+        )
         rows.append(
             {
                 "name": k.name,
@@ -213,6 +222,7 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
                 "chunks": chunks,
                 "defined_in": defined_in(spec),
                 "this_folder": k.where == "here",
+                "version_note": note,
             }
         )
     if as_json:
@@ -223,6 +233,8 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
         status = str(r["status"])
         if r["error"]:
             status += f" ({r['error']})" if status == PARTIAL else f": {str(r['error'])[:60]}"
+        if r["version_note"]:
+            status += f" [yellow]({escape(str(r['version_note']))})[/yellow]"
         kinds = ",".join(r["kind"])  # type: ignore[arg-type]
         cells.append(
             [
