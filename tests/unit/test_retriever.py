@@ -281,3 +281,25 @@ def test_a_named_class_lifts_the_methods_it_inherits() -> None:
     # no class named: nothing inherits a boost
     plain = rerank(analyze("where is a date formatted"), ranked(), [SymbolBoost()])
     assert all("symbol" not in c.boosts for c in plain)
+
+
+def test_boosted_hits_keep_distinct_scores_in_rank_order() -> None:
+    """Boosts (a named symbol x1.7, the declared API x1.4) lift several hits above what a
+    first place on every path fuses to; capped at 1.0 each, the top seven all read 1.00.
+    Scaled by the best, the first reads 1.0 and the rest keep their order and gaps."""
+    from ctxhub.search.budget import display_norm, to_hits
+    from ctxhub.search.rank import Candidate
+
+    norm = 2 / 61  # two paths, each ranking one hit first
+    scores = [norm * f for f in (1.9, 1.6, 1.4, 1.2, 0.5)]
+    ranked = [
+        Candidate(chunk=make_chunk(symbol=f"pkg.f{i}"), fused=s, signals={})
+        for i, s in enumerate(scores)
+    ]
+    hits, _ = to_hits(ranked, display_norm(norm, scores), max_tokens=4000)
+    shown = [h.score for h in hits]
+    assert shown[0] == 1.0 and shown == sorted(shown, reverse=True)
+    assert len(set(shown)) == len(shown)
+    assert shown[-1] == pytest.approx(0.5 / 1.9, abs=1e-4)
+    # nothing boosted past the norm: scores read as before, relative to the norm
+    assert display_norm(norm, [norm * 0.8, norm * 0.5]) == norm

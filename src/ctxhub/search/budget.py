@@ -7,7 +7,7 @@ and metadata; only the snippet text shrinks (on a line boundary) to fit `max_tok
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ctxhub.core.budget import estimate_tokens, trim
@@ -36,11 +36,20 @@ def hit_metadata(chunk: Chunk) -> dict[str, Any]:
     return meta
 
 
+def display_norm(fused_norm: float, scores: Iterable[float]) -> float:
+    """What hit scores are divided by: the fused score of a hit ranked first by every
+    path that returned, or the best re-ranked score when boosts lift it higher. Capping
+    each at 1.0 instead made every boosted hit read 1.00, so the scores stopped telling
+    the top hits apart."""
+    return max(fused_norm, max(scores, default=0.0))
+
+
 def to_hits(
     ranked: Sequence[Candidate], norm: float, max_tokens: int, snippet_chars: int = SNIPPET_CHARS
 ) -> tuple[list[Hit], bool]:
     """Hits with snippets trimmed so that the whole list fits max_tokens; `truncated` says
-    whether anything (a snippet's tail, or the lowest-ranked hits) was left out."""
+    whether anything (a snippet's tail, or the lowest-ranked hits) was left out. A hit's
+    0-1 `score` is its re-ranked score over `norm` (`display_norm`)."""
     hits = [_hit(c, norm) for c in ranked]
     costs = [estimate_tokens(h.model_dump_json(exclude={"snippet"})) for h in hits]
     # Citations first: when even they do not fit, the lowest-ranked hits go.

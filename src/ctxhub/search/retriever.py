@@ -27,7 +27,7 @@ from ctxhub.search.analyzer import (
     bm25_terms,
     informative_terms,
 )
-from ctxhub.search.budget import to_hits
+from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.drill import drill_down
 from ctxhub.search.fusion import max_fused, rrf
@@ -374,9 +374,8 @@ class Retriever:
     ) -> SearchResponse:
         ranking = self.rank(request, options)
         low = ranking.confidence < conf.LOW_CONFIDENCE
-        hits, truncated = to_hits(
-            ranking.candidates[: request.limit], ranking.norm, request.max_tokens
-        )
+        norm = display_norm(ranking.norm, (c.score for c in ranking.candidates))
+        hits, truncated = to_hits(ranking.candidates[: request.limit], norm, request.max_tokens)
         return SearchResponse(
             query=request.query,
             hits=hits,

@@ -14,7 +14,7 @@ from ctxhub.core.knowledge import (
     SearchResponse,
 )
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
-from ctxhub.search.budget import to_hits
+from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
@@ -198,7 +198,8 @@ def _list_filtered(
             total=0,
             notice=_empty_hub(hub) or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
         )
-    hits, truncated = to_hits(candidates, norm if scored else 1.0, max_tokens)
+    shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
+    hits, truncated = to_hits(candidates, shown, max_tokens)
     if filters.calls:
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
