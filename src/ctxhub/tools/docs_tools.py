@@ -9,6 +9,7 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import DocPage
 from ctxhub.session import HubSession
+from ctxhub.tools.source_check import check_sources
 
 #: Tokens held back for the text rendering's header and JSON escaping.
 _SLACK_TOKENS = 60
@@ -51,6 +52,7 @@ def get_doc(
 ) -> DocPage:
     """A whole doc page, or its sections whose breadcrumb contains `section`."""
     check_tokens(max_tokens)
+    check_sources(hub.store, source)
     if not doc_id and not path:
         raise InputError("give doc_id (from a search hit) or path")
     if doc_id:
