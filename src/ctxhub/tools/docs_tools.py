@@ -29,7 +29,8 @@ def _page_chunks(hub: HubSession, source: str, path: str) -> list[Chunk]:
     return sorted(chunks, key=lambda c: (c.line_start or 0, c.id))
 
 
-def _find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]:
+def find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]:
+    """(source, stored path) of the page `path` names, with or without its suffix."""
     wanted = normalize_doc_path(path)
     pages = hub.store.doc_pages(source or None)
     matches = [(s, p) for s, p in pages if normalize_doc_path(p) == wanted]
@@ -64,7 +65,7 @@ def get_doc(
         page_source, page_path = found[0].source, found[0].path
     else:
         assert path is not None
-        page_source, page_path = _find_page(hub, path, source)
+        page_source, page_path = find_page(hub, path, source)
     chunks = _page_chunks(hub, page_source, page_path)
     sections = list(dict.fromkeys(c.section or c.title for c in chunks))
     chosen = chunks
