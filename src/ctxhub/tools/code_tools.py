@@ -176,7 +176,11 @@ def get_code_snippet(
             hub.store, *resolve.find_symbol(hub.store, symbol, source)
         )
         if found:
-            alternatives = [c.symbol for c in found[1:11] if c.symbol]
+            alternatives = list(
+                dict.fromkeys(
+                    c.symbol for c in found[1:] if c.symbol and c.symbol != found[0].symbol
+                )
+            )[:10]
             return _snippet(
                 hub, found[0], resolution, max_lines, alternatives, max_tokens=max_tokens
             )
@@ -209,7 +213,9 @@ def get_code_snippet(
     if not hits:
         raise NotFoundError(f"nothing in the index matches {shown(intent)}")
     [chunk] = hub.store.get_chunks([hits[0].id])
-    others = [h.symbol for h in hits[1:] if h.symbol]
+    others = list(
+        dict.fromkeys(h.symbol for h in hits[1:] if h.symbol and h.symbol != chunk.symbol)
+    )
     return _snippet(hub, chunk, "semantic", max_lines, others, max_tokens=max_tokens)
 
 
