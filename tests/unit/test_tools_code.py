@@ -211,10 +211,13 @@ def test_removed_is_not_deprecated(tmp_path: Path) -> None:
 def test_check_deprecation_can_be_limited_to_one_source(tmp_path: Path) -> None:
     """The same name deprecated in one framework and current in another."""
     from ctxhub.core.knowledge import Deprecation
+    from tests.conftest import make_chunk
 
     set_embedder(HashingEmbedder(dim=64))
     try:
         with HubSession(Settings(home=tmp_path)) as hub:
+            for fw in ("old-fw", "new-fw"):
+                hub.store.replace_file(fw, "fw.py", [make_chunk(fw, "fw.py", "fw.connect")])
             hub.store.replace_file(
                 "old-fw",
                 "CHANGELOG.md",

@@ -10,7 +10,7 @@ import click
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.core import limits
-from ctxhub.core.errors import NotFoundError
+from ctxhub.core.errors import NotFoundError, shown
 
 #: Chunk ids are 16 hex digits, record ids uuids: anything else may be a page path.
 _ID = re.compile(r"[0-9a-f]{4,16}|[0-9a-f]{8}-[0-9a-f-]{0,27}")
@@ -36,6 +36,7 @@ def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_j
     from ctxhub.cli.tool_cmds import print_answer
     from ctxhub.session import HubSession
     from ctxhub.store.ids import resolve_id
+    from ctxhub.tools.docs_tools import find_page
     from ctxhub.tools.render_memory import record_text
     from ctxhub.tools.run import parse_args
     from ctxhub.tools.specs.read import GET_CODE_SNIPPET, GET_DOC, GET_EXAMPLE
@@ -60,6 +61,14 @@ def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_j
         found = hub.store.get_chunks([chunk_id])
         kind = found[0].kind if found else None
         if kind is None:  # not an id: perhaps a doc page path
+            try:
+                find_page(hub, chunk_id, None)
+            except NotFoundError:
+                raise NotFoundError(
+                    f"nothing has the id {shown(chunk_id)}: it is no chunk id, record id (or "
+                    "unique prefix of one) or doc page path (ids come from search hits, "
+                    "digests and `browse`; page paths from search_docs)"
+                ) from None
             spec, values = GET_DOC, {"path": chunk_id, "section": section, **budget}
         elif kind == "doc":
             spec, values = GET_DOC, {"doc_id": chunk_id, "section": section, **budget}

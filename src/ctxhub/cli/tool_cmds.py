@@ -197,6 +197,12 @@ def print_answer(spec: ToolSpec, hub: HubSession, args: BaseModel, as_json: bool
         sys.stdout.write(json.dumps(result.data, indent=2) + "\n")
     else:
         click.echo(result.text)
+    if (
+        spec.cli is not None
+        and spec.cli.not_found is not None
+        and spec.cli.not_found(result.output)
+    ):
+        sys.exit(1)  # the answer is printed; the shell still learns the name is missing
 
 
 def command(spec: ToolSpec) -> click.Command:

@@ -6,8 +6,9 @@ import re
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-#: Suffixes that name the same page with or without them (`x.mdx` == `x` == `x.md`).
-PAGE_SUFFIXES = (".mdx", ".md", ".markdown", ".html", ".htm")
+#: Suffixes that name the same page with or without them (`x.mdx` == `x` == `x.md`,
+#: `x.rst` == `x`): every format a docs source indexes as pages.
+PAGE_SUFFIXES = (".mdx", ".md", ".markdown", ".rst", ".txt", ".html", ".htm")
 
 #: llms.txt-convention aggregates (llms.txt, llms-full.txt, llms-ctx.txt, ...): whole-site
 #: dumps, never a page of their own.

@@ -154,10 +154,15 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
 
 
 def describe_validation(exc: ValidationError) -> str:
-    """One line per bad field: `limit: Input should be less than or equal to 50 (got 500)`."""
+    """One line per bad field: `limit: Input should be less than or equal to 50 (got 500)`;
+    an empty or blank text is `query must not be empty`, in ctxhub's words, not pydantic's."""
     parts: list[str] = []
     for err in exc.errors(include_url=False):
         loc = ".".join(str(p) for p in err["loc"]) or "arguments"
+        empty = err["type"] == "string_too_short" and err.get("ctx", {}).get("min_length") == 1
+        if empty or err["type"] == "string_blank":
+            parts.append(f"{loc} must not be empty")
+            continue
         msg = str(err["msg"])
         if err["type"] != "missing" and "input" in err:
             msg += f" (got {shown(err['input'], 60)})"

@@ -52,8 +52,8 @@ class CodeSnippet(BaseModel):
     symbol: str | None = None
     kind: str
     resolution: str = Field(
-        description="How it was found: id | exact | re-export | class.method | class | method "
-        "| alias | path | semantic"
+        description="How it was found: id | exact | re-export | ambiguous re-export | "
+        "class.method | class | method | alias | path | semantic"
     )
     line_start: int = Field(description="First line returned")
     line_end: int = Field(description="Last line returned")

@@ -14,6 +14,7 @@ from ctxhub.search.budget import hit_metadata
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 from ctxhub.tools.nearest import nearest_names
+from ctxhub.tools.source_check import check_sources
 
 MAX_TRACE_NODES = 200
 MAX_COMPANIONS = 50
@@ -164,6 +165,7 @@ def get_code_snippet(
     check_tokens(max_tokens)
     if not any((chunk_id, symbol, path, intent)):
         raise InputError("give symbol, path + line_start, intent, or chunk_id")
+    check_sources(hub.store, source)
     if chunk_id:
         by_id = hub.store.get_chunks([chunk_id])
         if not by_id:
@@ -174,7 +176,11 @@ def get_code_snippet(
             hub.store, *resolve.find_symbol(hub.store, symbol, source)
         )
         if found:
-            alternatives = [c.symbol for c in found[1:11] if c.symbol]
+            alternatives = list(
+                dict.fromkeys(
+                    c.symbol for c in found[1:] if c.symbol and c.symbol != found[0].symbol
+                )
+            )[:10]
             return _snippet(
                 hub, found[0], resolution, max_lines, alternatives, max_tokens=max_tokens
             )
@@ -207,7 +213,9 @@ def get_code_snippet(
     if not hits:
         raise NotFoundError(f"nothing in the index matches {shown(intent)}")
     [chunk] = hub.store.get_chunks([hits[0].id])
-    others = [h.symbol for h in hits[1:] if h.symbol]
+    others = list(
+        dict.fromkeys(h.symbol for h in hits[1:] if h.symbol and h.symbol != chunk.symbol)
+    )
     return _snippet(hub, chunk, "semantic", max_lines, others, max_tokens=max_tokens)
 
 
@@ -243,6 +251,7 @@ def trace_calls(
     check_tokens(max_tokens)
     if not symbol.strip():
         raise InputError("symbol must not be empty")
+    check_sources(hub.store, source)
     found, _ = resolve.find_symbol(hub.store, symbol, source)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:

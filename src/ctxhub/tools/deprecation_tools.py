@@ -9,6 +9,7 @@ from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 from ctxhub.tools.deprecation_docs import DocDeprecation, docs_deprecations
 from ctxhub.tools.nearest import nearest_names
+from ctxhub.tools.source_check import check_sources
 
 #: Where ctxhub reads deprecations (ingest/python/deprecations.py, deprecation_helpers.py,
 #: changelog.py; tools/deprecation_docs.py at query time).
@@ -27,6 +28,7 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
     symbol = symbol.strip()
     if not symbol:
         raise InputError("symbol must not be empty")
+    check_sources(hub.store, source)
     entries = [d for d in hub.store.deprecations(symbol) if source is None or d.source == source]
     low = symbol.lower()
 

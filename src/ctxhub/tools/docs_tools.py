@@ -9,6 +9,7 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import DocPage
 from ctxhub.session import HubSession
+from ctxhub.tools.source_check import check_sources
 
 #: Tokens held back for the text rendering's header and JSON escaping.
 _SLACK_TOKENS = 60
@@ -28,7 +29,8 @@ def _page_chunks(hub: HubSession, source: str, path: str) -> list[Chunk]:
     return sorted(chunks, key=lambda c: (c.line_start or 0, c.id))
 
 
-def _find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]:
+def find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]:
+    """(source, stored path) of the page `path` names, with or without its suffix."""
     wanted = normalize_doc_path(path)
     pages = hub.store.doc_pages(source or None)
     matches = [(s, p) for s, p in pages if normalize_doc_path(p) == wanted]
@@ -51,6 +53,7 @@ def get_doc(
 ) -> DocPage:
     """A whole doc page, or its sections whose breadcrumb contains `section`."""
     check_tokens(max_tokens)
+    check_sources(hub.store, source)
     if not doc_id and not path:
         raise InputError("give doc_id (from a search hit) or path")
     if doc_id:
@@ -62,7 +65,7 @@ def get_doc(
         page_source, page_path = found[0].source, found[0].path
     else:
         assert path is not None
-        page_source, page_path = _find_page(hub, path, source)
+        page_source, page_path = find_page(hub, path, source)
     chunks = _page_chunks(hub, page_source, page_path)
     sections = list(dict.fromkeys(c.section or c.title for c in chunks))
     chosen = chunks

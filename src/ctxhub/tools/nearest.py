@@ -19,7 +19,8 @@ def nearest_names(
     letter: `Litestr` -> `litestar.app.Litestar`), then what a search for it finds."""
     filters = SearchFilters(source=[source] if source else None)
     request = SearchRequest(query=symbol, kinds=["api"], filters=filters, limit=10)
-    found = [h.symbol for h in hub.retriever.search(request).hits if h.symbol]
+    # one name once: a property's getter and setter are two chunks of one symbol
+    found = list(dict.fromkeys(h.symbol for h in hub.retriever.search(request).hits if h.symbol))
     last = symbol.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1].lower()
     if not last:
         return found[:most]

@@ -5,9 +5,18 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
+from pydantic_core import PydanticCustomError
 
 from ctxhub.core import limits
+
+
+def _not_blank(text: str) -> str:
+    """Blank is empty: `"   "` is refused as `""` is (core/errors.describe_validation)."""
+    if not text.strip():
+        raise PydanticCustomError("string_blank", "must not be empty")
+    return text
+
 
 Query = Annotated[
     str,
@@ -17,6 +26,7 @@ Query = Annotated[
         description="What you are looking for: natural language, an identifier "
         "(CamelCase, snake_case, dotted.path) or an error message",
     ),
+    AfterValidator(_not_blank),
 ]
 SourceName = Annotated[str, Field(max_length=limits.MAX_ID)]
 Sources = Annotated[

@@ -73,17 +73,48 @@ def _exact_case_first(chunks: list[Chunk], last: str) -> list[Chunk]:
     return sorted(chunks, key=lambda c: (c.symbol or "").rsplit(".", 1)[-1] != last)
 
 
+def recorded_reexport(
+    store: Store, name: str, source: str | None = None, depth: int = 0
+) -> list[Chunk]:
+    """The definitions `pkg.mod.name` stands for by what module `pkg.mod` recorded at
+    ingest: its declared API (`__all__`, a package's re-exports), else its own imports
+    (`from ._impl import name`), followed through further re-exports. [] when the
+    module is not indexed or records no such name."""
+    if "." not in name or depth > 4:
+        return []
+    module, last = name.rsplit(".", 1)
+    modules = _api(store, source, symbol=module, chunk_types=("module",))
+    declared = [str(t) for m in modules for t in m.metadata.extra.get("exports", ())]
+    imported = [t for m in modules for t in m.metadata.imports]
+    for recorded in (declared, imported):
+        targets = [t for t in recorded if t.rsplit(".", 1)[-1] == last and t != name]
+        found: dict[str, Chunk] = {}
+        for target in dict.fromkeys(targets):
+            chunks = _api(store, source, symbol=target) or recorded_reexport(
+                store, target, source, depth + 1
+            )
+            found.update((c.id, c) for c in _by_preference(chunks)[:1])
+        if found:
+            return list(found.values())
+    return []
+
+
 def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[list[Chunk], str]:
     """Definitions for `name`: exact qualified name -> a re-export (`pkg.File` defined as
-    `pkg.file.File`, matched case-sensitively) -> `Class.method` (a dotted suffix) -> a
-    class of that name -> a function or method of that name -> a module-level alias of
-    that name. ([], "") if none; `through_alias` follows an alias to its definition."""
+    `pkg.file.File`: what module `pkg` recorded it imports, else a guess among the
+    definitions named `File` below `pkg`, "ambiguous re-export" when several) ->
+    `Class.method` (a dotted suffix) -> a class of that name -> a function or method of
+    that name -> a module-level alias of that name. ([], "") if none; `through_alias`
+    follows an alias to its definition."""
     name = name.strip().strip("`").removesuffix("()")
     exact = _api(store, source, symbol=name)
     if exact:
         return _by_preference(exact), "exact"
     last = name.rsplit(".", 1)[-1]
     if "." in name:
+        recorded = recorded_reexport(store, name, source)
+        if recorded:
+            return recorded, "re-export" if len(recorded) == 1 else "ambiguous re-export"
         package = name.rsplit(".", 1)[0]
         exported = [
             c
@@ -92,7 +123,7 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
             and (c.symbol or "").rsplit(".", 1)[-1] == last
         ]
         if exported:
-            return exported, "re-export"
+            return exported, "re-export" if len(exported) == 1 else "ambiguous re-export"
         found = with_suffix(store, name, source)
         if found:
             return _exact_case_first(found, last), "class.method"

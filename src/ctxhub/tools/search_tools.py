@@ -19,6 +19,7 @@ from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
+from ctxhub.tools.source_check import check_sources
 
 
 def _request(
@@ -67,6 +68,7 @@ def search(
 ) -> SearchResponse:
     if not query.strip():
         raise InputError("query must not be empty")
+    check_sources(hub.store, source)
     request = _request(query, kinds, SearchFilters(source=_sources(source)), limit, max_tokens)
     return _explained(hub, hub.retriever.search(request))
 
@@ -81,6 +83,7 @@ def search_docs(
 ) -> SearchResponse:
     if not query.strip():
         raise InputError("query must not be empty")
+    check_sources(hub.store, source)
     filters = SearchFilters(source=_sources(source), path_prefix=area or None)
     return _explained(
         hub, hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens))
@@ -99,6 +102,7 @@ def search_examples(
 ) -> SearchResponse:
     if not query.strip():
         raise InputError("query must not be empty")
+    check_sources(hub.store, source)
     filters = SearchFilters(
         source=_sources(source), tags=tags or None, execution_mode=execution_mode, language=language
     )
@@ -133,6 +137,7 @@ def search_api(
 ) -> SearchResponse:
     """API chunks. With a structural filter the whole filtered set is listed (ranked by
     the query first, the rest after), `limit` per page, `next_cursor` for the next one."""
+    check_sources(hub.store, source)
     filters = SearchFilters(
         source=_sources(source),
         module_prefix=module or None,

@@ -11,7 +11,8 @@ harness need to offer it.
 
 `CliSpec` says only what differs on a command line: the command's name, which fields
 are positional, extra option spellings, fields that read `-`/`@FILE`, words that stand
-for a value (`worked`/`failed`), values the command line fills in itself.
+for a value (`worked`/`failed`), values the command line fills in itself, and which
+answers mean "nothing found" to a shell (exit 1, though the tool's answer is no error).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ class CliSpec:
     flags: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: Values the command line fills in (and does not offer): {"agent": "cli"}.
     fixed: Mapping[str, Any] = field(default_factory=dict)
+    #: An answer the command prints and then exits 1 for, as a missing name does in
+    #: every other command (`deprecated` of an unknown symbol); None: always 0.
+    not_found: Callable[[BaseModel], bool] | None = None
 
 
 @dataclass(frozen=True)

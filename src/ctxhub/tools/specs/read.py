@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from ctxhub.core import limits
 from ctxhub.core.outputs import (
@@ -165,6 +165,12 @@ GET_EXAMPLE = ToolSpec(
     cli=CliSpec("example", positional=("example_id",)),
 )
 
+
+def _unknown_symbol(report: BaseModel) -> bool:
+    """check_deprecation's `unknown symbol`: nothing indexed defines or mentions it."""
+    return isinstance(report, DeprecationReport) and not report.found and not report.deprecated
+
+
 CHECK_DEPRECATION = ToolSpec(
     title="Check for deprecation",
     name="check_deprecation",
@@ -176,7 +182,7 @@ decorator, docstring, alias or changelog). `source` limits it to one indexed sou
     output=DeprecationReport,
     function="ctxhub.tools.deprecation_tools:check_deprecation",
     render=f"{RENDER}:deprecation_report",
-    cli=CliSpec("deprecated", positional=("symbol",)),
+    cli=CliSpec("deprecated", positional=("symbol",), not_found=_unknown_symbol),
 )
 
 GET_HUB_STATUS = ToolSpec(

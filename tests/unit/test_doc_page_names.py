@@ -1,0 +1,54 @@
+"""A doc page is named with or without its suffix, reST too; `show` says what kinds of
+id it tried when nothing has the one given."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ctxhub.cli.main import cli
+from ctxhub.core.doc_paths import normalize_doc_path
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.session import set_embedder
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    docs = tmp_path / "site"
+    (docs / "docs").mkdir(parents=True)
+    (docs / "tricks.rst").write_text(
+        "Tricks\n======\n\nSome tricks with loaders and templates.\n\n"
+        "More\n----\n\nAnother paragraph.\n"
+    )
+    (docs / "docs" / "testing.md").write_text("# Testing\n\nHow to test things.\n")
+    set_embedder(HashingEmbedder(dim=64))
+    run(tmp_path, "add", str(docs), "--kind", "docs", "--name", "site")
+    yield tmp_path
+    set_embedder(None)
+
+
+def run(home: Path, *args: str, code: int = 0) -> Result:
+    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home / "store")})
+    assert result.exit_code == code, result.output
+    return result
+
+
+def test_suffixes_of_every_page_format_are_optional() -> None:
+    for name in ("guide/tricks.rst", "guide/tricks.txt", "guide/tricks.md", "guide/tricks"):
+        assert normalize_doc_path(name) == "guide/tricks", name
+
+
+@pytest.mark.parametrize("page", ["tricks", "tricks.rst", "docs/testing", "docs/testing.md"])
+def test_a_page_opens_with_or_without_its_extension(home: Path, page: str) -> None:
+    out = run(home, "doc", page).output
+    assert "site:tricks.rst" in out or "site:docs/testing.md" in out
+    assert "site:" in run(home, "show", page).output
+
+
+def test_show_says_which_kinds_of_id_it_tried(home: Path) -> None:
+    out = run(home, "show", "zzzz", code=1).output
+    assert "no chunk id, record id (or unique prefix of one) or doc page path" in out
+    assert "no doc page" not in out

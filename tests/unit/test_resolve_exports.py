@@ -1,0 +1,91 @@
+"""A public name resolves to the definition its package records it imports, not to a
+namesake elsewhere in the package (tools/resolve.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.session import HubSession, set_embedder
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import code_tools, resolve
+
+BODY = '    """Do the work."""\n    value = 1\n    return value\n'
+FILES = {
+    # the package imports its logger factory from a private module...
+    "__init__.py": (
+        "from fw._config import get_logger\n"
+        "from fw._generic import Logger\n"
+        "__all__ = ['get_logger', 'Logger']\n"
+    ),
+    "_config.py": f"def get_logger():\n{BODY}    return make()\n\ndef make():\n{BODY}",
+    "_generic.py": 'class Logger:\n    """The logger."""\n\n    level = 1\n',
+    "_levels.py": f"def add_level(event):\n{BODY}",
+    # ...while a public submodule defines namesakes of its own
+    "stdlib.py": (
+        "class Logger:\n    pass\n\n"
+        "def get_logger():\n    return Logger()\n\n"
+        "def use():\n    return get_logger()\n"
+    ),
+    # a module re-exporting one of its own imports
+    "processors.py": ("from fw._levels import add_level\n__all__ = ['add_level']\n"),
+    # a module importing one without declaring it
+    "helpers.py": "from fw._levels import add_level\n\ndef other():\n    pass\n",
+    # two namesakes and no record of which one the package means
+    "a.py": f"def twin():\n{BODY}",
+    "b.py": f"def twin():\n{BODY}",
+}
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
+    root = tmp_path_factory.mktemp("exports")
+    pkg = root / "src" / "fw"
+    pkg.mkdir(parents=True)
+    for name, text in FILES.items():
+        (pkg / name).write_text(text)
+    home = root / "home"
+    embedder = HashingEmbedder(dim=64)
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(store, [SourceSpec(name="fw", kind=["python"], path=str(root))], home, embedder)
+    set_embedder(embedder)
+    with HubSession(Settings(home=home)) as h:
+        yield h
+    set_embedder(None)
+
+
+@pytest.mark.parametrize(
+    ("asked", "defined"),
+    [
+        ("fw.get_logger", "fw._config.get_logger"),
+        ("fw.Logger", "fw._generic.Logger"),
+        ("fw.processors.add_level", "fw._levels.add_level"),
+        ("fw.helpers.add_level", "fw._levels.add_level"),
+    ],
+)
+def test_a_public_name_resolves_to_what_its_module_imports(
+    hub: HubSession, asked: str, defined: str
+) -> None:
+    found, how = resolve.find_symbol(hub.store, asked)
+    assert (found[0].symbol, how) == (defined, "re-export")
+    assert len(found) == 1
+    snippet = code_tools.get_code_snippet(hub, symbol=asked)
+    assert (snippet.symbol, snippet.resolution) == (defined, "re-export")
+
+
+def test_calls_follow_the_recorded_re_export(hub: HubSession) -> None:
+    trace = code_tools.trace_calls(hub, "fw.get_logger")
+    assert trace.symbol == "fw._config.get_logger"
+    assert [n.symbol for n in trace.nodes] == ["fw._config.make"]
+
+
+def test_a_guess_among_namesakes_says_it_is_ambiguous(hub: HubSession) -> None:
+    snippet = code_tools.get_code_snippet(hub, symbol="fw.twin")
+    assert snippet.resolution == "ambiguous re-export"
+    assert {snippet.symbol, *snippet.alternatives} == {"fw.a.twin", "fw.b.twin"}
