@@ -43,7 +43,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # templates keyed by their first three telling words, without markup, specs or keys;
     # 13: a warning about one argument is a parameter record ("parameter `x`: ...");
     # 14: documented or exported module-level instances (`name = Class(...)`)
-    "docs": 4,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`
+    "docs": 5,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # 5: MyST roles and directives in Markdown made readable
     "dump": 1,
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
