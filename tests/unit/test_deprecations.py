@@ -330,7 +330,9 @@ def test_changelog_entries_become_records(changelog: dict[str, Deprecation]) -> 
     assert old.note and old.note.startswith("Deprecated `OldProcessor`")  # marker dropped
     # "`Cls` methods `a()` and `b()`" deprecates members of Cls.
     assert {"BaseProcessor.push_all", "BaseProcessor.flush"} <= set(changelog)
-    assert changelog["legacy"].replacement is None  # "pass `value`" is no "use ... instead"
+    # "the `legacy` parameter of `configure()`": a parameter record against configure
+    legacy = changelog["configure"]
+    assert (legacy.parameter, legacy.replacement) == ("legacy", None)  # "pass" is no "use"
 
 
 def test_changelog_sections_versions_and_removals(changelog: dict[str, Deprecation]) -> None:

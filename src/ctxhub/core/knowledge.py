@@ -8,6 +8,7 @@ produces `Chunk`s, the store keeps them, the retriever answers a `SearchRequest`
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -119,6 +120,23 @@ class Deprecation(BaseModel):
     path: str | None = None
     line: int | None = None
     origin: str = "code"  # warn | decorator | docstring | alias | changelog
+
+    @property
+    def parameter(self) -> str | None:
+        """The parameter of `symbol` this record deprecates (a note written by
+        `parameter_note`); None when the record deprecates the symbol itself."""
+        match = _PARAMETER_NOTE.match(self.note or "")
+        return match.group(1) if match else None
+
+
+# A record about one parameter says so at the start of its note; the store keeps no
+# separate column for it, so this prefix is the contract between ingest and the tools.
+_PARAMETER_NOTE = re.compile(r"^parameter `([^`]+)`: ")
+
+
+def parameter_note(name: str, text: str) -> str:
+    """The note of a record that deprecates parameter `name` of its symbol."""
+    return f"parameter `{name}`: {text}"
 
 
 class SearchFilters(BaseModel):

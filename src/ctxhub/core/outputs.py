@@ -144,6 +144,8 @@ class DeprecationReport(BaseModel):
     checked: list[str] = Field(default_factory=list)
     #: indexed names close to an unknown symbol
     did_you_mean: list[str] = Field(default_factory=list)
+    #: records that deprecate one of its parameters (`Deprecation.parameter`), not it
+    parameters: list[Deprecation] = Field(default_factory=list)
     #: what says it is deprecated: "code", "changelog" or "docs" (only the docs say so:
     #: weaker, a page may describe another version)
     evidence: str | None = None

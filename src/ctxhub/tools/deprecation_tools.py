@@ -30,17 +30,27 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         raise InputError("symbol must not be empty")
     check_sources(hub.store, source)
     entries = [d for d in hub.store.deprecations(symbol) if source is None or d.source == source]
+    # A class's constructor parameters are the class's: `Cls(x=...)` is how they are passed.
+    entries += [
+        d
+        for d in hub.store.deprecations(f"{symbol}.__init__")
+        if d.parameter and d.symbol.endswith(".__init__") and source in (None, d.source)
+    ]
     low = symbol.lower()
 
     def rank(d: Deprecation) -> tuple[bool, bool, bool]:
         # code over changelog prose; whole-symbol records over parameter notes; then the
         # record whose name is closest to what was asked
         named = d.symbol.lower() == low or d.symbol.lower().endswith("." + low)
-        return (d.origin == "changelog", (d.note or "").startswith("parameter"), not named)
+        return (d.origin == "changelog", d.parameter is not None, not named)
 
     entries.sort(key=rank)
     defined = resolve.find_symbol(hub.store, symbol, source)[0]
     flagged = [c for c in defined[:1] if c.metadata.deprecated]
+    parameters = [d for d in entries if d.parameter]
+    if parameters and not flagged and len(parameters) == len(entries):
+        # Only parameters are deprecated: the symbol itself stays current.
+        return DeprecationReport(symbol=symbol, deprecated=False, parameters=parameters)
     if not entries and not flagged:
         stated = docs_deprecations(hub.store, symbol, source=source)
         if stated:
@@ -124,7 +134,7 @@ def _final_replacement(hub: HubSession, replacement: str | None, hops: int = 5) 
             if d.symbol == replacement
             and d.replacement
             and d.origin != "changelog"
-            and not (d.note or "").startswith("parameter")
+            and d.parameter is None
         ]
         if not onward:
             break

@@ -95,5 +95,5 @@ SessionId = Annotated[
 Text = Annotated[str | None, Field(max_length=limits.MAX_TEXT)]
 
 KnowledgeKind = Literal["doc", "api", "example"]
-ApiChunkType = Literal["module", "class", "method", "function"]
+ApiChunkType = Literal["module", "class", "method", "function", "instance"]
 Direction = Literal["callees", "callers"]

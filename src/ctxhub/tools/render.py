@@ -209,6 +209,8 @@ def deprecation_report(report: DeprecationReport) -> str:
     if not report.found and not report.deprecated:
         near = f"; did you mean {', '.join(report.did_you_mean)}?" if report.did_you_mean else ""
         return f"{report.symbol}: unknown symbol (no definition of that name is indexed{near})"
+    if not report.deprecated and report.parameters:
+        return _parameter_report(report)
     if not report.deprecated:
         return f"{report.symbol}: no deprecation found (checked: {'; '.join(report.checked)})"
     head = f"{report.symbol}: DEPRECATED"
@@ -241,6 +243,29 @@ def deprecation_report(report: DeprecationReport) -> str:
             + (f" -> {entry.replacement}" if entry.replacement else "")
             + (f" · {entry.source}:{where}" if where else f" · {entry.source}")
         )
+    return "\n".join(lines)
+
+
+def _parameter_report(report: DeprecationReport) -> str:
+    """Not deprecated itself; name each deprecated parameter, since when, what instead."""
+    said: dict[str, str] = {}
+    for name in dict.fromkeys(d.parameter or "" for d in report.parameters):
+        # code and changelog may each tell part: since from one, the replacement from another
+        about = [d for d in report.parameters if d.parameter == name]
+        since = next((d.since for d in about if d.since), None)
+        instead = next((d.replacement for d in about if d.replacement), None)
+        extra = [f"since {since}"] if since else []
+        extra += [f"use `{instead}` instead"] if instead else []
+        said[name] = f" ({'; '.join(extra)})" if extra else ""
+    if len(said) == 1:
+        ((name, extra_text),) = said.items()
+        head = f"its `{name}` parameter is deprecated{extra_text}"
+    else:
+        head = "these parameters are deprecated: " + ", ".join(f"`{n}`{e}" for n, e in said.items())
+    lines = [f"{report.symbol}: not deprecated; {head}"]
+    for d in report.parameters[:10]:
+        where = f"{d.path}{_lines(d.line, None)}" if d.path else ""
+        lines.append(f"- {d.symbol} [{d.origin}] {d.note or ''} · {d.source}:{where}")
     return "\n".join(lines)
 
 

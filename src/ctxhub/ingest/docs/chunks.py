@@ -23,6 +23,7 @@ from ctxhub.ingest.docs.includes import Reader, expand_includes
 from ctxhub.ingest.docs.llms_full import DocPage, dump_pages_without_file, split_llms_full
 from ctxhub.ingest.docs.markdown_split import Section, find_headings, merge_tiny, split_sections
 from ctxhub.ingest.docs.mdx import clean_mdx
+from ctxhub.ingest.docs.myst import readable_myst
 from ctxhub.ingest.docs.signals import code_stats, is_worked_example
 from ctxhub.ingest.docs.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
 from ctxhub.ingest.embed_text import build_embed_text
@@ -236,7 +237,9 @@ def parse_doc_file(
         html_title = None
         if fmt == "html":
             html_title, body = _from_html(path, body)
-        if fmt in ("mdx", "markdown", "html"):
+        if fmt == "markdown":
+            doc = clean_mdx(readable_myst(body))  # MyST roles and directives, line for line
+        elif fmt in ("mdx", "html"):
             doc = clean_mdx(body)
         elif fmt == "rst":
             from ctxhub.ingest.docs.rst_doctree import clean_rst  # docutils: .rst pages only

@@ -2,7 +2,8 @@
 chunks can show it, instead of the bare directive.
 
 Three spellings: MkDocs snippets (`--8<-- "docs_src/app.py"`, also inside a code fence),
-FastAPI-style `{* ../../docs_src/app.py hl[3] *}`, and reST `.. literalinclude:: app.py`.
+FastAPI-style `{* ../../docs_src/app.py hl[3] *}`, and reST `.. literalinclude:: app.py`
+(MyST's ```` ```{literalinclude} app.py ```` too).
 A path is tried relative to the page's folder, then to each folder above it (tools
 resolve them from their config's folder, which the page does not say); only files of the
 same source can be read. The included lines take the directive's line number, so every
@@ -25,6 +26,8 @@ _PATTERNS = (
     re.compile(r"""^\s*-{1,2}8<-{1,2}\s+["']([^"']+)["']\s*$"""),
     re.compile(r"^\s*\{\*\s*(\S+?)(?:\s+[^*]*)?\*\}\s*$"),
     re.compile(r"^\s*\.\.\s+literalinclude::\s*(\S+)\s*$"),
+    # MyST's fence (myst.py rewrites it to the reST line above for expansion)
+    re.compile(r"^\s*(?:`{3,}|~{3,}|:{3,})\{literalinclude\}\s+(\S+)\s*$"),
 )
 _LANGUAGES = {"py": "python", "js": "javascript", "ts": "typescript", "sh": "bash", "yml": "yaml"}
 

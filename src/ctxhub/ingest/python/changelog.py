@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctxhub.core.knowledge import Deprecation
+from ctxhub.core.knowledge import Deprecation, parameter_note
 from ctxhub.ingest.python.deprecation_text import clean_name, find_replacement
 
 _CHANGELOG_STEMS = frozenset(
@@ -45,6 +45,21 @@ _SEPARATOR = re.compile(rf"^\s*(?:{_KIND}\s*)?(?:,|/|&)?\s*(?:(?:and|or)\s+)?(?:
 _MEMBERS_OF = re.compile(
     r"^(?:\s+(?:methods?|attributes?|propert(?:y|ies)|fields?)|['’]s)\s+$", re.I
 )
+# Words that make a name a parameter ("the *x* argument", "`x` keyword").
+_PARAM_WORD = r"(?:argument|parameter|keyword|kwarg|option|flag)s?\b"
+# "`Cls()`'s *x* argument": what follows the owner names its parameter.
+_OWNER_PARAM = re.compile(
+    rf"^\s*(?:['’]s)?\s+(?:the\s+)?(?P<m>[*_`]{{1,2}})(?P<p>[A-Za-z_]\w*)=?(?P=m)\s+"
+    rf"(?:keyword\s+)?{_PARAM_WORD}"
+)
+# "`x` argument (of|to|for|in) `Owner`": the names before were parameters.
+_PARAM_AFTER = re.compile(
+    rf"^\s*(?:keyword\s+)?{_PARAM_WORD}(?:\s+(?:of|to|for|in|on)\s+(?:the\s+)?"
+    r"`{1,2}(?P<owner>[^`\n]+)`{1,2})?"
+)
+# `Cls(x=...)` names parameter x of Cls; a bare `x=` names a parameter of some owner.
+_CALL_KEYWORD = re.compile(r"^~?[\w.]+\(\s*(?P<p>[A-Za-z_]\w*)\s*=")
+_KEYWORD = re.compile(r"^(?P<p>[A-Za-z_]\w*)=(?![\w.]*\()")
 _LABEL = re.compile(r"^[A-Za-z][\w ]{0,20}:\s+(?=\S)")  # "Breaking: Removed ..."
 _NOISE = re.compile(r"^[^\w`]+")  # leading emoji / markers such as "⚠️"
 
@@ -167,36 +182,66 @@ def _entries(lines: list[str], offset: int, kind: str, version: str | None) -> l
     return entries
 
 
-def _subjects(text: str) -> tuple[list[str], int]:
-    """The names an entry opens with, and where the text after them starts."""
+def _subjects(text: str) -> tuple[list[tuple[str, str | None]], int]:
+    """The names an entry opens with (each with the parameter it names, if any: `Cls(x=...)`
+    or a bare `x=`, whose owner is then ""), and where the text after them starts."""
     end_first = _FIRST_SENTENCE.search(text)
     limit = end_first.start() if end_first else len(text)
-    names: list[str] = []
+    names: list[tuple[str, str | None]] = []
     container: str | None = None
     last_end = -1  # end of the previous backticked token; -1 before the first
     for match in _BACKTICKED.finditer(text):
         if match.start() > limit:
             break
-        name = clean_name(match.group(1))
+        raw = match.group(1).strip()
+        name = clean_name(raw)
+        keyword = _KEYWORD.match(raw)
+        call = _CALL_KEYWORD.match(raw)
         if last_end >= 0:
             between = text[last_end : match.start()]
             if len(names) == 1 and container is None and _MEMBERS_OF.match(between):
-                container = names.pop()  # "`Cls` methods `a()`, `b()`": members of Cls
+                container = names.pop()[0]  # "`Cls` methods `a()`, `b()`": members of Cls
             elif not _SEPARATOR.match(between):
                 break  # the opening enumeration has ended
         last_end = match.end()
         # A non-name token (`pkg-extra`, `model:v2`) still holds a place in the list.
-        if name is not None:
+        if keyword:
+            names.append((container or "", keyword.group("p")))
+        elif name is not None:
             inside = container and not name.startswith(container + ".")
-            names.append(f"{container}.{name}" if inside else name)
+            names.append((f"{container}.{name}" if inside else name, call and call.group("p")))
     return names, max(last_end, 0)
+
+
+def _parameters(subjects: list[tuple[str, str | None]], rest: str) -> list[tuple[str, str | None]]:
+    """(owner, parameter) where the words after the names say they are parameters:
+    "`Cls()`'s *x* argument", "`x` argument of `f()`", "`f`'s `x` keyword"."""
+    owner_param = _OWNER_PARAM.match(rest)
+    if owner_param and len(subjects) == 1 and subjects[0][1] is None:
+        return [(subjects[0][0], owner_param.group("p"))]
+    after = _PARAM_AFTER.match(rest)
+    if not after:
+        return [s for s in subjects if s[0]]  # a bare `x=` with no owner names nothing
+    said = clean_name(after.group("owner")) if after.group("owner") else None
+    out: list[tuple[str, str | None]] = []
+    for name, param in subjects:
+        if param is not None:
+            owner = name or said
+        else:
+            owner, _, param = name.rpartition(".") if said is None else (said, "", name)
+            param = param.rsplit(".", 1)[-1]
+        if owner:
+            out.append((owner, param))
+    return out
 
 
 def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
     text = _NOISE.sub("", entry.text.replace("**", ""))
-    names, after = _subjects(_LABEL.sub("", text, count=1))
-    after += len(text) - len(_LABEL.sub("", text, count=1))
-    replacement = find_replacement(text[after:])
+    unlabelled = _LABEL.sub("", text, count=1)
+    subjects, after = _subjects(unlabelled)
+    subjects = _parameters(subjects, unlabelled[after:])
+    after += len(text) - len(unlabelled)
+    replacement = find_replacement(text[after:]) or _renamed_to(text[after:])
     removal_said = "remov" in text[:40].lower()
     note = text if entry.kind == "deprecated" or removal_said else f"Removed: {text}"
     return [
@@ -205,10 +250,19 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
             symbol=name,
             replacement=replacement if replacement != name else None,
             since=entry.version,
-            note=note,
+            note=parameter_note(param, note) if param else note,
             path=relpath,
             line=entry.line,
             origin="changelog",
         )
-        for name in dict.fromkeys(names)
+        for name, param in dict.fromkeys(subjects)
     ]
+
+
+# "renamed to *x*": a parameter's new name is often set in italics, not backticks.
+_RENAMED_TO = re.compile(r"\brenamed\s+to\s+[*_]{1,2}(?P<n>[A-Za-z_]\w*)[*_]{1,2}", re.I)
+
+
+def _renamed_to(text: str) -> str | None:
+    match = _RENAMED_TO.search(text)
+    return match.group("n") if match else None

@@ -24,6 +24,7 @@ from ctxhub.ingest.python.definition_chunks import (
     alias_chunks,
     class_chunk,
     function_chunk,
+    instance_chunks,
     module_chunk,
 )
 from ctxhub.ingest.python.definitions import (
@@ -137,4 +138,5 @@ def extract_python_file(
                 out.chunks.append(function_chunk(f, d, d.node, fn_facts))
     defined = {d.name: f"{module}.{d.qualname}" for d in members.get(None, [])}
     out.chunks.extend(alias_chunks(f, tree, defined))
+    out.chunks.extend(instance_chunks(f, tree, defined))
     return out

@@ -1,5 +1,6 @@
 """One chunk per definition of a Python file: the module overview, each class overview,
-each function or method with its source and facts, and each module-level alias.
+each function or method with its source and facts, each module-level alias, and each
+documented module-level instance (`name = Class(...)` with an attribute docstring).
 
 `FileContext` is what every builder reads about the file (`chunks.extract_python_file`
 makes it once per file); each builder returns one `Chunk` and touches nothing else.
@@ -8,6 +9,7 @@ makes it once per file); each builder returns one `Chunk` and touches nothing el
 from __future__ import annotations
 
 import ast
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +37,7 @@ from ctxhub.ingest.python.definitions import (
     is_property,
     return_type,
 )
-from ctxhub.ingest.python.exports import module_exports
+from ctxhub.ingest.python.exports import declared_all, module_exports
 from ctxhub.ingest.python.messages import MessageTables, emitted_templates
 from ctxhub.ingest.python.name_templates import function_templates
 from ctxhub.ingest.python.overview import (
@@ -143,6 +145,80 @@ def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> l
             )
         )
     return out
+
+
+def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> list[Chunk]:
+    """`format_exc_info = ExceptionRenderer()` at module level, documented by the string
+    right after it (Sphinx's attribute docstring) or listed in `__all__`: a ready-made
+    object users configure with, so it gets a chunk with its docstring and the class it
+    is an instance of. Undocumented constants outside `__all__` stay out."""
+    public = set(declared_all(tree) or ())
+    out: list[Chunk] = []
+    for stmt, following in zip(tree.body, [*tree.body[1:], None], strict=False):
+        assigned = _instance_assignment(stmt)
+        if assigned is None:
+            continue
+        name, call = assigned
+        doc = _attribute_docstring(following)
+        if name.startswith("__") or name in defined:
+            continue
+        if name not in public and (doc is None or name.startswith("_")):
+            continue
+        chain = dotted_chain(call.func)
+        if chain is None:
+            continue
+        cls = defined.get(chain[0]) if len(chain) == 1 else None
+        if cls is None and chain[0] in f.ctx.imports.bindings:
+            cls = f.ctx.imports.qualify(".".join(chain))
+        cls = cls or ".".join(chain)
+        end = following.end_lineno if doc is not None and following is not None else None
+        span = (stmt.lineno, end or stmt.end_lineno or stmt.lineno)
+        symbol = f"{f.module}.{name}"
+        content = segment(f.lines, *span)
+        header = [symbol, f"instance of {cls}", first_line(doc)]
+        out.append(
+            f.chunk(
+                symbol,
+                0,
+                title=name,
+                section=f.module,
+                span=span,
+                content=content,
+                embed=build_embed_text(header, content),
+                meta=ChunkMeta(
+                    chunk_type="instance",
+                    module=f.module,
+                    language="python",
+                    calls=[chain[-1]],
+                    extra={"instance_of": cls},
+                ),
+            )
+        )
+    return out
+
+
+def _instance_assignment(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+    """(name, call) of `name = Call(...)` or `name: T = Call(...)`."""
+    value: ast.expr | None = None
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target, value = stmt.targets[0], stmt.value
+    elif isinstance(stmt, ast.AnnAssign):
+        target, value = stmt.target, stmt.value
+    else:
+        return None
+    if isinstance(target, ast.Name) and isinstance(value, ast.Call):
+        return target.id, value
+    return None
+
+
+def _attribute_docstring(stmt: ast.stmt | None) -> str | None:
+    if (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    ):
+        return inspect.cleandoc(stmt.value.value)
+    return None
 
 
 def module_chunk(f: FileContext, tree: ast.Module, top_level: list[Definition]) -> Chunk | None:

@@ -9,7 +9,7 @@ import inspect
 import itertools
 from dataclasses import dataclass, field
 
-from ctxhub.core.knowledge import Deprecation
+from ctxhub.core.knowledge import Deprecation, parameter_note
 from ctxhub.ingest.python.callgraph import ScopeContext
 from ctxhub.ingest.python.definitions import Definition, decorator_name, docstring
 from ctxhub.ingest.python.deprecation_helpers import HelperView
@@ -103,7 +103,7 @@ class DeprecationFinder:
         if not doc:
             return
         for d in docstring_directives(doc):
-            text = d.text if not d.parameter else f"parameter `{d.parameter}`: {d.text}"
+            text = d.text if not d.parameter else parameter_note(d.parameter, d.text)
             line = first_line + d.line_offset
             self.add(
                 symbol,
@@ -149,14 +149,22 @@ class DeprecationFinder:
                 whole = last == d.name or itself
             origin = "alias" if symbol in self.thin else "warn"
             replacement = self.thin.get(symbol) if origin == "alias" else None
+            said = find_replacement(message)
+            params = _parameters(d)
+            text, instead = message, self.resolve(said, cls) or replacement
+            if not whole and last in params:
+                # "The `x` argument is deprecated": a parameter of this def, and so is
+                # the one to use instead when the def takes it (not a member of cls).
+                text = parameter_note(last, message)
+                instead = said if said in params else instead
             self.add(
                 symbol,
-                message,
+                text,
                 origin,
                 call.lineno,
                 whole=whole,
                 class_qual=cls,
-                replacement=self.resolve(find_replacement(message), cls) or replacement,
+                replacement=instead,
             )
 
     def attribute_docstrings(self, body: list[ast.stmt], owner: str, cls: str | None) -> None:
@@ -221,3 +229,12 @@ def _merge(records: list[Deprecation]) -> Deprecation:
     since = next((r.since for r in ranked if r.since), None)
     replacement = max(replacements, key=lambda r: r.count(".")) if replacements else None
     return best.model_copy(update={"replacement": replacement, "since": since})
+
+
+def _parameters(d: Definition | None) -> set[str]:
+    """The parameter names of a function definition (none for a class or the module)."""
+    if d is None or not isinstance(d.node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return set()
+    args = d.node.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {a.arg for a in every if a is not None} - {"self", "cls"}

@@ -33,7 +33,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 13,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 15,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -41,11 +41,14 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # (`__helper`) in its embedded member list; 10: the messages a function emits by
     # key from a message table; 11: the message templates a function formats; 12:
     # templates keyed by their first three telling words, without markup, specs or keys;
-    # 13: a private module declares no API
-    "docs": 4,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`
+    # 13: a warning about one argument is a parameter record ("parameter `x`: ...");
+    # 14: documented or exported module-level instances (`name = Class(...)`); 15: a
+    # private module declares no API
+    "docs": 5,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # 5: MyST roles and directives in Markdown made readable
     "dump": 1,
     "examples": 2,  # 2: a small example file is one chunk
-    "changelog": 1,
+    "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
 }
 
 DOC_EXT = (".md", ".mdx", ".markdown", ".rst", ".html", ".htm")

@@ -1,0 +1,118 @@
+"""Module-level instances (`name = Class(...)`) documented by an attribute docstring or
+listed in `__all__` are API chunks: searchable by name, resolvable, deprecation-aware."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.core.knowledge import Chunk
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.python.chunks import extract_python_file
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.session import HubSession, set_embedder
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import code_tools, deprecation_tools, search_tools
+
+MODULE = '''\
+"""Processors."""
+
+from acme.tracebacks import Transformer
+
+__all__ = ["Renderer", "structured"]
+
+LEVELS = {"debug": 10, "info": 20}
+DEFAULT = dict(a=1)
+
+
+class Renderer:
+    """Renders an exception."""
+
+    def __init__(self, transformer=None):
+        self.transformer = transformer
+
+
+render_exc_info = Renderer()
+"""
+Replace an ``exc_info`` field with a rendered ``exception`` string.
+
+Use it as a processor.
+"""
+
+structured = Renderer(Transformer())
+
+_private = Renderer()
+"""Internal."""
+
+old_renderer = Renderer()
+"""
+Renders the old way.
+
+.. deprecated:: 1.2
+   Use `render_exc_info` instead.
+"""
+'''
+
+
+def chunks_by_symbol() -> dict[str | None, Chunk]:
+    extract = extract_python_file(
+        "acme", "acme/processors.py", MODULE, version=None, internal_packages={"acme"}
+    )
+    return {c.symbol: c for c in extract.chunks if c.metadata.chunk_type == "instance"}
+
+
+def test_documented_or_exported_instances_become_chunks() -> None:
+    found = chunks_by_symbol()
+    assert set(found) == {
+        "acme.processors.render_exc_info",
+        "acme.processors.structured",
+        "acme.processors.old_renderer",
+    }  # undocumented constants outside __all__, and private names, stay out
+    render = found["acme.processors.render_exc_info"]
+    assert render.metadata.extra["instance_of"] == "acme.processors.Renderer"
+    assert "Replace an ``exc_info`` field" in render.content
+    assert "instance of acme.processors.Renderer" in render.embed_text
+    structured = found["acme.processors.structured"]
+    assert structured.metadata.extra["instance_of"] == "acme.processors.Renderer"
+    assert found["acme.processors.old_renderer"].metadata.deprecated
+    assert not render.metadata.deprecated
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    package = tmp_path / "pkg" / "acme"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text('"""Acme."""\n')
+    (package / "tracebacks.py").write_text("class Transformer:\n    pass\n")
+    (package / "processors.py").write_text(MODULE)
+    home = tmp_path / "home"
+    home.mkdir()
+    embedder = HashingEmbedder(dim=64)
+    spec = SourceSpec(name="acme", kind=["python"], path=str(tmp_path / "pkg"))
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(store, [spec], home / "sources", embedder)
+    set_embedder(embedder)
+    try:
+        with HubSession(Settings(home=home)) as session:
+            yield session
+    finally:
+        set_embedder(None)
+
+
+def test_instances_are_searchable_resolvable_and_checked(hub: HubSession) -> None:
+    snippet = code_tools.get_code_snippet(hub, symbol="acme.processors.render_exc_info")
+    assert "render_exc_info = Renderer()" in snippet.code
+    assert snippet.metadata.get("chunk_type") == "instance"
+    hits = search_tools.search_api(hub, "render_exc_info").hits
+    assert hits and hits[0].symbol == "acme.processors.render_exc_info"
+    listed = search_tools.search_api(hub, chunk_type=["instance"]).hits
+    assert {h.symbol for h in listed} >= {"acme.processors.structured"}
+    current = deprecation_tools.check_deprecation(hub, "acme.processors.render_exc_info")
+    assert current.found and not current.deprecated
+    old = deprecation_tools.check_deprecation(hub, "acme.processors.old_renderer")
+    assert old.deprecated and old.since == "1.2"
