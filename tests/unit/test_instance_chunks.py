@@ -116,3 +116,16 @@ def test_instances_are_searchable_resolvable_and_checked(hub: HubSession) -> Non
     assert current.found and not current.deprecated
     old = deprecation_tools.check_deprecation(hub, "acme.processors.old_renderer")
     assert old.deprecated and old.since == "1.2"
+
+
+def test_an_instance_resolves_by_bare_name_and_through_a_re_export(
+    tmp_path: Path, hub: HubSession
+) -> None:
+    """An agent asks for `render_exc_info` (the name it sees in a config) or for the
+    public path `acme.render_exc_info` the package re-exports."""
+    bare = code_tools.get_code_snippet(hub, symbol="render_exc_info")
+    assert bare.symbol == "acme.processors.render_exc_info" and bare.resolution == "instance"
+    assert deprecation_tools.check_deprecation(hub, "old_renderer").deprecated
+    public = code_tools.get_code_snippet(hub, symbol="acme.structured")
+    assert public.symbol == "acme.processors.structured"
+    assert public.resolution == "re-export"

@@ -53,7 +53,7 @@ class CodeSnippet(BaseModel):
     kind: str
     resolution: str = Field(
         description="How it was found: id | exact | re-export | ambiguous re-export | "
-        "class.method | class | method | alias | path | semantic"
+        "class.method | class | method | alias | instance | path | semantic"
     )
     line_start: int = Field(description="First line returned")
     line_end: int = Field(description="Last line returned")

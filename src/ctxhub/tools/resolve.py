@@ -104,7 +104,8 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     `pkg.file.File`: what module `pkg` recorded it imports, else a guess among the
     definitions named `File` below `pkg`, "ambiguous re-export" when several) ->
     `Class.method` (a dotted suffix) -> a class of that name -> a function or method of
-    that name -> a module-level alias of that name. ([], "") if none; `through_alias`
+    that name -> a module-level alias of that name -> a documented module-level instance
+    (`format_exc_info = ExceptionRenderer()`). ([], "") if none; `through_alias`
     follows an alias to its definition."""
     name = name.strip().strip("`").removesuffix("()")
     exact = _api(store, source, symbol=name)
@@ -118,7 +119,7 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
         package = name.rsplit(".", 1)[0]
         exported = [
             c
-            for c in with_suffix(store, last, source, ["class", "function"])
+            for c in with_suffix(store, last, source, ["class", "function", "instance"])
             if f".{package}." in f".{c.symbol}"  # defined in a module below `package`
             and (c.symbol or "").rsplit(".", 1)[-1] == last
         ]
@@ -136,6 +137,9 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     found = with_suffix(store, last, source, ["alias"])
     if found:
         return found, "alias"
+    found = with_suffix(store, last, source, ["instance"])
+    if found:
+        return _exact_case_first(found, last), "instance"
     return [], ""
 
 
