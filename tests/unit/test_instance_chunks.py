@@ -82,6 +82,20 @@ def test_documented_or_exported_instances_become_chunks() -> None:
     assert not render.metadata.deprecated
 
 
+def test_type_variables_and_a_private_modules_all_make_no_instances() -> None:
+    text = (
+        "from typing import TypeVar\n__all__ = ['T', 'PATTERN', 'Shown']\n"
+        "T = TypeVar('T')\nPATTERN = compile('x')\nShown = compile('y')\n"
+        '"""A documented pattern."""\n'
+    )
+    for module, expected in (("acme/util.py", {"PATTERN", "Shown"}), ("acme/_util.py", {"Shown"})):
+        extract = extract_python_file(
+            "acme", module, text, version=None, internal_packages={"acme"}
+        )
+        kinds = {c.title for c in extract.chunks if c.metadata.chunk_type == "instance"}
+        assert kinds == expected, module
+
+
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[HubSession]:
     package = tmp_path / "pkg" / "acme"

@@ -13,6 +13,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
+from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, chunk_id
 from ctxhub.ingest.embed_text import build_embed_text, window_texts
 from ctxhub.ingest.python.callgraph import (
@@ -151,8 +152,10 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
     """`format_exc_info = ExceptionRenderer()` at module level, documented by the string
     right after it (Sphinx's attribute docstring) or listed in `__all__`: a ready-made
     object users configure with, so it gets a chunk with its docstring and the class it
-    is an instance of. Undocumented constants outside `__all__` stay out."""
-    public = set(declared_all(tree) or ())
+    is an instance of. Undocumented constants outside `__all__` stay out, as do type
+    variables (`T = TypeVar("T")`: typing, not an object to use), and a private module's
+    `__all__` makes nothing public (see exports.py)."""
+    public = set() if is_private_path(f.module) else set(declared_all(tree) or ())
     out: list[Chunk] = []
     for stmt, following in zip(tree.body, [*tree.body[1:], None], strict=False):
         assigned = _instance_assignment(stmt)
@@ -165,7 +168,7 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
         if name not in public and (doc is None or name.startswith("_")):
             continue
         chain = dotted_chain(call.func)
-        if chain is None:
+        if chain is None or chain[-1] in _TYPING_CONSTRUCTS:
             continue
         cls = defined.get(chain[0]) if len(chain) == 1 else None
         if cls is None and chain[0] in f.ctx.imports.bindings:
@@ -195,6 +198,10 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
             )
         )
     return out
+
+
+#: Calls that make typing constructs, not objects a user configures with.
+_TYPING_CONSTRUCTS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple", "NewType", "TypeAliasType"})
 
 
 def _instance_assignment(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
