@@ -88,6 +88,12 @@ def test_type_variables_and_a_private_modules_all_make_no_instances() -> None:
         "T = TypeVar('T')\nPATTERN = compile('x')\nShown = compile('y')\n"
         '"""A documented pattern."""\n'
     )
+    made = extract_python_file(
+        "acme", "acme/util.py", text, version=None, internal_packages={"acme"}
+    )
+    shown = next(c for c in made.chunks if c.title == "Shown")
+    assert shown.metadata.extra == {"value_of": "compile"}  # a function's value, no class
+    assert "value of compile" in shown.embed_text
     for module, expected in (("acme/util.py", {"PATTERN", "Shown"}), ("acme/_util.py", {"Shown"})):
         extract = extract_python_file(
             "acme", module, text, version=None, internal_packages={"acme"}

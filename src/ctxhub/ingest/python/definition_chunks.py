@@ -178,7 +178,10 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
         span = (stmt.lineno, end or stmt.end_lineno or stmt.lineno)
         symbol = f"{f.module}.{name}"
         content = segment(f.lines, *span)
-        header = [symbol, f"instance of {cls}", first_line(doc)]
+        # `DEBUG = _get_environ_bool("TEXTUAL_DEBUG")` is a value a function returns,
+        # not an instance of it: a class is named in CamelCase by convention
+        made = "instance_of" if chain[-1][:1].isupper() else "value_of"
+        header = [symbol, f"{made.replace('_', ' ')} {cls}", first_line(doc)]
         out.append(
             f.chunk(
                 symbol,
@@ -193,7 +196,7 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
                     module=f.module,
                     language="python",
                     calls=[chain[-1]],
-                    extra={"instance_of": cls},
+                    extra={made: cls},
                 ),
             )
         )
