@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ctxhub.cli.main import cli
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.session import set_embedder
+from tests.unit.cli_runner import run
 
 WIDE = (
     '    message = "this line is deliberately much wider than any terminal an agent shell '
@@ -34,12 +35,6 @@ def home(tmp_path: Path) -> Iterator[Path]:
     set_embedder(HashingEmbedder(dim=64))
     yield tmp_path
     set_embedder(None)
-
-
-def run(home: Path, *args: str, code: int = 0) -> Result:
-    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home / "store")})
-    assert result.exit_code == code, result.output
-    return result
 
 
 def test_code_is_printed_whole_when_piped(home: Path) -> None:

@@ -7,12 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ctxhub.cli.main import cli
 from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.session import set_embedder
+from tests.unit.cli_runner import run
 
 
 @pytest.fixture
@@ -28,12 +27,6 @@ def home(tmp_path: Path) -> Iterator[Path]:
     run(tmp_path, "add", str(docs), "--kind", "docs", "--name", "site")
     yield tmp_path
     set_embedder(None)
-
-
-def run(home: Path, *args: str, code: int = 0) -> Result:
-    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home / "store")})
-    assert result.exit_code == code, result.output
-    return result
 
 
 def test_suffixes_of_every_page_format_are_optional() -> None:

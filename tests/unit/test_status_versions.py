@@ -10,15 +10,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ctxhub.cli.main import cli
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.session import set_embedder
 from ctxhub.store.protocol import SourceState
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools.render import hub_status as render_status
+from tests.unit.cli_runner import run
 
 GONE = "pypi:ctxhub-test-no-such-distribution"
 ERROR = "distribution 'acme' is not installed in /home/someone/projects/acme/.venv/bin/python"
@@ -40,12 +39,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         )
     yield tmp_path
     set_embedder(None)
-
-
-def run(home: Path, *args: str, code: int = 0) -> Result:
-    result = CliRunner().invoke(cli, list(args), env={"CTXHUB_HOME": str(home / "store")})
-    assert result.exit_code == code, result.output
-    return result
 
 
 def test_an_uninstalled_distribution_is_reported_not_ok(home: Path) -> None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ctxhub.ingest.docs.directives import ADMONITIONS, VERSIONED
+
 _OPEN = re.compile(
     r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>[\w:.-]+)\}[ \t]*(?P<arg>.*?)\s*$"
 )
@@ -25,25 +27,6 @@ _ROLE_OR_CODE = re.compile(
 )
 _TITLED = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 
-_ADMONITIONS = {
-    "note": "Note",
-    "warning": "Warning",
-    "attention": "Attention",
-    "caution": "Caution",
-    "danger": "Danger",
-    "error": "Error",
-    "hint": "Hint",
-    "important": "Important",
-    "tip": "Tip",
-    "seealso": "See also",
-    "todo": "Todo",
-}
-_VERSIONED = {
-    "versionadded": "Added in version",
-    "versionchanged": "Changed in version",
-    "deprecated": "Deprecated since version",
-    "versionremoved": "Removed in version",
-}
 _CODE = frozenset({"code-block", "code", "sourcecode", "code-cell", "math", "mermaid"})
 # Sphinx doctest blocks: shown as code (a session, or a script); set-up code is hidden.
 _DOCTEST = {"doctest": "pycon", "testcode": "python", "testoutput": ""}
@@ -60,7 +43,7 @@ _CONTAINERS = frozenset(
     | {"glossary", "literalinclude"}
 )
 _KNOWN = (
-    (frozenset(_ADMONITIONS) | frozenset(_VERSIONED) | frozenset(_DOCTEST) | _CODE | _VERBATIM)
+    (frozenset(ADMONITIONS) | frozenset(VERSIONED) | frozenset(_DOCTEST) | _CODE | _VERBATIM)
     | _DROPPED
     | _IMAGES
     | _CONTAINERS
@@ -113,12 +96,12 @@ def _opener(name: str, arg: str, indent: str) -> tuple[str, str]:
         return f"{indent}```{language if name != 'mermaid' else 'mermaid'}", "code"
     if name == "literalinclude":
         return (f"{indent}.. literalinclude:: {arg}" if arg else ""), "dropped"
-    if name in _ADMONITIONS:
-        title = _ADMONITIONS[name]
+    if name in ADMONITIONS:
+        title = ADMONITIONS[name]
         return f"{indent}{title}: {readable_roles(arg)}".rstrip(), "prose"
-    if name in _VERSIONED:
+    if name in VERSIONED:
         version, _, rest = arg.partition(" ")
-        said = f"{_VERSIONED[name]} {version}".rstrip() + ":"
+        said = f"{VERSIONED[name]} {version}".rstrip() + ":"
         return f"{indent}{said} {readable_roles(rest.strip())}".rstrip(), "prose"
     if name in _VERBATIM:
         return "", "verbatim"

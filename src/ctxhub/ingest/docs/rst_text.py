@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from ctxhub.ingest.docs.directives import ADMONITIONS, VERSIONED
+
 #: `:role:`text <target>``, `:domain:role:`target``, with `~` for "last part only".
 _ROLE = re.compile(r":(?:[\w.+-]+:)+`(~?)([^`]*?)`")
 #: `text <target>`_ / `text <target>`__ and plain interpreted text `text`.
@@ -27,19 +29,8 @@ _OPTION = re.compile(r"^\s+:[\w-]+:(\s.*)?$")
 _ADORNMENT = re.compile(r"([=\-`:'\"~^_*+#<>.])\1{2,}")
 #: How a directive reads in prose; the rest are "Name: argument".
 _LABELS = {
-    "note": "Note:",
-    "warning": "Warning:",
-    "tip": "Tip:",
-    "important": "Important:",
-    "caution": "Caution:",
-    "danger": "Danger:",
-    "attention": "Attention:",
-    "hint": "Hint:",
-    "seealso": "See also:",
-    "versionadded": "Added in version",
-    "versionchanged": "Changed in version",
-    "deprecated": "Deprecated since version",
-    "versionremoved": "Removed in version",
+    **{name: f"{title}:" for name, title in ADMONITIONS.items()},
+    **VERSIONED,
     "admonition": "",
     "rubric": "",
 }
