@@ -27,8 +27,7 @@ from ctxhub.sources.manifest import (
     writable_manifest,
 )
 from ctxhub.store.factory import open_store
-from ctxhub.tools.hub_status import installed_state
-from ctxhub.tools.render import version_note
+from ctxhub.tools.hub_status import environment_note
 
 PRESETS = ("pipecat",)
 
@@ -205,12 +204,7 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
         else:
             status, error = "not indexed", None
         spec = k.spec
-        env = installed_state(state.origin, state.version) if state is not None else {}
-        note = version_note(
-            state.version if state else None,
-            env.get("installed_version"),
-            env.get("not_installed", False),
-        )
+        note = environment_note(state.origin, state.version) if state is not None else None
         rows.append(
             {
                 "name": k.name,

@@ -14,7 +14,7 @@ from ctxhub.cli.tables import fitted_table
 from ctxhub.memory.records.pending import pending_count
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.store.factory import open_store
-from ctxhub.tools.hub_status import hub_status, installed_state
+from ctxhub.tools.hub_status import environment_note, hub_status
 from ctxhub.tools.render import memory_line, version_note
 
 #: Characters of an error or warning the status table shows; the rest follows the table.
@@ -103,11 +103,7 @@ def doctor(ctx: Context) -> None:
                     soft_wrap=True,
                 )
             for state in states:  # not failures either: the last index still answers
-                env = installed_state(state.origin, state.version)
-                note = version_note(
-                    state.version, env.get("installed_version"), env.get("not_installed", False)
-                )
-                if note:
+                if note := environment_note(state.origin, state.version):
                     out.print(
                         f"[yellow]note[/yellow] version: {state.name} {escape(note)}; "
                         f"run `ctxhub refresh {state.name}`",

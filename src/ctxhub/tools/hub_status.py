@@ -11,6 +11,7 @@ from ctxhub.memory.records.pending import pending_count
 from ctxhub.session import HubSession
 from ctxhub.sources.pypi import distribution_of, installed_version
 from ctxhub.store.protocol import HubStore
+from ctxhub.tools.render import version_note
 
 
 def installed_state(origin: str, indexed: str | None) -> dict[str, Any]:
@@ -25,6 +26,12 @@ def installed_state(origin: str, indexed: str | None) -> dict[str, Any]:
         "refresh_due": now is not None and now != indexed,
         "not_installed": now is None,
     }
+
+
+def environment_note(origin: str, indexed: str | None) -> str | None:
+    """`render.version_note` for a source's origin and indexed version, looked up now."""
+    env = installed_state(origin, indexed)
+    return version_note(indexed, env.get("installed_version"), env.get("not_installed", False))
 
 
 def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
