@@ -188,6 +188,19 @@ def test_worked_example_signal() -> None:
         assert c.metadata.extra["page_code_lines"] == 5
 
 
+def test_worked_example_tag_only_on_sections_with_code() -> None:
+    program = (FIXTURES / "program.md").read_text()
+    prose = "\n\n".join(f"Paragraph {i} about configuring the bot. " * 12 for i in range(8))
+    page = f"{program}\n\n## Background\n\n{prose}\n"
+    chunks = chunk_doc_file("docs", "guide.md", page.encode())
+    with_code = [c for c in chunks if c.metadata.extra["code_lines"]]
+    without = [c for c in chunks if not c.metadata.extra["code_lines"]]
+    assert with_code and without  # the page has a prose-only section
+    assert all(c.metadata.extra["worked_example"] for c in chunks)  # a page-level fact
+    assert all("worked-example" in c.metadata.tags for c in with_code)
+    assert not any("worked-example" in c.metadata.tags for c in without)
+
+
 def test_embed_text_header() -> None:
     chunks = _chunks("tricky.mdx")
     first, second = chunks[0], chunks[1]

@@ -144,7 +144,8 @@ def _chunk(
         metadata=ChunkMeta(
             chunk_type="section",
             language=stats.primary_language,
-            tags=[WORKED_EXAMPLE_TAG] if extra["worked_example"] else [],
+            # the page is the worked example; only the sections holding its code say so
+            tags=[WORKED_EXAMPLE_TAG] if extra["worked_example"] and stats.code_lines else [],
             extra=extra,
         ),
     )

@@ -45,8 +45,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 14: documented or exported module-level instances (`name = Class(...)`); 15: a
     # private module declares no API; 16: no instances of TypeVar, none by a private
     # module's `__all__`; 17: a function's value is `value_of`, not an instance
-    "docs": 5,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
-    # 5: MyST roles and directives in Markdown made readable
+    "docs": 6,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
+    # tag only on the sections that hold its code
     "dump": 1,
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
