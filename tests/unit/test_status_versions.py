@@ -1,7 +1,7 @@
 """What `status`, `sources`, `doctor` and `get_hub_status` say when the environment moved under an
-indexed `pypi:` source (upgraded, or uninstalled), and that a long error is never cut
-silently. The store rows are written directly: the refresh that made them is tested in
-test_refresh.py."""
+indexed `pypi:` source (upgraded, or uninstalled), that a search names the hits' sources
+that are due a refresh, and that a long error is never cut silently. The store rows are
+written directly: the refresh that made them is tested in test_refresh.py."""
 
 from __future__ import annotations
 
@@ -11,12 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.config import Settings
 from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.session import set_embedder
+from ctxhub.session import HubSession, set_embedder
 from ctxhub.store.protocol import SourceState
 from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import hub_status as hub_status_module
+from ctxhub.tools import search_tools
 from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools.render import hub_status as render_status
+from tests.conftest import make_chunk
 from tests.unit.cli_runner import run
 
 GONE = "pypi:ctxhub-test-no-such-distribution"
@@ -31,6 +35,11 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     (tmp_path / "store").mkdir()
     installed = importlib.metadata.version("pydantic")
     with SQLiteStore(tmp_path / "store" / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        for name in ("moved", "now"):
+            content = f"def load_settings():  # the {name} package's settings"
+            chunk = make_chunk(name, f"{name}/config.py", f"{name}.config.load_settings", content)
+            store.replace_file(name, f"{name}/config.py", [chunk])
         store.upsert_source(SourceState(name="moved", origin="pypi:pydantic", version="0.0.1"))
         store.upsert_source(SourceState(name="now", origin="pypi:pydantic", version=installed))
         store.upsert_source(SourceState(name="gone", origin=GONE, version="1.2.3"))
@@ -68,3 +77,38 @@ def test_a_long_error_is_cut_with_an_ellipsis_and_shown_whole_below(home: Path) 
     lines = run(home, "status").output.splitlines()
     assert any("…" in line for line in lines)  # the cell says it was cut
     assert f"broken: {ERROR}" in lines  # and the whole text follows, on one line
+
+
+def test_a_search_names_the_hits_sources_that_are_due_a_refresh(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hub_status_module, "_looked_up", {})
+    with HubSession(Settings(home=home / "store")) as hub:
+        response = search_tools.search(hub, "load settings")
+        assert {h.source for h in response.hits} == {"moved", "now"}
+        (note,) = response.source_notes  # `now` is the version installed: nothing to say
+        assert note.startswith("moved: refresh due: ") and ", 0.0.1 indexed" in note
+        assert note.endswith("run `ctxhub refresh moved`")
+        only_now = search_tools.search(hub, "load settings", source="now")
+        assert only_now.hits and only_now.source_notes == []
+    assert "moved: refresh due" in run(home, "search", "load settings").output
+
+
+def test_the_installed_version_is_looked_up_once_per_interval(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+
+    def note(origin: str, indexed: str | None) -> str | None:
+        asked.append(origin)
+        return None
+
+    monkeypatch.setattr(hub_status_module, "_looked_up", {})
+    monkeypatch.setattr(hub_status_module, "environment_note", note)
+    with HubSession(Settings(home=home / "store")) as hub:
+        for _ in range(3):
+            search_tools.search(hub, "load settings")
+        assert sorted(asked) == ["pypi:pydantic", "pypi:pydantic"]  # moved and now, once
+        monkeypatch.setattr(hub_status_module, "INSTALLED_TTL_S", -1.0)
+        search_tools.search(hub, "load settings")
+        assert len(asked) == 4

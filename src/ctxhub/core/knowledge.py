@@ -260,3 +260,7 @@ class SearchResponse(BaseModel):
     #: why there is nothing to show, when that is known (an empty hub, a filter that
     #: admits nothing) and what to do about it
     notice: str | None = None
+    #: the hits' `pypi:` sources whose installed version changed since they were
+    #: indexed ("litestar: refresh due: 2.24.0 installed, 2.25.0 indexed"): their hits
+    #: describe the indexed version
+    source_notes: list[str] = Field(default_factory=list)

@@ -34,6 +34,33 @@ def environment_note(origin: str, indexed: str | None) -> str | None:
     return version_note(indexed, env.get("installed_version"), env.get("not_installed", False))
 
 
+#: How long a looked-up installed version is trusted: a search names a refresh-due
+#: source without asking a project interpreter (a subprocess) on every call.
+INSTALLED_TTL_S = 30.0
+_looked_up: dict[tuple[str, str | None], tuple[float, str | None]] = {}
+
+
+def _cached_note(origin: str, indexed: str | None) -> str | None:
+    key = (origin, indexed)
+    now = time.monotonic()
+    hit = _looked_up.get(key)
+    if hit is None or now - hit[0] > INSTALLED_TTL_S:
+        hit = (now, environment_note(origin, indexed))
+        _looked_up[key] = hit
+    return hit[1]
+
+
+def source_notes(store: HubStore, names: set[str]) -> list[str]:
+    """`name: <environment note>` for each of `names` whose installed distribution
+    changed since it was indexed (looked up at most every INSTALLED_TTL_S)."""
+    notes: list[str] = []
+    for state in store.sources():
+        if state.name in names and (note := _cached_note(state.origin, state.version)):
+            fix = "" if note.startswith("not installed") else f"; run `ctxhub refresh {state.name}`"
+            notes.append(f"{state.name}: {note}{fix}")
+    return notes
+
+
 def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
     """The report; raises StoreCorruptError (naming the fix) for a damaged store."""
     store.check_integrity()

@@ -106,6 +106,7 @@ def search_response(response: SearchResponse) -> str:
         lines.append("try instead: " + " | ".join(response.next_queries))
     if response.truncated:
         lines.append("(snippets trimmed to fit max_tokens; open a hit by its id for the rest)")
+    lines.extend(response.source_notes)
     if response.notice:
         lines.append(response.notice)
     elif not response.hits:

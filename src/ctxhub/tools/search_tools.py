@@ -19,6 +19,7 @@ from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
+from ctxhub.tools.hub_status import source_notes
 from ctxhub.tools.source_check import check_sources
 
 
@@ -45,8 +46,12 @@ def _empty_hub(hub: HubSession) -> str | None:
 
 
 def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
-    """No hits: say so plainly when the hub holds nothing at all."""
-    if response.hits or response.notice:
+    """Hits: name their sources that are due a refresh. No hits: say so plainly when the
+    hub holds nothing at all."""
+    if response.hits:
+        notes = source_notes(hub.store, {h.source for h in response.hits})
+        return response.model_copy(update={"source_notes": notes}) if notes else response
+    if response.notice:
         return response
     notice = _empty_hub(hub)
     return response.model_copy(update={"notice": notice, "confidence": 0.0}) if notice else response
@@ -208,7 +213,7 @@ def _list_filtered(
     if filters.calls:
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
-    return SearchResponse(
+    listed = SearchResponse(
         query=query,
         hits=hits,
         confidence=round(confidence, 4),
@@ -217,6 +222,7 @@ def _list_filtered(
         next_cursor=make_cursor(str(end), key) if end < len(order) else None,
         truncated=truncated,
     )
+    return _explained(hub, listed)
 
 
 def _describe(filters: SearchFilters) -> str:
