@@ -1,14 +1,16 @@
 """Fit the confidence logistic (search/confidence.py COEFFICIENTS) on labelled queries.
 
-    python scripts/calibrate_confidence.py --db ~/.ctxhub/eval/eval.db FIT.jsonl \
-        [--check OTHER.jsonl --check-db OTHER.db]
+    python scripts/calibrate_confidence.py SET.jsonl=STORE.db [SET.jsonl=STORE.db ...]
 
-For every query of FIT, the search its category uses runs once; the label is whether
-its top five hits hold a gold item (what an agent acts on), the features are those
-`confidence.features` computes; off-topic questions are added as negatives. An
-L2-regularised logistic regression (few features, strong prior: it must generalise)
-gives the coefficients; the script prints them with the Brier score and a reliability
-table, and the same on the --check set, which the fit never saw.
+For every query of each set, the search its category uses runs once on that set's
+store; the label is whether its top five hits hold a gold item (what an agent acts on),
+the features are those `confidence.features` computes; off-topic questions are added to
+each set as negatives. An L2-regularised logistic regression (few features, strong
+prior: it must generalise) fitted on all sets gives the coefficients. To show how they
+carry to a framework and to questions the fit never saw, each set is also scored by a
+fit on the other sets, the off-topic questions split in two halves (fit on one, score on
+the other, both ways); the script prints the Brier score, a reliability table and the
+two ways to be wrong at `LOW_CONFIDENCE`, for the current coefficients and for the fit.
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ def collect(
                 hub.retriever.search(
                     SearchRequest(query=text, kinds=CATEGORY_KINDS[category], limit=5)
                 )
-                xs.append(captured[-1].vector() if captured else (1.0, 0.0, 0.0, 0.0, 0.0))
+                xs.append(captured[-1].vector() if captured else (1.0, 0.0, 0.0, 0.0, 0.0, 0.0))
                 ys.append(0.0)
     finally:
         conf.features = original
@@ -108,9 +110,18 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 20000) -> np
     return w
 
 
-def report(name: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
-    p = 1 / (1 + np.exp(-x @ w))
-    print(f"{name}: n={len(y)} answered in top 5={y.mean():.2f} Brier={np.mean((p - y) ** 2):.3f}")
+def predict(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return np.asarray(1 / (1 + np.exp(-x @ w)))
+
+
+def report(name: str, p: np.ndarray, y: np.ndarray, off: np.ndarray) -> None:
+    low = p < conf.LOW_CONFIDENCE
+    print(
+        f"{name}: n={len(y)} Brier={np.mean((p - y) ** 2):.3f}; answered but LOW "
+        f"{int((low & (y == 1)).sum())}/{int((y == 1).sum())}; off-topic not LOW "
+        f"{int((~low & off).sum())}/{int(off.sum())}; missed not LOW "
+        f"{int((~low & ~off & (y == 0)).sum())}/{int((~off & (y == 0)).sum())}"
+    )
     for lo, hi in ((0, 0.35), (0.35, 0.6), (0.6, 0.8), (0.8, 1.01)):
         mask = (p >= lo) & (p < hi)
         if mask.any():
@@ -120,22 +131,49 @@ def report(name: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
             )
 
 
+Collected = tuple[np.ndarray, np.ndarray, np.ndarray]  # features, labels, off-topic mask
+
+
+def half(data: Collected, parity: int) -> Collected:
+    """The set's own queries and every other off-topic question from `parity`."""
+    x, y, off = data
+    keep = ~off | (np.cumsum(off) % 2 == 1 - parity)  # cumsum: 1 for the first off-topic
+    return x[keep], y[keep], off[keep]
+
+
+def held_out(sets: dict[str, Collected]) -> Collected:
+    """Each set scored by a fit on the others, on the off-topic half the fit never saw."""
+    ps, ys, offs = [], [], []
+    for parity in (0, 1):
+        for name, data in sets.items():
+            train = [half(d, parity) for n, d in sets.items() if n != name]
+            w = fit(np.vstack([t[0] for t in train]), np.concatenate([t[1] for t in train]))
+            x, y, off = half(data, 1 - parity)
+            ps.append(predict(x, w))
+            ys.append(y)
+            offs.append(off)
+    return np.concatenate(ps), np.concatenate(ys), np.concatenate(offs)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("fit", type=Path)
-    ap.add_argument("--db", type=Path, required=True)
-    ap.add_argument("--check", type=Path)
-    ap.add_argument("--check-db", type=Path)
+    ap.add_argument("sets", nargs="+", help="SET.jsonl=STORE.db, one per labelled set")
     args = ap.parse_args()
-    x, y = collect(args.db, load_queries(args.fit))
+    sets: dict[str, Collected] = {}
+    for spec in args.sets:
+        queries, _, db = spec.partition("=")
+        x, y = collect(Path(db), load_queries(Path(queries)))
+        off = np.zeros(len(y), dtype=bool)
+        off[len(y) - len(OFF_TOPIC) :] = True
+        sets[Path(queries).stem] = (x, y, off)
+    x = np.vstack([d[0] for d in sets.values()])
+    y = np.concatenate([d[1] for d in sets.values()])
+    off = np.concatenate([d[2] for d in sets.values()])
     w = fit(x, y)
     print("COEFFICIENTS =", tuple(round(float(v), 2) for v in w))
-    report("fit set, current coefficients", x, y, np.array(conf.COEFFICIENTS))
-    report("fit set, fitted coefficients", x, y, w)
-    if args.check:
-        cx, cy = collect(args.check_db or args.db, load_queries(args.check))
-        report("check set, current coefficients", cx, cy, np.array(conf.COEFFICIENTS))
-        report("check set, fitted coefficients", cx, cy, w)
+    report("all sets, current coefficients", predict(x, np.array(conf.COEFFICIENTS)), y, off)
+    report("all sets, fitted coefficients (seen)", predict(x, w), y, off)
+    report("each set by a fit on the others (unseen)", *held_out(sets))
 
 
 if __name__ == "__main__":

@@ -2,13 +2,21 @@ import pytest
 
 from ctxhub.core.knowledge import Signal
 from ctxhub.search.analyzer import analyze
-from ctxhub.search.confidence import ConfidenceFeatures, confidence, features, next_queries
+from ctxhub.search.confidence import (
+    ConfidenceFeatures,
+    confidence,
+    features,
+    next_queries,
+    term_coverage,
+)
 from ctxhub.search.rank import Candidate
 from tests.conftest import make_chunk
 
 
 def test_confidence_is_monotonic_in_each_feature() -> None:
-    base = ConfidenceFeatures(agreement=0.5, top_cosine=0.4, exact_symbol=0.0, margin=0.1)
+    base = ConfidenceFeatures(
+        agreement=0.5, top_cosine=0.4, exact_symbol=0.0, margin=0.1, coverage=0.8
+    )
     c0 = confidence(base)
     assert 0 < c0 < 1
     for field, value in (
@@ -16,6 +24,7 @@ def test_confidence_is_monotonic_in_each_feature() -> None:
         ("top_cosine", 0.8),
         ("exact_symbol", 1.0),
         ("margin", 0.6),
+        ("coverage", 1.0),
     ):
         raised = ConfidenceFeatures(**{**base.__dict__, field: value})
         assert confidence(raised) > c0
@@ -37,6 +46,13 @@ def test_features_of_a_ranked_list() -> None:
     assert f.agreement == 1.0 and f.exact_symbol == 1.0 and f.top_cosine == 0.7
     assert 0.6 < f.margin < 0.7
     assert features(analysis, [], ["bm25"]).agreement == 0.0
+    assert f.coverage == 1.0  # the default: nothing known about the index's words
+    assert features(analysis, [top], ["bm25"], coverage=0.25).coverage == 0.25
+
+
+def test_term_coverage_is_the_share_of_terms_the_index_holds() -> None:
+    assert term_coverage(["queue", "frames", "helm", "kubernetes"], {"queue": 3, "helm": 0}) == 0.25
+    assert term_coverage([], {}) == 1.0  # no words: no evidence either way
 
 
 def _ranked(*names: tuple[str | None, str | None]) -> list[Candidate]:

@@ -156,6 +156,26 @@ def test_filters_reach_every_path(retriever: Retriever) -> None:
     assert [h.symbol for h in response.hits] == ["fw.pipe.Worker.queue_frames"]
 
 
+def test_words_the_index_lacks_lower_the_confidence(
+    retriever: Retriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ctxhub.search import confidence as conf
+
+    seen: list[float] = []
+    real = conf.features
+
+    def spy(*args: object, **kwargs: object) -> conf.ConfidenceFeatures:
+        f = real(*args, **kwargs)  # type: ignore[arg-type]
+        seen.append(f.coverage)
+        return f
+
+    monkeypatch.setattr(conf, "features", spy)
+    known = retriever.search(SearchRequest(query="worker queue frames"))
+    foreign = retriever.search(SearchRequest(query="worker queue frames terraform helm kubectl"))
+    assert seen == [1.0, 0.5]
+    assert foreign.confidence < known.confidence
+
+
 def test_unrelated_query_is_low_confidence_with_follow_ups(retriever: Retriever) -> None:
     response = retriever.search(SearchRequest(query="kubernetes helm chart ingress"))
     assert response.low_confidence

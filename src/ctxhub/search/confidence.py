@@ -2,17 +2,19 @@
 
 The features are what tells a good answer from a guess without knowing the answer:
 paths agreeing on the top hit, the top hit's cosine to the query, an exact symbol match,
-and how clearly the top hit leads the rest. A logistic over them gives a number that
-reads like a probability that the top five hits hold the answer. `COEFFICIENTS` come
-from scripts/calibrate_confidence.py (the development set plus off-topic questions as
-negatives; L2-regularised, four features, to generalise); docs/EVAL.md has the tables.
+how clearly the top hit leads the rest, and how many of the query's words the index
+holds at all (a question about another ecosystem uses words no indexed chunk has). A
+logistic over them gives a number that reads like a probability that the top five hits
+hold the answer. `COEFFICIENTS` come from scripts/calibrate_confidence.py (every labelled
+set plus off-topic questions as negatives; L2-regularised, five features, to
+generalise, checked leaving one framework out); docs/EVAL.md has the tables.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ctxhub.core.identifiers import split_identifier
@@ -22,8 +24,8 @@ from ctxhub.search.rank import Candidate
 #: Below this the top five probably do not hold the answer (see the calibration table).
 LOW_CONFIDENCE = 0.6
 
-#: intercept, agreement, top cosine, exact symbol, margin
-COEFFICIENTS = (-1.14, 1.2, 2.36, 1.12, 0.04)
+#: intercept, agreement, top cosine, exact symbol, margin, term coverage
+COEFFICIENTS = (-6.49, 1.14, 3.93, 1.14, 1.13, 4.78)
 
 
 @dataclass
@@ -32,16 +34,34 @@ class ConfidenceFeatures:
     top_cosine: float  # dense score of the top hit (0 when dense did not find it)
     exact_symbol: float  # 1 when the top hit's symbol is a name the query gives
     margin: float  # (s1 - s2) / s1 of final scores
+    coverage: float  # share of the query's terms that some indexed chunk contains
 
     def vector(self) -> tuple[float, ...]:
-        return (1.0, self.agreement, self.top_cosine, self.exact_symbol, self.margin)
+        return (
+            1.0,
+            self.agreement,
+            self.top_cosine,
+            self.exact_symbol,
+            self.margin,
+            self.coverage,
+        )
+
+
+def term_coverage(terms: Sequence[str], frequencies: Mapping[str, int]) -> float:
+    """Share of `terms` the index holds (`Store.term_frequencies`); 1.0 for no terms."""
+    if not terms:
+        return 1.0
+    return sum(1 for t in terms if frequencies.get(t, 0) > 0) / len(terms)
 
 
 def features(
-    analysis: QueryAnalysis, ranked: Sequence[Candidate], active_paths: Sequence[str]
+    analysis: QueryAnalysis,
+    ranked: Sequence[Candidate],
+    active_paths: Sequence[str],
+    coverage: float = 1.0,
 ) -> ConfidenceFeatures:
     if not ranked:
-        return ConfidenceFeatures(0.0, 0.0, 0.0, 0.0)
+        return ConfidenceFeatures(0.0, 0.0, 0.0, 0.0, coverage)
     top = ranked[0]
     paths = [p for p in active_paths if p in ("bm25", "dense") or analysis.identifiers]
     agreeing = sum(1 for p in paths if p in top.signals and top.signals[p].rank <= 5)
@@ -57,6 +77,7 @@ def features(
         top_cosine=dense.score if dense else 0.0,
         exact_symbol=1.0 if exact else 0.0,
         margin=margin,
+        coverage=coverage,
     )
 
 

@@ -200,16 +200,18 @@ class Retriever:
         request: SearchRequest,
         paths: Sequence[str],
         window_led: set[str] | None = None,
+        vocabulary: tuple[dict[str, int], int] | None = None,
     ) -> dict[str, list[tuple[str, float]]]:
         """Each path's ranked (id, score) list; `window_led` collects the chunks whose
-        dense score a window raised (the drill-down's parents)."""
+        dense score a window raised (the drill-down's parents); `vocabulary` is the
+        query terms' `Store.term_frequencies` when the caller has them."""
         kinds: list[str] | None = list(request.kinds) if request.kinds else None
         filters = request.filters
         results: dict[str, list[tuple[str, float]]] = {}
         for path in paths:
             try:
                 if path == "bm25":
-                    freqs, total = self.store.term_frequencies(analysis.terms)
+                    freqs, total = vocabulary or self.store.term_frequencies(analysis.terms)
                     terms = informative_terms(analysis.terms, freqs, total)
                     wanted = bm25_terms(analysis, terms=terms)
                     if wanted:
@@ -307,7 +309,13 @@ class Retriever:
         analysis = analyze(request.query)
         weights = dict(options.weights or analysis.weights)
         window_led: set[str] = set()
-        ranked = self._run_paths(analysis, request, options.paths, window_led)
+        try:
+            vocabulary: tuple[dict[str, int], int] | None = self.store.term_frequencies(
+                analysis.terms
+            )
+        except StoreQueryError:
+            vocabulary = None  # the BM25 path reports it; confidence goes without coverage
+        ranked = self._run_paths(analysis, request, options.paths, window_led, vocabulary)
         fused = rrf(ranked, weights)[:RERANK_DEPTH]
         chunks = {c.id: c for c in self.store.get_chunks([d for d, _, _ in fused])}
         candidates = [
@@ -320,7 +328,8 @@ class Retriever:
             final = self._drill(analysis, request, final, window_led)
         if options.collapse:
             final = collapse(final)
-        feats = conf.features(analysis, final, list(ranked))
+        coverage = conf.term_coverage(analysis.terms, vocabulary[0]) if vocabulary else 1.0
+        feats = conf.features(analysis, final, list(ranked), coverage)
         return Ranking(
             analysis=analysis,
             candidates=final,
