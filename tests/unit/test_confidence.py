@@ -99,3 +99,15 @@ def test_next_queries_offer_the_names_then_the_top_hits_names() -> None:
     assert suggestions == ["Worker.run Worker.start", "pkg.Pool.close", "difference shutting pool"]
     plain = next_queries(analyze("how do I stream audio, e.g. from a microphone?"), [])
     assert plain == ["stream audio microphone"]
+
+
+def test_a_name_the_symbol_path_read_through_a_re_export_is_exact() -> None:
+    analysis = analyze("fw.Option")
+    found = Candidate(
+        chunk=make_chunk(symbol="fw.params.Option"),
+        fused=0.03,
+        signals={"symbol": Signal(rank=1, score=3.5)},
+    )
+    assert features(analysis, [found], ["bm25", "dense", "symbol"]).exact_symbol == 1.0
+    unnamed = Candidate(chunk=make_chunk(symbol="fw.params.Option"), fused=0.03, signals={})
+    assert features(analysis, [unnamed], ["bm25", "dense", "symbol"]).exact_symbol == 0.0

@@ -67,8 +67,14 @@ def features(
     agreeing = sum(1 for p in paths if p in top.signals and top.signals[p].rank <= 5)
     dense = top.signals.get("dense")
     symbol = (top.chunk.symbol or "").lower()
+    # the symbol path's first hit for a dotted name it read through a re-export
+    # (`typer.Option` -> `typer.params.Option`) is as exact as one it matched directly
+    named = "symbol" in top.signals and top.signals["symbol"].rank == 1
     exact = any(
-        symbol == i.lower() or symbol.endswith("." + i.lower()) for i in analysis.identifiers
+        symbol == i.lower()
+        or symbol.endswith("." + i.lower())
+        or (named and "." in i and symbol.rsplit(".", 1)[-1] == i.rsplit(".", 1)[-1].lower())
+        for i in analysis.identifiers
     )
     second = ranked[1].score if len(ranked) > 1 else 0.0
     margin = (top.score - second) / top.score if top.score > 0 else 0.0

@@ -43,6 +43,7 @@ from ctxhub.search.rank import (
     SymbolBoost,
     rerank,
 )
+from ctxhub.search.reexports import recorded_targets
 from ctxhub.store.protocol import Store
 
 log = logging.getLogger(__name__)
@@ -247,9 +248,19 @@ class Retriever:
     def _symbols(
         self, names: list[str], filters: SearchFilters, kinds: list[str] | None
     ) -> list[tuple[str, float]]:
-        """Definitions named by the query, then those that build the names it uses by
+        """Definitions named by the query (a dotted name that names none by its own
+        qualified name is read through its package's recorded re-exports: `typer.Option`
+        -> `typer.params.Option`), then those that build the names it uses by
         convention (`key_space` -> the code holding `f"key_{key}"`), below them."""
         found = self.store.symbol_lookup(names, filters, kinds, OVERFETCH)
+        unmatched = [n for n in names if "." in n]
+        unmatched = [n for n in unmatched if not self.store.symbol_lookup([n], filters, kinds, 1)]
+        for name in unmatched:
+            if targets := recorded_targets(self.store, name):
+                have = {cid for cid, _ in found}
+                more = self.store.symbol_lookup(targets, filters, kinds, OVERFETCH)
+                found += [(cid, score) for cid, score in more if cid not in have]
+        found.sort(key=lambda x: -x[1])
         keys = sorted({k for n in names for k in keys_for_name(n)})
         if not keys or len(found) >= OVERFETCH:
             return found
