@@ -128,6 +128,21 @@ class Deprecation(BaseModel):
         match = _PARAMETER_NOTE.match(self.note or "")
         return match.group(1) if match else None
 
+    @property
+    def partial(self) -> bool:
+        """The record deprecates a parameter or one way of calling `symbol` (a note
+        written by `parameter_note` or `usage_note`), not the symbol itself."""
+        return self.parameter is not None or (self.note or "").startswith(_USAGE_PREFIX)
+
+    @property
+    def text(self) -> str:
+        """The note as its source says it, without the parameter or usage prefix."""
+        note = self.note or ""
+        match = _PARAMETER_NOTE.match(note)
+        if match:
+            return note[match.end() :]
+        return note.removeprefix(_USAGE_PREFIX)
+
 
 # A record about one parameter says so at the start of its note; the store keeps no
 # separate column for it, so this prefix is the contract between ingest and the tools.
@@ -137,6 +152,15 @@ _PARAMETER_NOTE = re.compile(r"^parameter `([^`]+)`: ")
 def parameter_note(name: str, text: str) -> str:
     """The note of a record that deprecates parameter `name` of its symbol."""
     return f"parameter `{name}`: {text}"
+
+
+_USAGE_PREFIX = "usage: "
+
+
+def usage_note(text: str) -> str:
+    """The note of a record that deprecates one usage of its symbol (a behaviour, a way
+    of passing something), not the symbol itself and no one parameter of it."""
+    return _USAGE_PREFIX + text
 
 
 class SearchFilters(BaseModel):

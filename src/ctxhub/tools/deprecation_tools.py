@@ -36,20 +36,27 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         for d in hub.store.deprecations(f"{symbol}.__init__")
         if d.parameter and d.symbol.endswith(".__init__") and source in (None, d.source)
     ]
+    defined = resolve.find_symbol(hub.store, symbol, source)[0]
+    if defined and defined[0].symbol and defined[0].symbol != symbol:
+        # A re-export (`pkg.Option` defined as `pkg.params.Option`): the definition's records.
+        entries += [
+            d
+            for d in hub.store.deprecations(defined[0].symbol)
+            if d.symbol == defined[0].symbol and d.source == defined[0].source and d not in entries
+        ]
     low = symbol.lower()
 
     def rank(d: Deprecation) -> tuple[bool, bool, bool]:
         # code over changelog prose; whole-symbol records over parameter notes; then the
         # record whose name is closest to what was asked
         named = d.symbol.lower() == low or d.symbol.lower().endswith("." + low)
-        return (d.origin == "changelog", d.parameter is not None, not named)
+        return (d.origin == "changelog", d.partial, not named)
 
     entries.sort(key=rank)
-    defined = resolve.find_symbol(hub.store, symbol, source)[0]
     flagged = [c for c in defined[:1] if c.metadata.deprecated]
-    parameters = [d for d in entries if d.parameter]
+    parameters = [d for d in entries if d.partial]
     if parameters and not flagged and len(parameters) == len(entries):
-        # Only parameters are deprecated: the symbol itself stays current.
+        # Only parameters (or usages) are deprecated: the symbol itself stays current.
         return DeprecationReport(symbol=symbol, deprecated=False, parameters=parameters)
     if not entries and not flagged:
         stated = docs_deprecations(hub.store, symbol, source=source)
@@ -83,6 +90,7 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         note=first.note if first else None,
         location=location,
         entries=entries[:20],
+        parameters=parameters,
         evidence="changelog" if first is not None and first.origin == "changelog" else "code",
     )
 
@@ -134,7 +142,7 @@ def _final_replacement(hub: HubSession, replacement: str | None, hops: int = 5) 
             if d.symbol == replacement
             and d.replacement
             and d.origin != "changelog"
-            and d.parameter is None
+            and not d.partial
         ]
         if not onward:
             break

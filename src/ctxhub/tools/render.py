@@ -248,9 +248,10 @@ def deprecation_report(report: DeprecationReport) -> str:
 
 
 def _parameter_report(report: DeprecationReport) -> str:
-    """Not deprecated itself; name each deprecated parameter, since when, what instead."""
+    """Not deprecated itself; name each deprecated parameter (and usage), since when, what
+    instead."""
     said: dict[str, str] = {}
-    for name in dict.fromkeys(d.parameter or "" for d in report.parameters):
+    for name in dict.fromkeys(d.parameter for d in report.parameters if d.parameter):
         # code and changelog may each tell part: since from one, the replacement from another
         about = [d for d in report.parameters if d.parameter == name]
         since = next((d.since for d in about if d.since), None)
@@ -258,12 +259,17 @@ def _parameter_report(report: DeprecationReport) -> str:
         extra = [f"since {since}"] if since else []
         extra += [f"use `{instead}` instead"] if instead else []
         said[name] = f" ({'; '.join(extra)})" if extra else ""
+    heads = []
     if len(said) == 1:
         ((name, extra_text),) = said.items()
-        head = f"its `{name}` parameter is deprecated{extra_text}"
-    else:
-        head = "these parameters are deprecated: " + ", ".join(f"`{n}`{e}" for n, e in said.items())
-    lines = [f"{report.symbol}: not deprecated; {head}"]
+        heads.append(f"its `{name}` parameter is deprecated{extra_text}")
+    elif said:
+        heads.append(
+            "these parameters are deprecated: " + ", ".join(f"`{n}`{e}" for n, e in said.items())
+        )
+    if any(d.parameter is None for d in report.parameters):
+        heads.append("one way of using it is deprecated (see the note)")
+    lines = [f"{report.symbol}: not deprecated; {'; '.join(heads)}"]
     for d in report.parameters[:10]:
         where = f"{d.path}{_lines(d.line, None)}" if d.path else ""
         lines.append(f"- {d.symbol} [{d.origin}] {d.note or ''} · {d.source}:{where}")

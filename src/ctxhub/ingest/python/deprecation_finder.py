@@ -9,18 +9,27 @@ import inspect
 import itertools
 from dataclasses import dataclass, field
 
-from ctxhub.core.knowledge import Deprecation, parameter_note
+from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
 from ctxhub.ingest.python.callgraph import ScopeContext
 from ctxhub.ingest.python.definitions import Definition, decorator_name, docstring
 from ctxhub.ingest.python.deprecation_helpers import HelperView
+from ctxhub.ingest.python.deprecation_subjects import (
+    annotated_docs,
+    deprecated_sentences,
+    guard_parameter,
+    note_parameter,
+    sentences,
+    superseded,
+    version_notes,
+)
 from ctxhub.ingest.python.deprecation_text import (
     docstring_directives,
     find_replacement,
     find_since,
     find_subject,
+    guarded_warn_sites,
     message_text,
     says_self_deprecated,
-    warn_sites,
 )
 
 _INIT_LIKE = frozenset({"__init__", "__new__", "__post_init__"})
@@ -102,18 +111,42 @@ class DeprecationFinder:
         doc = docstring(node)
         if not doc:
             return
+        params = _parameters_of(node)
+        notes = version_notes(doc)
         for d in docstring_directives(doc):
-            text = d.text if not d.parameter else parameter_note(d.parameter, d.text)
             line = first_line + d.line_offset
+            if d.nested:
+                text = parameter_note(d.parameter, d.text) if d.parameter else d.text
+                self.add(symbol, text, "docstring", line, whole=False, since=d.version)
+                continue
+            # A top-level note may still be about one parameter or usage, and a later
+            # `versionchanged` of the same docstring may have superseded it.
+            later = superseded(notes, d.line_offset, d.version, d.text)
+            if later is not None and later.undone:
+                continue
+            text = d.text + (f" ({later.text})" if later is not None else "")
+            param = None if says_self_deprecated(d.text) else note_parameter(d.text, params)
+            if param is not None:
+                text = parameter_note(param, text)
+            elif later is not None:
+                text = usage_note(text)
+            whole = param is None and later is None
             self.add(
-                symbol,
-                text,
-                "docstring",
-                line,
-                whole=not d.nested,
-                since=d.version,
-                class_qual=class_qual,
+                symbol, text, "docstring", line, whole=whole, since=d.version, class_qual=class_qual
             )
+
+    def annotated_parameters(self, d: Definition) -> None:
+        """A parameter whose `Annotated[..., Doc("...")]` says it (or a usage of it) is
+        deprecated: a parameter record; the function stays current."""
+        if not isinstance(d.node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return
+        cls = d.parent_class if d.in_class else None
+        for name, doc, line in annotated_docs(d.node.args):
+            said = deprecated_sentences(doc)
+            if said:
+                note = parameter_note(name, said)
+                symbol = f"{self.module}.{d.qualname}"
+                self.add(symbol, note, "docstring", line, whole=False, class_qual=cls)
 
     def warnings_in(self, body: list[ast.stmt], d: Definition | None) -> None:
         """Warnings of a def's own body (or of the module's, when d is None)."""
@@ -125,10 +158,10 @@ class DeprecationFinder:
             helpers = self.view.helpers
             if helpers is not None and own in helpers.functions:
                 return  # a helper's own warning is about its callers, not about it
-        for call, message, conditional in warn_sites(body, view=self.view):
+        for call, message, conditional, guard in guarded_warn_sites(body, view=self.view):
             if not message:
                 continue  # a computed message (e.g. in a helper that emits warnings)
-            subject = find_subject(message)
+            subject = next(filter(None, map(find_subject, sentences(message))), None)
             last = subject.rsplit(".", 1)[-1] if subject else None
             itself = says_self_deprecated(message)
             symbol, whole = own, False
@@ -152,11 +185,16 @@ class DeprecationFinder:
             said = find_replacement(message)
             params = _parameters(d)
             text, instead = message, self.resolve(said, cls) or replacement
-            if not whole and last in params:
+            param = None if whole or d is None else _warned_parameter(message, last, params)
+            if param is None and not whole and d is not None and guard is not None:
+                param = guard_parameter(guard, params, last)
+            if param is not None:
                 # "The `x` argument is deprecated": a parameter of this def, and so is
                 # the one to use instead when the def takes it (not a member of cls).
-                text = parameter_note(last, message)
+                text = parameter_note(param, message)
                 instead = said if said in params else instead
+            elif not whole and conditional and d is not None:
+                text = usage_note(message)  # warns only on some calls: one usage
             self.add(
                 symbol,
                 text,
@@ -231,10 +269,32 @@ def _merge(records: list[Deprecation]) -> Deprecation:
     return best.model_copy(update={"replacement": replacement, "since": since})
 
 
+def _warned_parameter(message: str, subject: str | None, params: set[str]) -> str | None:
+    """The parameter a warning's message names as what is deprecated."""
+    if subject in params:
+        return subject
+    return note_parameter(message, params)
+
+
 def _parameters(d: Definition | None) -> set[str]:
     """The parameter names of a function definition (none for a class or the module)."""
-    if d is None or not isinstance(d.node, ast.FunctionDef | ast.AsyncFunctionDef):
+    return set() if d is None else _parameters_of(d.node)
+
+
+def _parameters_of(node: ast.AST) -> set[str]:
+    """The parameter names of a function (of its `__init__` for a class)."""
+    if isinstance(node, ast.ClassDef):
+        init = next(
+            (
+                s
+                for s in node.body
+                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "__init__"
+            ),
+            None,
+        )
+        return _parameters_of(init) if init is not None else set()
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         return set()
-    args = d.node.args
+    args = node.args
     every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
     return {a.arg for a in every if a is not None} - {"self", "cls"}

@@ -40,7 +40,8 @@ _KIND_WORDS = (
     r"|property|option|setting|constructor)"
 )
 _SUBJECT = re.compile(
-    rf"^\s*(?:the\s+)?(?:{_KIND_WORDS}\s+)?{_NAME}\s*(?:{_KIND_WORDS}\s+)?"
+    rf"^\s*(?:the\s+)?(?:(?:support|use|usage)\s+(?:for|of)\s+(?:the\s+)?)?"
+    rf"(?:{_KIND_WORDS}\s+)?{_NAME}\s*(?:{_KIND_WORDS}\s+)?"
     r"(?:is|are|has\s+been|have\s+been|was|were)\s+(?:now\s+)?deprecated",
     re.IGNORECASE,
 )
@@ -312,27 +313,42 @@ def warn_sites(
     body: list[ast.stmt], conditional: bool = False, view: HelperLookup | None = None
 ) -> Iterator[tuple[ast.Call, str, bool]]:
     """(call, message, conditional) for each deprecation warning in a scope's own body."""
+    for call, message, conditional_, _ in guarded_warn_sites(body, conditional, None, view):
+        yield call, message, conditional_
+
+
+def guarded_warn_sites(
+    body: list[ast.stmt],
+    conditional: bool = False,
+    guard: ast.expr | None = None,
+    view: HelperLookup | None = None,
+) -> Iterator[tuple[ast.Call, str, bool, ast.expr | None]]:
+    """(call, message, conditional, guard) for each deprecation warning in a scope's own
+    body; `guard` is the test of the innermost `if`/`while` around it (what it warns
+    about, when that is one argument)."""
     for stmt in body:
         if isinstance(stmt, NESTED_SCOPES):
             continue
-        blocks: list[tuple[list[ast.stmt], bool]] = []
-        if isinstance(stmt, ast.If | ast.While | ast.For | ast.AsyncFor):
-            blocks = [(stmt.body, True), (stmt.orelse, True)]
+        blocks: list[tuple[list[ast.stmt], bool, ast.expr | None]] = []
+        if isinstance(stmt, ast.If | ast.While):
+            blocks = [(stmt.body, True, stmt.test), (stmt.orelse, True, None)]
+        elif isinstance(stmt, ast.For | ast.AsyncFor):
+            blocks = [(stmt.body, True, guard), (stmt.orelse, True, guard)]
         elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
-            blocks = [(getattr(stmt, "body", []), conditional)]
-            blocks += [(h.body, True) for h in getattr(stmt, "handlers", [])]
-            blocks += [(getattr(stmt, "orelse", []), conditional)]
-            blocks += [(getattr(stmt, "finalbody", []), conditional)]
+            blocks = [(getattr(stmt, "body", []), conditional, guard)]
+            blocks += [(h.body, True, guard) for h in getattr(stmt, "handlers", [])]
+            blocks += [(getattr(stmt, "orelse", []), conditional, guard)]
+            blocks += [(getattr(stmt, "finalbody", []), conditional, guard)]
         elif isinstance(stmt, ast.With | ast.AsyncWith):
-            blocks = [(stmt.body, conditional)]
+            blocks = [(stmt.body, conditional, guard)]
         elif isinstance(stmt, ast.Match):
-            blocks = [(c.body, True) for c in stmt.cases]
+            blocks = [(c.body, True, guard) for c in stmt.cases]
         if blocks:
-            for block, cond in blocks:
-                yield from warn_sites(block, cond, view)
+            for block, cond, test in blocks:
+                yield from guarded_warn_sites(block, cond, test, view)
             continue
         for node in own_nodes([stmt]):
             if isinstance(node, ast.Call):
                 message = deprecation_message(node, view)
                 if message is not None:
-                    yield node, message, conditional
+                    yield node, message, conditional, guard

@@ -6,8 +6,10 @@ directive (or one in an attribute's docstring), a warning whose message names th
 function (or whose function warns unconditionally), an alias. A call of one of the
 package's deprecation helpers (`deprecation_helpers.py`, found by a first pass over the
 package) counts as a warning with the message the helper would build. A conditional
-warning about one parameter, or a directive under an `Args:` entry, is recorded against
-its function but leaves the function itself current.
+warning about one parameter or usage, a directive under an `Args:` entry, a top-level
+directive whose subject is a parameter or that a later `versionchanged` supersedes, and
+a deprecated `Annotated` Doc (`deprecation_subjects.py`) are recorded against their
+function but leave the function itself current.
 
 `deprecation_finder` collects the records; `deprecated_shims` recognises a class or
 module that exists only to point elsewhere.
@@ -76,6 +78,7 @@ def find_code_deprecations(
         finder.warnings_in(tree.body, None)
     for d in defs:
         finder.decorators(d)
+        finder.annotated_parameters(d)
         cls = d.qualname if isinstance(d.node, ast.ClassDef) else d.parent_class
         finder.docstring_notes(d.node, f"{module}.{d.qualname}", cls, _doc_line(d.node))
         if isinstance(d.node, ast.ClassDef):
@@ -96,7 +99,7 @@ def find_code_deprecations(
         finder.add(module, shim[0], "alias", 1, whole=True, replacement=shim[1])
     # The warning a `__getattr__` proxy emits is already told by its alias records.
     proxy, notes = f"{module}.__getattr__", {a.note for a in aliases}
-    finder.partial = [r for r in finder.partial if r.symbol != proxy or r.note not in notes]
+    finder.partial = [r for r in finder.partial if r.symbol != proxy or r.text not in notes]
     return finder.result()
 
 
