@@ -59,6 +59,15 @@ def test_a_failed_add_writes_nothing(home: Path) -> None:
     assert "ghost" not in refreshed.output
 
 
+def test_malformed_pypi_add_is_one_error_line_with_exit_2(home: Path) -> None:
+    for argument in ("pypi:", "pypi:==1.0", "pypi: foo"):
+        refused = run(home, "add", argument, "--no-refresh", code=2)
+        lines = refused.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), refused.output
+    assert "empty package name in 'pypi:'" in run(home, "add", "pypi:", code=2).output
+    assert not (home / "store" / "ctxhub.toml").exists()
+
+
 def test_add_takes_include_exclude_and_ref(home: Path) -> None:
     (home / "src" / "widepkg" / "extra.py").write_text(
         "def extra_function(a):\n    b = a\n    c = b\n    d = c\n    return d\n"
