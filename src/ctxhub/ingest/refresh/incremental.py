@@ -44,13 +44,17 @@ class SourceSummary(BaseModel):
     kinds: list[str] = Field(default_factory=list)
     version: str | None = None
     commit: str | None = None
-    files: int = 0
+    files: int = 0  # every file the source lists (junk excluded)
+    #: the files some unit takes (the rest are left out or skipped, with a reason)
+    indexed_files: int = 0
     units: int = 0
     unchanged_units: int = 0
     added: int = 0
     updated: int = 0
     removed: int = 0
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (unit, reason)
+    #: (file, reason) of the files no unit takes: tests, loose scripts, a LICENSE, ...
+    left_out: list[tuple[str, str]] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     #: why a source that refreshed fine holds nothing ("no supported files: found ...")
     warning: str | None = None
@@ -185,6 +189,8 @@ def refresh_source(
     # files the walk or the plan left out (bad links, over the size cap) count as skipped
     left_out = [*snapshot.skipped, *plan.skipped]
     summary.skipped.extend(left_out)
+    summary.left_out = list(plan.left_out)
+    summary.indexed_files = len({m for u in plan.units for m in u.members})
     # Marked `indexing` before the first write: a refresh killed from here on leaves a
     # source that status reports as partial, not chunks without a source.
     base = previous or SourceState(name=spec.name, kinds=list(plan.kinds), origin=snapshot.origin)
@@ -226,7 +232,7 @@ def refresh_source(
                 "files": len(snapshot.files),
                 "units": len(plan.units),
                 "skipped": len(summary.skipped),
-                "ignored_files": plan.ignored,
+                "ignored_files": len(plan.left_out),
                 # what status counts besides the units marked skipped in `files`
                 "left_out": [list(x) for x in left_out[:MAX_LEFT_OUT]],
                 "left_out_count": len(left_out),

@@ -91,7 +91,9 @@ class Plan:
     packages: set[str] = field(default_factory=set)  # this source's top-level packages
     modules: dict[str, str] = field(default_factory=dict)  # python unit key -> module
     version: str | None = None
-    ignored: int = 0  # files no unit claimed
+    #: (file, why) of the listed files no unit takes: tests, loose scripts, files of a
+    #: kind the source does not have, what is no content (LICENSE, a .toml, a .sh)
+    left_out: list[tuple[str, str]] = field(default_factory=list)
     #: (file, reason) of listed files that could not be read when hashed (a file that
     #: became a symlink loop or a dangling link after the walk): left out of their unit
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -133,8 +135,35 @@ def _hash_digests(digests: dict[str, bytes]) -> str:
 
 
 def _in_test_dir(relpath: str) -> bool:
+    """Under a top-level tests/ folder, at any depth (fixtures and assets too)."""
     first = relpath.split("/", 1)[0].lower()
     return "/" in relpath and first in TEST_DIRS
+
+
+def _why_left_out(rel: str, chosen: list[ContentKind], examples: list[Example]) -> str:
+    """Why no unit takes a listed file, in a few words the summary groups by."""
+    if _in_test_dir(rel):
+        return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
+    for ex in examples:
+        reason = next((r for p, r in ex.skipped if p == rel), None)
+        if reason is not None:
+            return f"in an example: {reason}"
+    name = posixpath.basename(rel)
+    if is_python_path(rel):
+        if "python" not in chosen:
+            return "python is not a kind of this source"
+        return "not in an importable package (loose scripts index with --kind examples)"
+    if rel.lower().endswith(DOC_EXT):
+        if is_changelog(rel):
+            return "a changelog: read with kind python, as its deprecations"
+        if HOUSEKEEPING.match(name):
+            return "repository housekeeping, not docs"
+        if is_aggregate_doc(rel):
+            return "a link index (llms.txt), not docs"
+        if "docs" not in chosen:
+            return "docs is not a kind of this source"
+    ext = posixpath.splitext(name)[1].lower()
+    return f"not docs, python or examples ({ext or name})"
 
 
 def _is_doc(relpath: str) -> bool:
@@ -161,7 +190,8 @@ def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]
     claimed = {f for e in examples for f in e.files}
     if find_internal_packages(f for f in files if f not in claimed and not _in_test_dir(f)):
         kinds.append("python")
-    if any(_is_doc(f) and f not in claimed and not is_changelog(f) for f in files) or any(
+    docs = (f for f in files if f not in claimed and not _in_test_dir(f))
+    if any(_is_doc(f) and not is_changelog(f) for f in docs) or any(
         posixpath.basename(f) == "llms-full.txt" for f in files
     ):
         kinds.append("docs")
@@ -202,7 +232,8 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
 
     examples: list[Example] = []
     if not explicit or "examples" in explicit:
-        found = discover_examples(files, read_text)
+        # a repository's tests are never its examples (nor its docs, nor its API)
+        found = discover_examples([f for f in files if not _in_test_dir(f)], read_text)
         # Detection trusts an examples folder holding code (a docs site's `examples/`
         # pages are docs), and a tree of example projects or tutorial topics whose root
         # is no package itself (a library's repo has its pyproject at the root);
@@ -241,12 +272,12 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 modules[rel] = module
                 claimed.add(rel)
         for rel in rest:
-            if is_changelog(rel) and rel.lower().endswith(DOC_EXT):
+            if is_changelog(rel) and rel.lower().endswith(DOC_EXT) and not _in_test_dir(rel):
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
 
     if "docs" in chosen:
-        doc_files = [f for f in rest if f not in claimed]
+        doc_files = [f for f in rest if f not in claimed and not _in_test_dir(f)]
         for rel in doc_files:
             name = posixpath.basename(rel).lower()
             if name == "llms-full.txt" or (name.endswith(".txt") and _reads_as_dump(snapshot, rel)):
@@ -305,7 +336,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         packages=packages,
         modules=modules,
         version=snapshot.version or detect_version(snapshot),
-        ignored=len([f for f in files if f not in claimed]),
+        left_out=[(f, _why_left_out(f, chosen, examples)) for f in files if f not in claimed],
         skipped=skipped,
         helpers=helpers,
     )
