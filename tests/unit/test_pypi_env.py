@@ -158,3 +158,41 @@ def test_an_sdist_indexes_its_tutorial_tree_as_examples_and_accounts_for_every_f
     assert left["scripts/build.sh"] == "not docs, python or examples (.sh)"
     assert done.files == len(files) == done.indexed_files + len(done.left_out)
     assert not set(left) & tutorials
+
+
+def test_markdown_inside_an_installed_distribution_is_indexed_as_docs(tmp_path: Path) -> None:
+    """A wheel's SKILL.md (or any .md/.rst guide) is docs; its templates, py.typed and
+    license are left out with a reason; indexed + left out = the files listed."""
+    from ctxhub.ingest.refresh.incremental import refresh
+    from ctxhub.store.sqlite.store import SQLiteStore
+
+    python = _venv_with(tmp_path)
+    site = next((tmp_path / "proj" / ".venv").glob("lib/python*/site-packages"))
+    extra = {
+        "acme_lib/.agents/skills/acme/SKILL.md": "# Acme skill\n\nCall hello to greet.\n",
+        "acme_lib/templates/page.html": "<html><body>{{ name }}</body></html>\n",
+        "acme_lib/py.typed": "",
+        "acme_lib/LICENSE.txt": "MIT\n",
+    }
+    for rel, text in extra.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text)
+    with (next(site.glob("acme_lib-*.dist-info")) / "RECORD").open("a") as record:
+        record.writelines(f"{rel},,\n" for rel in extra)
+    spec = spec_from_argument("pypi:acme-lib", python=str(python))
+    assert spec.kind == []  # the distribution's own kinds: its code and its Markdown
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        (done,) = refresh(store, [spec], tmp_path / "sources", None).sources
+        counts = store.counts()["acme-lib"]
+        states = store.file_states("acme-lib")
+    assert done.status == "ok" and done.kinds == ["python", "docs"]
+    assert counts["doc"] >= 1 and counts["api"] >= 1
+    assert states["acme_lib/.agents/skills/acme/SKILL.md"].kind == "docs"
+    left = dict(done.left_out)
+    assert left["acme_lib/templates/page.html"].endswith("a template, not docs")
+    assert set(left) == {
+        "acme_lib/templates/page.html",
+        "acme_lib/py.typed",
+        "acme_lib/LICENSE.txt",
+    }
+    assert done.files == 5 == done.indexed_files + len(done.left_out)

@@ -75,8 +75,9 @@ def test_installed_distribution_lists_its_files_and_version() -> None:
     import importlib.metadata as md
 
     spec = spec_from_argument("pypi:tomli_w")
-    assert spec.package == "tomli-w" and spec.kind == ["python"]  # the canonical name
+    assert spec.package == "tomli-w" and spec.kind == []  # the canonical name
     snap = materialize(spec, Path("/nonexistent"))
+    assert snap.kinds == ["python"]  # tomli_w ships no Markdown
     assert snap.version == md.version("tomli_w")
     assert any(f.endswith("tomli_w/_writer.py") for f in snap.files)
     assert not any(".dist-info" in f for f in snap.files)

@@ -107,9 +107,9 @@ def spec_from_argument(
 
     pypi:NAME is read from `python`'s environment, else from the project's (an activated
     virtualenv, `./.venv`), else from ctxhub's own: installed with pipx or `uv tool`,
-    ctxhub still indexes the versions the project runs. Its kind is python unless given;
-    pypi:NAME==X leaves it empty: the release's sdist (docs, examples) detects its kinds
-    from the files, the installed distribution (X installed) is read as python."""
+    ctxhub still indexes the versions the project runs. Its kinds are left empty unless
+    given: an installed distribution is python (and docs when it ships Markdown/reST),
+    a release's sdist detects its kinds from its files like a folder."""
     if not argument.strip():  # Path("") is ".": it would index the current folder
         raise InputError("empty SOURCE")
     try:
@@ -142,7 +142,7 @@ def _spec(
         package, release = _pypi_parts(argument)
         return SourceSpec(
             name=name or package,
-            kind=kinds or ([] if release else ["python"]),
+            kind=kinds,  # empty: the distribution's own kinds (its code, its Markdown)
             package=package,
             python=python or pypi.project_python(),
             release=release,

@@ -140,7 +140,17 @@ def _in_test_dir(relpath: str) -> bool:
     return "/" in relpath and first in TEST_DIRS
 
 
-def _why_left_out(rel: str, chosen: list[ContentKind], examples: list[Example]) -> str:
+def _is_template(rel: str, layout: PackageLayout) -> bool:
+    """An .html file inside a Python package is a template the code renders, not a page."""
+    if not rel.lower().endswith((".html", ".htm")):
+        return False
+    parts = rel.split("/")[:-1]
+    return any("/".join(parts[:i]) in layout.package_dirs for i in range(1, len(parts) + 1))
+
+
+def _why_left_out(
+    rel: str, chosen: list[ContentKind], examples: list[Example], layout: PackageLayout
+) -> str:
     """Why no unit takes a listed file, in a few words the summary groups by."""
     if _in_test_dir(rel):
         return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
@@ -149,6 +159,8 @@ def _why_left_out(rel: str, chosen: list[ContentKind], examples: list[Example]) 
         if reason is not None:
             return f"in an example: {reason}"
     name = posixpath.basename(rel)
+    if HOUSEKEEPING.match(name):
+        return "repository housekeeping (license, contributing, ...), not docs"
     if is_python_path(rel):
         if "python" not in chosen:
             return "python is not a kind of this source"
@@ -156,10 +168,10 @@ def _why_left_out(rel: str, chosen: list[ContentKind], examples: list[Example]) 
     if rel.lower().endswith(DOC_EXT):
         if is_changelog(rel):
             return "a changelog: read with kind python, as its deprecations"
-        if HOUSEKEEPING.match(name):
-            return "repository housekeeping, not docs"
         if is_aggregate_doc(rel):
             return "a link index (llms.txt), not docs"
+        if _is_template(rel, layout):
+            return "HTML inside a Python package: a template, not docs"
         if "docs" not in chosen:
             return "docs is not a kind of this source"
     ext = posixpath.splitext(name)[1].lower()
@@ -284,7 +296,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 units.append(Unit(key=rel, kind="dump", members=[rel]))
             elif is_aggregate_doc(rel):
                 continue
-            elif _is_doc(rel) and not is_changelog(rel):
+            elif _is_doc(rel) and not is_changelog(rel) and not _is_template(rel, layout):
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
             else:
                 continue
@@ -336,7 +348,9 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         packages=packages,
         modules=modules,
         version=snapshot.version or detect_version(snapshot),
-        left_out=[(f, _why_left_out(f, chosen, examples)) for f in files if f not in claimed],
+        left_out=[
+            (f, _why_left_out(f, chosen, examples, layout)) for f in files if f not in claimed
+        ],
         skipped=skipped,
         helpers=helpers,
     )
