@@ -48,6 +48,8 @@ def files_line(s: SourceSummary) -> str | None:
     ]
     if unread > 0:
         parts.append(f"{unread} unreadable")
+    if s.deprecations:
+        parts.append(f"{s.deprecations} deprecation records")
     return f"{s.files} files: " + ", ".join(parts)
 
 
@@ -61,7 +63,7 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
             kept = "previous chunks kept" if s.kept_previous else "nothing indexed"
             out.print(f"[red]{s.name} failed:[/red] {s.error} ({kept})")
         line = files_line(s)
-        if line is not None and s.left_out:
+        if line is not None and (s.left_out or s.deprecations):
             out.print(f"[dim]{escape(s.name)}: {escape(line)}[/dim]")
         if s.warning:
             out.print(f"[yellow]{s.name}: {s.warning}[/yellow]")

@@ -52,6 +52,8 @@ class SourceSummary(BaseModel):
     added: int = 0
     updated: int = 0
     removed: int = 0
+    #: deprecation records written by the units re-read (code and changelogs)
+    deprecations: int = 0
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (unit, reason)
     #: (file, reason) of the files no unit takes: tests, loose scripts, a LICENSE, ...
     left_out: list[tuple[str, str]] = Field(default_factory=list)
@@ -149,6 +151,7 @@ def _index_units(
         summary.added += result.added
         summary.updated += result.updated
         summary.removed += result.removed
+        summary.deprecations += len(extracted.deprecations)
         summary.notes.extend(extracted.warnings)
         progress.advance(1)
     progress.done()
@@ -171,6 +174,10 @@ def refresh_source(
     try:
         snapshot = materialize(spec, sources_dir)
         plan = plan_units(snapshot, spec.kind or snapshot.kinds)
+        if not plan.units and spec.path and Path(spec.path).is_file():
+            # one file that nothing reads is a mistake to say, not an empty `ok` source
+            why = plan.left_out[0][1] if plan.left_out else "not a supported file"
+            raise SourceError(f"nothing to index in {Path(spec.path).name}: {why}")
     except (SourceError, OSError) as exc:
         summary.status, summary.error = "failed", str(exc)
         summary.kept_previous = previous is not None
@@ -216,6 +223,9 @@ def refresh_source(
     if not plan.units:
         summary.warning = nothing_indexed(snapshot.files, plan.kinds)
         log.warning("%s: %s", spec.name, summary.warning)
+    elif _empty_changelog(spec, plan, summary):
+        summary.status = "failed"
+        summary.error = f"nothing to index in {plan.units[0].key}: no deprecation or removal entry"
     store.upsert_source(
         SourceState(
             name=spec.name,
@@ -224,8 +234,8 @@ def refresh_source(
             root=str(snapshot.root),
             version=plan.version,
             commit=snapshot.commit,
-            status="ok",
-            error=None,
+            status=summary.status,
+            error=summary.error,
             last_refresh=time.time(),
             stats={
                 "packages": sorted(plan.packages),
@@ -246,6 +256,14 @@ def refresh_source(
     )
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _empty_changelog(spec: SourceSpec, plan: Plan, summary: SourceSummary) -> bool:
+    """One changelog file, just read, that records nothing: not an `ok` empty source."""
+    one_file = bool(spec.path) and Path(str(spec.path)).is_file()
+    only_changelog = [u.kind for u in plan.units] == ["changelog"]
+    read_now = summary.unchanged_units == 0 and not summary.skipped
+    return one_file and only_changelog and read_now and summary.deprecations == 0
 
 
 def nothing_indexed(files: Sequence[str], kinds: Sequence[str]) -> str:

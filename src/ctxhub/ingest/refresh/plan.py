@@ -167,7 +167,7 @@ def _why_left_out(
         return "not in an importable package (loose scripts index with --kind examples)"
     if rel.lower().endswith(DOC_EXT):
         if is_changelog(rel):
-            return "a changelog: read with kind python, as its deprecations"
+            return "a changelog: read as deprecation records (kind python or none), not docs"
         if is_aggregate_doc(rel):
             return "a link index (llms.txt), not docs"
         if _is_template(rel, layout):
@@ -209,6 +209,12 @@ def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]
         kinds.append("docs")
     if examples:
         kinds.append("examples")
+    if not kinds and any(
+        is_changelog(f) and f.lower().endswith(DOC_EXT) and not _in_test_dir(f) for f in files
+    ):
+        # changelogs alone (a CHANGELOG.md added by itself, a fragments folder): read as
+        # in any package, as the deprecation records `check_deprecation` answers from
+        kinds.append("python")
     return kinds
 
 
