@@ -331,3 +331,7 @@ def test_a_changelog_added_alone_is_read_as_one_or_refused(home: Path) -> None:
     refused = run(home, "add", str(empty), "--name", "empty", code=1)
     assert "nothing to index in CHANGES.md: no deprecation or removal entry" in refused.output
     assert "empty" not in (home / "store" / "ctxhub.toml").read_text()
+    script = home / "other" / "loose.py"
+    script.write_text("print(1)\n")
+    refused = run(home, "add", str(script), "--name", "loose", code=1)
+    assert "nothing to index in loose.py: not in an importable package" in refused.output

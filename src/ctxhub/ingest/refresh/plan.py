@@ -162,7 +162,7 @@ def _why_left_out(
     if HOUSEKEEPING.match(name):
         return "repository housekeeping (license, contributing, ...), not docs"
     if is_python_path(rel):
-        if "python" not in chosen:
+        if chosen and "python" not in chosen:
             return "python is not a kind of this source"
         return "not in an importable package (loose scripts index with --kind examples)"
     if rel.lower().endswith(DOC_EXT):
@@ -172,7 +172,7 @@ def _why_left_out(
             return "a link index (llms.txt), not docs"
         if _is_template(rel, layout):
             return "HTML inside a Python package: a template, not docs"
-        if "docs" not in chosen:
+        if chosen and "docs" not in chosen:
             return "docs is not a kind of this source"
     ext = posixpath.splitext(name)[1].lower()
     return f"not docs, python or examples ({ext or name})"
