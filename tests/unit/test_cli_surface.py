@@ -59,6 +59,15 @@ def test_a_failed_add_writes_nothing(home: Path) -> None:
     assert "ghost" not in refreshed.output
 
 
+def test_malformed_pypi_add_is_one_error_line_with_exit_2(home: Path) -> None:
+    for argument in ("pypi:", "pypi:==1.0", "pypi: foo"):
+        refused = run(home, "add", argument, "--no-refresh", code=2)
+        lines = refused.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), refused.output
+    assert "empty package name in 'pypi:'" in run(home, "add", "pypi:", code=2).output
+    assert not (home / "store" / "ctxhub.toml").exists()
+
+
 def test_add_takes_include_exclude_and_ref(home: Path) -> None:
     (home / "src" / "widepkg" / "extra.py").write_text(
         "def extra_function(a):\n    b = a\n    c = b\n    d = c\n    return d\n"
@@ -289,3 +298,40 @@ def test_remove_deletes_its_download_never_a_local_source(home: Path, served: st
     assert "deleted its download" in removed and not (downloads / "site").exists()
     run(home, "remove", "widepkg")
     assert (home / "src" / "widepkg" / "wide.py").is_file()  # the user's folder stays
+
+
+CHANGELOG = """# Changelog
+
+## 2.0.0
+
+### Deprecations
+
+- `widepkg.old_function()` is deprecated, use `widepkg.new_function()` instead.
+"""
+
+
+def test_a_changelog_added_alone_is_read_as_one_or_refused(home: Path) -> None:
+    """A CHANGELOG.md on its own is what it is in a package: deprecation records. Asked
+    to index it as docs (which never take a changelog), the add fails with the reason
+    and writes nothing: never `ok` with nothing indexed."""
+    changelog = home / "CHANGELOG.md"
+    changelog.write_text(CHANGELOG)
+    refused = run(home, "add", str(changelog), "--kind", "docs", "--name", "cl", code=1)
+    assert "nothing to index in CHANGELOG.md: a changelog" in refused.output
+    assert "cl not added" in refused.output
+    assert not (home / "store" / "ctxhub.toml").exists()
+    added = run(home, "add", str(changelog), "--name", "cl").output
+    assert "1 deprecation records" in added and added.split("\n")[1].split()[:2] == ["cl", "ok"]
+    assert "cl" in (home / "store" / "ctxhub.toml").read_text()
+    checked = run(home, "deprecated", "widepkg.old_function").output
+    assert "DEPRECATED since 2.0.0" in checked and "new_function" in checked
+    empty = home / "other" / "CHANGES.md"
+    empty.parent.mkdir()
+    empty.write_text("# Changes\n\n## 1.0.0\n\n- First release.\n")
+    refused = run(home, "add", str(empty), "--name", "empty", code=1)
+    assert "nothing to index in CHANGES.md: no deprecation or removal entry" in refused.output
+    assert "empty" not in (home / "store" / "ctxhub.toml").read_text()
+    script = home / "other" / "loose.py"
+    script.write_text("print(1)\n")
+    refused = run(home, "add", str(script), "--name", "loose", code=1)
+    assert "nothing to index in loose.py: not in an importable package" in refused.output

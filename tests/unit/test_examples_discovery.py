@@ -210,3 +210,22 @@ def test_a_community_repo_of_projects_is_detected_as_examples(tmp_path: Path) ->
     lib = dict(files, **{"pyproject.toml": "[project]\nname='lib'"})
     plan = plan_units(snapshot_dir(_write(tmp_path / "lib", lib)))
     assert "examples" not in plan.kinds
+
+
+def test_every_examples_tree_outside_tests_and_packages_is_a_root() -> None:
+    """docs_src/ (a docs site's included code) and docs/examples/ are both examples trees;
+    tests/examples/ and a package's own examples subpackage are not."""
+    script = 'import acme\n\nif __name__ == "__main__":\n    acme.run()\n'
+    files = {
+        "pyproject.toml": "[project]\nname = 'acme'\n",
+        "acme/__init__.py": "",
+        "acme/examples/__init__.py": "",
+        "acme/examples/builtin.py": "X = 1\n",
+        "docs_src/topic/tutorial001.py": script,
+        "docs/examples/quick.py": script,
+        "tests/examples/case.py": script,
+    }
+    found = discover_examples(list(files), _dict_reader(files))
+    members = {f for e in found for f in e.files}
+    assert {"docs_src/topic/tutorial001.py", "docs/examples/quick.py"} <= members
+    assert not members & {"tests/examples/case.py", "acme/examples/builtin.py"}

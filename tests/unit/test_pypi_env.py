@@ -101,3 +101,98 @@ def test_a_release_fetched_as_an_sdist_indexes_its_docs_too(
     with SQLiteStore(tmp_path / "other.db") as store:
         (done,) = refresh(store, [installed], tmp_path / "sources", None).sources
         assert done.status == "ok" and done.kinds == ["python"]
+
+
+def _tutorial(topic: str) -> str:
+    return (
+        f'"""{topic} tutorial."""\nimport acme_lib\n\n\ndef main():\n    acme_lib.hello()\n\n\n'
+        'if __name__ == "__main__":\n    main()\n'
+    )
+
+
+def test_an_sdist_indexes_its_tutorial_tree_as_examples_and_accounts_for_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A docs_src/ tutorial tree (some topics with __init__.py, most without) is examples,
+    not API and not dropped; tests (fixtures at any depth too) are left out; every file
+    is indexed or left out with a reason, and the counts add up."""
+    import ctxhub.sources as sources
+    from ctxhub.ingest.refresh.incremental import refresh
+    from ctxhub.store.sqlite.store import SQLiteStore
+
+    sdist = tmp_path / "acme_lib-2.0.0"
+    files = {
+        "PKG-INFO": "Metadata-Version: 2.1\nName: acme-lib\nVersion: 2.0.0\n",
+        "pyproject.toml": '[project]\nname = "acme-lib"\n',
+        "README.md": "# Acme\n\nCall hello to be greeted warmly.\n",
+        "acme_lib/__init__.py": "def hello():\n    return 'hi'\n",
+        "docs_src/app_dir/tutorial001.py": _tutorial("app dir"),
+        "docs_src/envvar/tutorial001.py": _tutorial("envvar"),
+        "docs_src/envvar/tutorial002.py": _tutorial("envvar two"),
+        "docs_src/one_file/__init__.py": "",
+        "docs_src/one_file/main.py": _tutorial("one file"),
+        "docs_src/one_file/version.py": _tutorial("version"),
+        "tests/__init__.py": "",
+        "tests/test_hello.py": "def test_hello():\n    assert True\n",
+        "tests/assets/cli/page.md": "# Fixture\n\nNot documentation.\n",
+        "scripts/build.sh": "echo build\n",
+    }
+    for rel, text in files.items():
+        (sdist / rel).parent.mkdir(parents=True, exist_ok=True)
+        (sdist / rel).write_text(text)
+    monkeypatch.setattr(pypi, "installed_version", lambda name, python=None: None)
+    monkeypatch.setattr(sources, "fetch_release", lambda name, version, dest: (sdist, "0" * 64))
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        spec = spec_from_argument("pypi:acme_lib==2.0.0")
+        (done,) = refresh(store, [spec], tmp_path / "sources", None).sources
+        assert done.status == "ok" and set(done.kinds) == {"python", "docs", "examples"}
+        states = store.file_states("acme-lib")
+    tutorials = {f for f in files if f.startswith("docs_src/")}
+    assert {s.path for s in states.values() if s.kind == "python"} == {"acme_lib/__init__.py"}
+    examples = {s.path for s in states.values() if s.kind == "examples"}
+    assert all(any(t == e or t.startswith(e + "/") for e in examples) for t in tutorials)
+    assert not any(p.startswith("tests/") for p in states)  # fixtures are no docs
+    left = dict(done.left_out)
+    assert set(left) >= {"tests/test_hello.py", "tests/assets/cli/page.md", "scripts/build.sh"}
+    assert left["tests/assets/cli/page.md"] == "under tests/: tests are not indexed"
+    assert left["scripts/build.sh"] == "not docs, python or examples (.sh)"
+    assert done.files == len(files) == done.indexed_files + len(done.left_out)
+    assert not set(left) & tutorials
+
+
+def test_markdown_inside_an_installed_distribution_is_indexed_as_docs(tmp_path: Path) -> None:
+    """A wheel's SKILL.md (or any .md/.rst guide) is docs; its templates, py.typed and
+    license are left out with a reason; indexed + left out = the files listed."""
+    from ctxhub.ingest.refresh.incremental import refresh
+    from ctxhub.store.sqlite.store import SQLiteStore
+
+    python = _venv_with(tmp_path)
+    site = next((tmp_path / "proj" / ".venv").glob("lib/python*/site-packages"))
+    extra = {
+        "acme_lib/.agents/skills/acme/SKILL.md": "# Acme skill\n\nCall hello to greet.\n",
+        "acme_lib/templates/page.html": "<html><body>{{ name }}</body></html>\n",
+        "acme_lib/py.typed": "",
+        "acme_lib/LICENSE.txt": "MIT\n",
+    }
+    for rel, text in extra.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text)
+    with (next(site.glob("acme_lib-*.dist-info")) / "RECORD").open("a") as record:
+        record.writelines(f"{rel},,\n" for rel in extra)
+    spec = spec_from_argument("pypi:acme-lib", python=str(python))
+    assert spec.kind == []  # the distribution's own kinds: its code and its Markdown
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        (done,) = refresh(store, [spec], tmp_path / "sources", None).sources
+        counts = store.counts()["acme-lib"]
+        states = store.file_states("acme-lib")
+    assert done.status == "ok" and done.kinds == ["python", "docs"]
+    assert counts["doc"] >= 1 and counts["api"] >= 1
+    assert states["acme_lib/.agents/skills/acme/SKILL.md"].kind == "docs"
+    left = dict(done.left_out)
+    assert left["acme_lib/templates/page.html"].endswith("a template, not docs")
+    assert set(left) == {
+        "acme_lib/templates/page.html",
+        "acme_lib/py.typed",
+        "acme_lib/LICENSE.txt",
+    }
+    assert done.files == 5 == done.indexed_files + len(done.left_out)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.core.errors import ManifestError, SourceError
+from ctxhub.core.errors import InputError, ManifestError, SourceError
 from ctxhub.sources import materialize, spec_from_argument
 from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.local import snapshot_dir
@@ -75,8 +75,9 @@ def test_installed_distribution_lists_its_files_and_version() -> None:
     import importlib.metadata as md
 
     spec = spec_from_argument("pypi:tomli_w")
-    assert spec.package == "tomli-w" and spec.kind == ["python"]  # the canonical name
+    assert spec.package == "tomli-w" and spec.kind == []  # the canonical name
     snap = materialize(spec, Path("/nonexistent"))
+    assert snap.kinds == ["python"]  # tomli_w ships no Markdown
     assert snap.version == md.version("tomli_w")
     assert any(f.endswith("tomli_w/_writer.py") for f in snap.files)
     assert not any(".dist-info" in f for f in snap.files)
@@ -229,3 +230,26 @@ def test_a_single_file_is_a_source_of_that_file_alone(tmp_path: Path) -> None:
     (tmp_path / "logo.png").write_bytes(b"\x89PNG")
     with pytest.raises(SourceError, match="binary file"):
         materialize(spec_from_argument(str(tmp_path / "logo.png")), tmp_path / "sources")
+
+
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ("pypi:", "empty package name in 'pypi:'"),
+        ("pypi:==1.0", "empty package name in 'pypi:==1.0'"),
+        ("pypi: foo", "' foo' in 'pypi: foo' is not a package name"),
+        ("pypi:foo>=1", "'foo>=1' in 'pypi:foo>=1' is not a package name"),
+        ("pypi:foo==", "bad version '' in 'pypi:foo=='"),
+        ("pypi:foo== 1.0", "bad version ' 1.0'"),
+    ],
+)
+def test_malformed_pypi_argument_is_one_input_error(argument: str, message: str) -> None:
+    with pytest.raises(InputError) as caught:
+        spec_from_argument(argument)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_bad_source_name_is_an_input_error_not_a_validation_traceback() -> None:
+    with pytest.raises(InputError, match="source name 'a b': use letters"):
+        spec_from_argument("pypi:foo", name="a b")
+    assert spec_from_argument("pypi:Foo_Bar==1.0").release == "1.0"

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+from rich.markup import escape
+
 from ctxhub.app.refresh import refresh_index
 from ctxhub.cli.context import Context
 from ctxhub.cli.output import err, out, print_json
 from ctxhub.cli.progress import make_progress
 from ctxhub.cli.tables import fitted_table
-from ctxhub.ingest.refresh.incremental import RefreshSummary
+from ctxhub.ingest.refresh.incremental import RefreshSummary, SourceSummary
 from ctxhub.sources.base import SourceSpec
 
 #: Skipped files named per source after the summary table (all of them in --json).
@@ -28,6 +32,27 @@ def _summary_rows(summary: RefreshSummary) -> list[list[str]]:
     return rows
 
 
+def files_line(s: SourceSummary) -> str | None:
+    """`N files: I indexed, L left out (why, most common first), S skipped`: what became
+    of every file the source lists; None for a failed source."""
+    if s.status != "ok":
+        return None
+    reasons = Counter(r for _, r in s.left_out).most_common()
+    why = "; ".join(f"{n} {r}" for r, n in reasons[:4])
+    if len(reasons) > 4:
+        why += f"; {sum(n for _, n in reasons[4:])} other"
+    unread = s.files - s.indexed_files - len(s.left_out)  # listed, then unreadable
+    parts = [
+        f"{s.indexed_files} indexed",
+        f"{len(s.left_out)} left out" + (f" ({why})" if why else ""),
+    ]
+    if unread > 0:
+        parts.append(f"{unread} unreadable")
+    if s.deprecations:
+        parts.append(f"{s.deprecations} deprecation records")
+    return f"{s.files} files: " + ", ".join(parts)
+
+
 def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
     if as_json:
         print_json(summary)
@@ -37,6 +62,9 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
         if s.error:
             kept = "previous chunks kept" if s.kept_previous else "nothing indexed"
             out.print(f"[red]{s.name} failed:[/red] {s.error} ({kept})")
+        line = files_line(s)
+        if line is not None and (s.left_out or s.deprecations):
+            out.print(f"[dim]{escape(s.name)}: {escape(line)}[/dim]")
         if s.warning:
             out.print(f"[yellow]{s.name}: {s.warning}[/yellow]")
         for unit, reason in s.skipped[:MAX_SKIP_LINES]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from ctxhub.core.errors import InputError, SourceError
 from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
@@ -21,6 +23,9 @@ __all__ = [
     "materialize",
     "spec_from_argument",
 ]
+
+#: PEP 508 distribution names; the version pin after `==` is any non-blank text.
+_DIST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
 
 _GIT = re.compile(
     r"^(git@|git://|ssh://)|\.git$|^https://(github\.com|gitlab\.com|bitbucket\.org)/[^/]+/[^/]+/?$"
@@ -102,22 +107,45 @@ def spec_from_argument(
 
     pypi:NAME is read from `python`'s environment, else from the project's (an activated
     virtualenv, `./.venv`), else from ctxhub's own: installed with pipx or `uv tool`,
-    ctxhub still indexes the versions the project runs. Its kind is python unless given;
-    pypi:NAME==X leaves it empty: the release's sdist (docs, examples) detects its kinds
-    from the files, the installed distribution (X installed) is read as python."""
+    ctxhub still indexes the versions the project runs. Its kinds are left empty unless
+    given: an installed distribution is python (and docs when it ships Markdown/reST),
+    a release's sdist detects its kinds from its files like a folder."""
     if not argument.strip():  # Path("") is ".": it would index the current folder
         raise InputError("empty SOURCE")
-    kinds = list(kind or [])
+    try:
+        return _spec(argument, name, list(kind or []), python)
+    except ValidationError as exc:  # a --name the manifest refuses: one line, exit 2
+        msgs = (str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+        raise InputError("; ".join(msgs)) from exc
+
+
+def _pypi_parts(argument: str) -> tuple[str, str | None]:
+    """(canonical package, release or None) of `pypi:NAME` / `pypi:NAME==X`; an empty
+    or malformed name or pin is an InputError, never a half-made entry."""
+    requested, pinned, release = argument[len("pypi:") :].partition("==")
+    if not requested:
+        raise InputError(f"empty package name in {argument!r}: use pypi:NAME or pypi:NAME==X")
+    if not _DIST_NAME.match(requested):
+        raise InputError(
+            f"{requested!r} in {argument!r} is not a package name (letters, digits, '.', "
+            "'_' or '-'; a release is pinned with ==X only)"
+        )
+    if pinned and release.split() != [release]:  # empty, or with blanks
+        raise InputError(f"bad version {release!r} in {argument!r}: use pypi:NAME==X")
+    return pypi.canonical_name(requested), release or None
+
+
+def _spec(
+    argument: str, name: str | None, kinds: list[ContentKind], python: str | None
+) -> SourceSpec:
     if argument.startswith("pypi:"):
-        requested, _, release = argument[len("pypi:") :].partition("==")
-        package = pypi.canonical_name(requested)
-        env = python or pypi.project_python()
+        package, release = _pypi_parts(argument)
         return SourceSpec(
             name=name or package,
-            kind=kinds or ([] if release.strip() else ["python"]),
+            kind=kinds,  # empty: the distribution's own kinds (its code, its Markdown)
             package=package,
-            python=env,
-            release=release.strip() or None,
+            python=python or pypi.project_python(),
+            release=release,
         )
     if _GIT.search(argument):
         stem = argument.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")

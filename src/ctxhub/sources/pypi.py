@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxhub.core.errors import SourceError
-from ctxhub.sources.base import Snapshot
+from ctxhub.sources.base import ContentKind, Snapshot
 from ctxhub.sources.local import BINARY_EXT, file_problem, snapshot_dir
 
 #: Run in the project's interpreter (stdlib only): what pip installed for one distribution.
@@ -27,6 +27,11 @@ print(json.dumps({"version": d.version, "root": str(d.locate_file("")),
                   "files": [f.as_posix() for f in d.files or []],
                   "direct_url": d.read_text("direct_url.json")}))
 """
+
+
+#: Written docs a wheel may ship beside its code (an agent skill's SKILL.md, a guide);
+#: its .html files are templates, not pages.
+DOC_SUFFIXES = (".md", ".mdx", ".markdown", ".rst")
 
 
 @dataclass
@@ -153,13 +158,16 @@ def snapshot_distribution(name: str, python: str | None = None) -> Snapshot:
         files.append(rel)
     if not files:
         raise SourceError(f"distribution {name!r} lists no readable files")
+    kinds: list[ContentKind] = ["python"]
+    if any(f.lower().endswith(DOC_SUFFIXES) for f in files):
+        kinds.append("docs")  # what it says in prose is indexed too, not dropped
     return Snapshot(
         root=root,
         files=sorted(files),
         origin=origin,
         version=version,
         skipped=sorted(skipped),
-        kinds=["python"],
+        kinds=kinds,
     )
 
 

@@ -2,7 +2,8 @@
 
 Four layouts, tried in order:
 
-1. an examples folder (`examples/`, `samples/`, `demos/`, ...; the shallowest one wins):
+1. examples folders (`examples/`, `samples/`, `demos/`, `docs_src/`, `docs/examples/`, ...;
+   each one not inside another, the tests or a package):
    a script directly in it is one example, a sub-folder that looks like a project
    (README, pyproject/requirements/package.json, Dockerfile, a main-ish script) is one
    example, any other sub-folder is a topic whose children are examples (recursively);
@@ -48,6 +49,13 @@ STRONG_MARKERS = re.compile(
 PACKAGE_MARKERS = re.compile(r"^(pyproject\.toml|setup\.py|setup\.cfg|package\.json)$", re.I)
 MAIN_STEMS = frozenset({"main", "app", "bot", "server", "run", "__main__", "agent", "cli", "index"})
 EXAMPLES_DIR_NAMES = frozenset({"examples", "example", "samples", "sample", "demos", "demo"})
+#: Other names of an examples tree: the code a docs site includes (`docs_src/`, the
+#: FastAPI family's tutorials), `docs-examples/`, `typing-examples/`, `code_samples/`.
+EXAMPLES_DIR_RE = re.compile(
+    r"^(docs?[-_](src|examples?|snippets|code)|[a-z0-9]+[-_](examples?|samples?|demos?))$", re.I
+)
+#: Top-level folders of a repository's own tests: never an examples tree.
+TEST_DIR_NAMES = frozenset({"tests", "test", "testing"})
 #: Folders inside an examples tree that hold shared material, not examples.
 SUPPORT_DIR_NAMES = frozenset(
     {"assets", "static", "images", "img", "media", "data", "resources", "shared", "common",
@@ -225,13 +233,24 @@ def _helper_modules(t: _Tree, root: str, read: Reader) -> set[str]:
     return {f for f in py if _stem(f) in imported and not _is_runnable(f, read)}
 
 
+def is_examples_dir_name(name: str) -> bool:
+    return name.lower() in EXAMPLES_DIR_NAMES or bool(EXAMPLES_DIR_RE.match(name))
+
+
 def _examples_roots(t: _Tree) -> list[str]:
+    """Every examples folder not inside another one, nor inside the tests, nor in a
+    Python package (`pkg/examples/__init__.py` beside `pkg/__init__.py` is the
+    package's code): a repo may have `docs_src/` and `docs/examples/` both."""
     every = {d for subs in t.dirs.values() for d in subs}
-    cands = [d for d in every if posixpath.basename(d).lower() in EXAMPLES_DIR_NAMES]
-    if not cands:
-        return []
-    depth = min(d.count("/") for d in cands)
-    return sorted(d for d in cands if d.count("/") == depth)
+    package_dirs = {d for d, fs in t.files.items() if any(_stem(f) == "__init__" for f in fs)}
+    cands = sorted(
+        d
+        for d in every
+        if is_examples_dir_name(posixpath.basename(d))
+        and d.split("/", 1)[0].lower() not in TEST_DIR_NAMES
+        and not (posixpath.dirname(d) and posixpath.dirname(d) in package_dirs)
+    )
+    return [d for d in cands if not any(d.startswith(o + "/") for o in cands)]
 
 
 def _project_folders(t: _Tree, read: Reader) -> list[str]:

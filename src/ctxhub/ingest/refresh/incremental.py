@@ -44,13 +44,19 @@ class SourceSummary(BaseModel):
     kinds: list[str] = Field(default_factory=list)
     version: str | None = None
     commit: str | None = None
-    files: int = 0
+    files: int = 0  # every file the source lists (junk excluded)
+    #: the files some unit takes (the rest are left out or skipped, with a reason)
+    indexed_files: int = 0
     units: int = 0
     unchanged_units: int = 0
     added: int = 0
     updated: int = 0
     removed: int = 0
+    #: deprecation records written by the units re-read (code and changelogs)
+    deprecations: int = 0
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (unit, reason)
+    #: (file, reason) of the files no unit takes: tests, loose scripts, a LICENSE, ...
+    left_out: list[tuple[str, str]] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     #: why a source that refreshed fine holds nothing ("no supported files: found ...")
     warning: str | None = None
@@ -145,6 +151,7 @@ def _index_units(
         summary.added += result.added
         summary.updated += result.updated
         summary.removed += result.removed
+        summary.deprecations += len(extracted.deprecations)
         summary.notes.extend(extracted.warnings)
         progress.advance(1)
     progress.done()
@@ -167,6 +174,10 @@ def refresh_source(
     try:
         snapshot = materialize(spec, sources_dir)
         plan = plan_units(snapshot, spec.kind or snapshot.kinds)
+        if not plan.units and spec.path and Path(spec.path).is_file():
+            # one file that nothing reads is a mistake to say, not an empty `ok` source
+            why = plan.left_out[0][1] if plan.left_out else "not a supported file"
+            raise SourceError(f"nothing to index in {Path(spec.path).name}: {why}")
     except (SourceError, OSError) as exc:
         summary.status, summary.error = "failed", str(exc)
         summary.kept_previous = previous is not None
@@ -185,6 +196,8 @@ def refresh_source(
     # files the walk or the plan left out (bad links, over the size cap) count as skipped
     left_out = [*snapshot.skipped, *plan.skipped]
     summary.skipped.extend(left_out)
+    summary.left_out = list(plan.left_out)
+    summary.indexed_files = len({m for u in plan.units for m in u.members})
     # Marked `indexing` before the first write: a refresh killed from here on leaves a
     # source that status reports as partial, not chunks without a source.
     base = previous or SourceState(name=spec.name, kinds=list(plan.kinds), origin=snapshot.origin)
@@ -210,6 +223,9 @@ def refresh_source(
     if not plan.units:
         summary.warning = nothing_indexed(snapshot.files, plan.kinds)
         log.warning("%s: %s", spec.name, summary.warning)
+    elif _empty_changelog(spec, plan, summary):
+        summary.status = "failed"
+        summary.error = f"nothing to index in {plan.units[0].key}: no deprecation or removal entry"
     store.upsert_source(
         SourceState(
             name=spec.name,
@@ -218,15 +234,15 @@ def refresh_source(
             root=str(snapshot.root),
             version=plan.version,
             commit=snapshot.commit,
-            status="ok",
-            error=None,
+            status=summary.status,
+            error=summary.error,
             last_refresh=time.time(),
             stats={
                 "packages": sorted(plan.packages),
                 "files": len(snapshot.files),
                 "units": len(plan.units),
                 "skipped": len(summary.skipped),
-                "ignored_files": plan.ignored,
+                "ignored_files": len(plan.left_out),
                 # what status counts besides the units marked skipped in `files`
                 "left_out": [list(x) for x in left_out[:MAX_LEFT_OUT]],
                 "left_out_count": len(left_out),
@@ -240,6 +256,14 @@ def refresh_source(
     )
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _empty_changelog(spec: SourceSpec, plan: Plan, summary: SourceSummary) -> bool:
+    """One changelog file, just read, that records nothing: not an `ok` empty source."""
+    one_file = bool(spec.path) and Path(str(spec.path)).is_file()
+    only_changelog = [u.kind for u in plan.units] == ["changelog"]
+    read_now = summary.unchanged_units == 0 and not summary.skipped
+    return one_file and only_changelog and read_now and summary.deprecations == 0
 
 
 def nothing_indexed(files: Sequence[str], kinds: Sequence[str]) -> str:

@@ -93,7 +93,9 @@ class Plan:
     packages: set[str] = field(default_factory=set)  # this source's top-level packages
     modules: dict[str, str] = field(default_factory=dict)  # python unit key -> module
     version: str | None = None
-    ignored: int = 0  # files no unit claimed
+    #: (file, why) of the listed files no unit takes: tests, loose scripts, files of a
+    #: kind the source does not have, what is no content (LICENSE, a .toml, a .sh)
+    left_out: list[tuple[str, str]] = field(default_factory=list)
     #: (file, reason) of listed files that could not be read when hashed (a file that
     #: became a symlink loop or a dangling link after the walk): left out of their unit
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -135,8 +137,47 @@ def _hash_digests(digests: dict[str, bytes]) -> str:
 
 
 def _in_test_dir(relpath: str) -> bool:
+    """Under a top-level tests/ folder, at any depth (fixtures and assets too)."""
     first = relpath.split("/", 1)[0].lower()
     return "/" in relpath and first in TEST_DIRS
+
+
+def _is_template(rel: str, layout: PackageLayout) -> bool:
+    """An .html file inside a Python package is a template the code renders, not a page."""
+    if not rel.lower().endswith((".html", ".htm")):
+        return False
+    parts = rel.split("/")[:-1]
+    return any("/".join(parts[:i]) in layout.package_dirs for i in range(1, len(parts) + 1))
+
+
+def _why_left_out(
+    rel: str, chosen: list[ContentKind], examples: list[Example], layout: PackageLayout
+) -> str:
+    """Why no unit takes a listed file, in a few words the summary groups by."""
+    if _in_test_dir(rel):
+        return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
+    for ex in examples:
+        reason = next((r for p, r in ex.skipped if p == rel), None)
+        if reason is not None:
+            return f"in an example: {reason}"
+    name = posixpath.basename(rel)
+    if HOUSEKEEPING.match(name):
+        return "repository housekeeping (license, contributing, ...), not docs"
+    if is_python_path(rel):
+        if chosen and "python" not in chosen:
+            return "python is not a kind of this source"
+        return "not in an importable package (loose scripts index with --kind examples)"
+    if rel.lower().endswith(DOC_EXT):
+        if is_changelog(rel):
+            return "a changelog: read as deprecation records (kind python or none), not docs"
+        if is_aggregate_doc(rel):
+            return "a link index (llms.txt), not docs"
+        if _is_template(rel, layout):
+            return "HTML inside a Python package: a template, not docs"
+        if chosen and "docs" not in chosen:
+            return "docs is not a kind of this source"
+    ext = posixpath.splitext(name)[1].lower()
+    return f"not docs, python or examples ({ext or name})"
 
 
 def _is_doc(relpath: str) -> bool:
@@ -163,12 +204,19 @@ def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]
     claimed = {f for e in examples for f in e.files}
     if find_internal_packages(f for f in files if f not in claimed and not _in_test_dir(f)):
         kinds.append("python")
-    if any(_is_doc(f) and f not in claimed and not is_changelog(f) for f in files) or any(
+    docs = (f for f in files if f not in claimed and not _in_test_dir(f))
+    if any(_is_doc(f) and not is_changelog(f) for f in docs) or any(
         posixpath.basename(f) == "llms-full.txt" for f in files
     ):
         kinds.append("docs")
     if examples:
         kinds.append("examples")
+    if not kinds and any(
+        is_changelog(f) and f.lower().endswith(DOC_EXT) and not _in_test_dir(f) for f in files
+    ):
+        # changelogs alone (a CHANGELOG.md added by itself, a fragments folder): read as
+        # in any package, as the deprecation records `check_deprecation` answers from
+        kinds.append("python")
     return kinds
 
 
@@ -204,7 +252,8 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
 
     examples: list[Example] = []
     if not explicit or "examples" in explicit:
-        found = discover_examples(files, read_text)
+        # a repository's tests are never its examples (nor its docs, nor its API)
+        found = discover_examples([f for f in files if not _in_test_dir(f)], read_text)
         # Detection trusts an examples folder holding code (a docs site's `examples/`
         # pages are docs), and a tree of example projects or tutorial topics whose root
         # is no package itself (a library's repo has its pyproject at the root);
@@ -243,19 +292,19 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 modules[rel] = module
                 claimed.add(rel)
         for rel in rest:
-            if is_changelog(rel) and rel.lower().endswith(DOC_EXT):
+            if is_changelog(rel) and rel.lower().endswith(DOC_EXT) and not _in_test_dir(rel):
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
 
     if "docs" in chosen:
-        doc_files = [f for f in rest if f not in claimed]
+        doc_files = [f for f in rest if f not in claimed and not _in_test_dir(f)]
         for rel in doc_files:
             name = posixpath.basename(rel).lower()
             if name == "llms-full.txt" or (name.endswith(".txt") and _reads_as_dump(snapshot, rel)):
                 units.append(Unit(key=rel, kind="dump", members=[rel]))
             elif is_aggregate_doc(rel):
                 continue
-            elif _is_doc(rel) and not is_changelog(rel):
+            elif _is_doc(rel) and not is_changelog(rel) and not _is_template(rel, layout):
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
             else:
                 continue
@@ -307,7 +356,9 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         packages=packages,
         modules=modules,
         version=snapshot.version or detect_version(snapshot),
-        ignored=len([f for f in files if f not in claimed]),
+        left_out=[
+            (f, _why_left_out(f, chosen, examples, layout)) for f in files if f not in claimed
+        ],
         skipped=skipped,
         helpers=helpers,
     )
