@@ -43,6 +43,16 @@ class Companion(BaseModel):
     )
 
 
+class TypedStub(BaseModel):
+    """A type stub of the snippet's definition (a `.pyi` definition or an `@overload`)."""
+
+    symbol: str
+    id: str = Field(description="Chunk id: pass to get_code_snippet(chunk_id=...)")
+    path: str
+    line_start: int | None = None
+    signature: str | None = Field(default=None, description="The stub's typed signature")
+
+
 class CodeSnippet(BaseModel):
     """Source of one definition (or a line range of a file)."""
 
@@ -68,7 +78,13 @@ class CodeSnippet(BaseModel):
         default_factory=list, description="Indexed functions this code calls"
     )
     alternatives: list[str] = Field(
-        default_factory=list, description="Other symbols that matched the name"
+        default_factory=list,
+        description="Other symbols that matched the name",
+    )
+    stubs: list[TypedStub] = Field(
+        default_factory=list,
+        description="Type stubs of this definition (.pyi, @overload): its typed signatures; "
+        "the code shown is the definition that runs",
     )
 
 

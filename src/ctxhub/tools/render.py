@@ -135,6 +135,12 @@ def code_snippet(snippet: CodeSnippet) -> str:
             f"{c.path}{_lines(c.line_start, None)}"
             for c in snippet.companions
         )
+    if snippet.stubs:
+        lines.append("typed stubs of it (open with get_code_snippet(chunk_id=...)):")
+        lines.extend(
+            f"- {t.symbol} · id {t.id} · {t.path}{_lines(t.line_start, None)}"
+            for t in snippet.stubs
+        )
     if snippet.alternatives:
         lines.append("other matches: " + _names(snippet.alternatives, 10))
     return "\n".join(lines)
