@@ -79,7 +79,8 @@ class CodeSnippet(BaseModel):
     )
     alternatives: list[str] = Field(
         default_factory=list,
-        description="Other symbols that matched the name",
+        description="Other symbols that matched the name; 'SYMBOL (source NAME)' is the "
+        "same symbol in another source (another indexed version): pass source=NAME",
     )
     stubs: list[TypedStub] = Field(
         default_factory=list,
@@ -117,6 +118,11 @@ class CallTrace(BaseModel):
         default_factory=list, description="Called names with no indexed target (depth 1)"
     )
     truncated: bool = Field(default=False, description="Nodes were left out (cap or max_tokens)")
+    other_sources: list[str] = Field(
+        default_factory=list,
+        description="Other sources that define the root's symbol too (another indexed "
+        "version): pass source=NAME to trace there",
+    )
 
 
 class ExampleFile(BaseModel):

@@ -13,6 +13,7 @@ from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, Typ
 from ctxhub.search.budget import hit_metadata
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.hub_status import installed_ranks
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
@@ -112,6 +113,16 @@ def _snippet(
     return snippet
 
 
+def _installed_first(hub: HubSession, found: list[Chunk]) -> tuple[list[Chunk], list[Chunk]]:
+    """resolve.prefer_sources ranked by which source holds the installed version; the
+    environment is asked only when one symbol is defined in several sources."""
+    first = found[0].symbol if found else None
+    names = {c.source for c in found if c.symbol == first}
+    if len(names) < 2:
+        return found, []
+    return resolve.prefer_sources(found, installed_ranks(hub.store, names))
+
+
 def _stub_ref(chunk: Chunk) -> TypedStub:
     return TypedStub(
         symbol=chunk.symbol or "",
@@ -190,9 +201,11 @@ def get_code_snippet(
         found, stubs = resolve.runtime_first(hub.store, found)
         found, resolution = resolve.through_alias(hub.store, found, resolution)
         if found:
+            found, elsewhere = _installed_first(hub, found)
             alternatives = list(
                 dict.fromkeys(
-                    c.symbol for c in found[1:] if c.symbol and c.symbol != found[0].symbol
+                    [f"{c.symbol} (source {c.source})" for c in elsewhere]
+                    + [c.symbol for c in found[1:] if c.symbol and c.symbol != found[0].symbol]
                 )
             )[:10]
             refs = [_stub_ref(c) for c in stubs[:MAX_STUB_REFS]]
@@ -278,6 +291,7 @@ def trace_calls(
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
         raise NotFoundError(f"no indexed function or method named {shown(symbol)}")
+    found, elsewhere = _installed_first(hub, found)
     root = found[0]
     nodes: list[CallNode] = []
     unresolved: list[str] = []
@@ -324,5 +338,6 @@ def trace_calls(
         nodes=nodes,
         unresolved=unresolved[:50],
         truncated=truncated,
+        other_sources=sorted({c.source for c in elsewhere}),
     )
     return _fit_nodes(trace, max_tokens)

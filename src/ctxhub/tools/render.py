@@ -181,6 +181,8 @@ def call_trace(trace: CallTrace) -> str:
         )
     if trace.unresolved:
         lines.append("not indexed: " + _names(trace.unresolved, 20))
+    if trace.other_sources:
+        lines.append(f"also defined in: {_names(trace.other_sources)} (pass source=NAME)")
     if trace.truncated:
         lines.append("(more nodes left out; lower depth or raise max_tokens)")
     return "\n".join(lines)

@@ -10,7 +10,7 @@ resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method, or n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ctxhub.core.calls import as_written, call_sites, marker, via_kind
@@ -188,6 +188,21 @@ def runtime_first(store: Store, found: list[Chunk]) -> tuple[list[Chunk], list[C
     return [c for c in found if c.id not in kept], stubs
 
 
+def prefer_sources(found: list[Chunk], ranks: Mapping[str, int]) -> tuple[list[Chunk], list[Chunk]]:
+    """When the answer's symbol is defined in several sources (two versions of one
+    package), the definition from the best-ranked source (hub_status.installed_ranks)
+    first; the same symbol in the other sources comes back apart."""
+    if not found:
+        return found, []
+    same = [c for c in found if c.symbol == found[0].symbol]
+    if len({c.source for c in same}) < 2:
+        return found, []
+    best = min(same, key=lambda c: ranks.get(c.source, 1))
+    others = [c for c in same if c.source != best.source]
+    taken = {c.id for c in others} | {best.id}
+    return [best, *(c for c in found if c.id not in taken)], others
+
+
 def class_chunk(
     store: Store, module: str | None, class_name: str, source: str | None = None
 ) -> Chunk | None:
@@ -214,7 +229,12 @@ def method_in_hierarchy(
         return None
     seen.add(cls.symbol)
     if not skip_self:
-        own = _api(store, symbol=f"{cls.symbol}.{name}", chunk_types=("method", "function"))
+        member = f"{cls.symbol}.{name}"
+        types = ("method", "function")
+        # the class's own source first: another indexed version of it is another class
+        own = _api(store, cls.source, symbol=member, chunk_types=types) or _api(
+            store, symbol=member, chunk_types=types
+        )
         if own:
             return own[0]
     for base in cls.metadata.bases:
@@ -239,7 +259,9 @@ def resolve_call(
     store: Store, caller: Chunk, name: str, qualified: str | None, via: str | None = None
 ) -> Chunk | None:
     """The indexed definition a call in `caller` most likely reaches, or None. `via` is the
-    call's receiver (core/calls.py); without it, the written text tells."""
+    call's receiver (core/calls.py); without it, the written text tells. A call by name
+    looks in the caller's own source first: with two versions of a package indexed (two
+    sources), a call stays in its version, and the other never makes a name ambiguous."""
     meta = caller.metadata
     text = qualified or name
     kind = via_kind(via)
@@ -261,7 +283,7 @@ def resolve_call(
         cls = class_chunk(store, None, parts[-2], caller.source)
         if cls is not None:
             return method_in_hierarchy(store, cls, name)
-    return _by_name(store, caller, name, None)
+    return _by_name(store, caller, name, caller.source) or _by_name(store, caller, name, None)
 
 
 def _by_name(store: Store, caller: Chunk, name: str, scope: str | None) -> Chunk | None:
