@@ -43,6 +43,16 @@ class Companion(BaseModel):
     )
 
 
+class TypedStub(BaseModel):
+    """A type stub of the snippet's definition (a `.pyi` definition or an `@overload`)."""
+
+    symbol: str
+    id: str = Field(description="Chunk id: pass to get_code_snippet(chunk_id=...)")
+    path: str
+    line_start: int | None = None
+    signature: str | None = Field(default=None, description="The stub's typed signature")
+
+
 class CodeSnippet(BaseModel):
     """Source of one definition (or a line range of a file)."""
 
@@ -68,7 +78,14 @@ class CodeSnippet(BaseModel):
         default_factory=list, description="Indexed functions this code calls"
     )
     alternatives: list[str] = Field(
-        default_factory=list, description="Other symbols that matched the name"
+        default_factory=list,
+        description="Other symbols that matched the name; 'SYMBOL (source NAME)' is the "
+        "same symbol in another source (another indexed version): pass source=NAME",
+    )
+    stubs: list[TypedStub] = Field(
+        default_factory=list,
+        description="Type stubs of this definition (.pyi, @overload): its typed signatures; "
+        "the code shown is the definition that runs",
     )
 
 
@@ -101,6 +118,11 @@ class CallTrace(BaseModel):
         default_factory=list, description="Called names with no indexed target (depth 1)"
     )
     truncated: bool = Field(default=False, description="Nodes were left out (cap or max_tokens)")
+    other_sources: list[str] = Field(
+        default_factory=list,
+        description="Other sources that define the root's symbol too (another indexed "
+        "version): pass source=NAME to trace there",
+    )
 
 
 class ExampleFile(BaseModel):

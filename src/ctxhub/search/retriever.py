@@ -44,6 +44,7 @@ from ctxhub.search.rank import (
     rerank,
 )
 from ctxhub.search.reexports import recorded_targets
+from ctxhub.search.stubs import fold_stubs, runtime_definition
 from ctxhub.store.protocol import Store
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,8 @@ class SearchOptions:
     prefer: Mapping[str, float] = field(default_factory=dict)  # kind -> multiplier
     scorers: Sequence[str] | None = None  # None: all default scorers
     weights: Mapping[str, float] | None = None  # override the analyser's path weights
-    collapse: bool = True  # keep the best chunk per doc page and per example
+    #: keep the best chunk per doc page and per example, one place per definition
+    collapse: bool = True
     #: the caller looks for API to use (search_api): private definitions step back
     public_first: bool = False
 
@@ -338,7 +340,8 @@ class Retriever:
         if options.scorers is None or DRILL in options.scorers:
             final = self._drill(analysis, request, final, window_led)
         if options.collapse:
-            final = collapse(final)
+            # a stub and the code it types are one definition (search/stubs.py)
+            final = collapse(fold_stubs(final, lambda c: runtime_definition(self.store, c)))
         coverage = conf.term_coverage(analysis.terms, vocabulary[0]) if vocabulary else 1.0
         feats = conf.features(analysis, final, list(ranked), coverage)
         return Ranking(

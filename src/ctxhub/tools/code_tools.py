@@ -9,15 +9,17 @@ from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
 from ctxhub.core.name_templates import keys_for_name
-from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion
+from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, TypedStub
 from ctxhub.search.budget import hit_metadata
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.hub_status import installed_ranks
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
 MAX_TRACE_NODES = 200
 MAX_COMPANIONS = 50
+MAX_STUB_REFS = 10
 #: Tokens held back for the response envelope and the text rendering's headers.
 _SLACK_TOKENS = 60
 
@@ -54,6 +56,7 @@ def _snippet(
     alternatives: list[str],
     window: tuple[int, int] | None = None,
     max_tokens: int = DEFAULT_TOKENS,
+    stubs: list[TypedStub] | None = None,
 ) -> CodeSnippet:
     full_start = chunk.line_start or 1
     full_end = chunk.line_end or full_start
@@ -97,6 +100,7 @@ def _snippet(
         metadata=hit_metadata(chunk),
         companions=companions,
         alternatives=alternatives[:10],
+        stubs=stubs or [],
     )
     # The budget trims the code, never the citation (ids, paths, full line range).
     overhead = estimate_tokens(snippet.model_dump_json(exclude={"code"})) + _SLACK_TOKENS
@@ -107,6 +111,26 @@ def _snippet(
         snippet.line_end = first + max(0, len(fitted) - 1)
         snippet.truncated = True
     return snippet
+
+
+def _installed_first(hub: HubSession, found: list[Chunk]) -> tuple[list[Chunk], list[Chunk]]:
+    """resolve.prefer_sources ranked by which source holds the installed version; the
+    environment is asked only when one symbol is defined in several sources."""
+    first = found[0].symbol if found else None
+    names = {c.source for c in found if c.symbol == first}
+    if len(names) < 2:
+        return found, []
+    return resolve.prefer_sources(found, installed_ranks(hub.store, names))
+
+
+def _stub_ref(chunk: Chunk) -> TypedStub:
+    return TypedStub(
+        symbol=chunk.symbol or "",
+        id=chunk.id,
+        path=chunk.path,
+        line_start=chunk.line_start,
+        signature=chunk.metadata.signature,
+    )
 
 
 def _covering_chunk(hub: HubSession, source: str | None, path: str, line: int) -> Chunk | None:
@@ -172,17 +196,27 @@ def get_code_snippet(
             raise NotFoundError(f"no chunk with id {shown(chunk_id)}; ids come from search hits")
         return _snippet(hub, by_id[0], "id", max_lines, [], max_tokens=max_tokens)
     if symbol:
-        found, resolution = resolve.through_alias(
-            hub.store, *resolve.find_symbol(hub.store, symbol, source)
-        )
+        found, resolution = resolve.find_symbol(hub.store, symbol, source)
+        # the code that runs, not its type stub (which may stand for an alias)
+        found, stubs = resolve.runtime_first(hub.store, found)
+        found, resolution = resolve.through_alias(hub.store, found, resolution)
         if found:
+            found, elsewhere = _installed_first(hub, found)
             alternatives = list(
                 dict.fromkeys(
-                    c.symbol for c in found[1:] if c.symbol and c.symbol != found[0].symbol
+                    [f"{c.symbol} (source {c.source})" for c in elsewhere]
+                    + [c.symbol for c in found[1:] if c.symbol and c.symbol != found[0].symbol]
                 )
             )[:10]
+            refs = [_stub_ref(c) for c in stubs[:MAX_STUB_REFS]]
             return _snippet(
-                hub, found[0], resolution, max_lines, alternatives, max_tokens=max_tokens
+                hub,
+                found[0],
+                resolution,
+                max_lines,
+                alternatives,
+                max_tokens=max_tokens,
+                stubs=refs,
             )
         if not intent and not path:
             # A name that is defined nowhere is "not found", with the nearest names:
@@ -253,9 +287,11 @@ def trace_calls(
         raise InputError("symbol must not be empty")
     check_sources(hub.store, source)
     found, _ = resolve.find_symbol(hub.store, symbol, source)
+    found, _stubs = resolve.runtime_first(hub.store, found)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
         raise NotFoundError(f"no indexed function or method named {shown(symbol)}")
+    found, elsewhere = _installed_first(hub, found)
     root = found[0]
     nodes: list[CallNode] = []
     unresolved: list[str] = []
@@ -302,5 +338,6 @@ def trace_calls(
         nodes=nodes,
         unresolved=unresolved[:50],
         truncated=truncated,
+        other_sources=sorted({c.source for c in elsewhere}),
     )
     return _fit_nodes(trace, max_tokens)

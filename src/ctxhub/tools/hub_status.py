@@ -50,6 +50,27 @@ def _cached_note(origin: str, indexed: str | None) -> str | None:
     return hit[1]
 
 
+#: How a source ranks when several define one symbol (lower first): the version
+#: installed in the project, then a source with no installed counterpart (a folder, a
+#: pinned release), then a distribution that is due a refresh or no longer installed.
+INSTALLED, UNKNOWN, NOT_INSTALLED = 0, 1, 2
+
+
+def installed_ranks(store: HubStore, names: set[str]) -> dict[str, int]:
+    """INSTALLED, UNKNOWN or NOT_INSTALLED for each of `names` (looked up at most every
+    INSTALLED_TTL_S)."""
+    ranks: dict[str, int] = {}
+    for state in store.sources():
+        if state.name in names:
+            if distribution_of(state.origin) is None:
+                ranks[state.name] = UNKNOWN
+            elif _cached_note(state.origin, state.version) is None:
+                ranks[state.name] = INSTALLED
+            else:
+                ranks[state.name] = NOT_INSTALLED
+    return ranks
+
+
 def source_notes(store: HubStore, names: set[str]) -> list[str]:
     """`name: <environment note>` for each of `names` whose installed distribution
     changed since it was indexed (looked up at most every INSTALLED_TTL_S)."""

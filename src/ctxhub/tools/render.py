@@ -135,6 +135,12 @@ def code_snippet(snippet: CodeSnippet) -> str:
             f"{c.path}{_lines(c.line_start, None)}"
             for c in snippet.companions
         )
+    if snippet.stubs:
+        lines.append("typed stubs of it (open with get_code_snippet(chunk_id=...)):")
+        lines.extend(
+            f"- {t.symbol} · id {t.id} · {t.path}{_lines(t.line_start, None)}"
+            for t in snippet.stubs
+        )
     if snippet.alternatives:
         lines.append("other matches: " + _names(snippet.alternatives, 10))
     return "\n".join(lines)
@@ -175,6 +181,8 @@ def call_trace(trace: CallTrace) -> str:
         )
     if trace.unresolved:
         lines.append("not indexed: " + _names(trace.unresolved, 20))
+    if trace.other_sources:
+        lines.append(f"also defined in: {_names(trace.other_sources)} (pass source=NAME)")
     if trace.truncated:
         lines.append("(more nodes left out; lower depth or raise max_tokens)")
     return "\n".join(lines)

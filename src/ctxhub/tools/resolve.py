@@ -10,11 +10,12 @@ resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method, or n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ctxhub.core.calls import as_written, call_sites, marker, via_kind
 from ctxhub.core.knowledge import Chunk, ChunkQuery
+from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
 
 #: Definitions before overviews when a name matches several chunks.
@@ -26,6 +27,7 @@ def _by_preference(chunks: Sequence[Chunk]) -> list[Chunk]:
         chunks,
         key=lambda c: (
             _TYPE_ORDER.get(c.metadata.chunk_type or "", 2),
+            is_stub(c),  # the code that runs before its type stub (search/stubs.py)
             len(c.symbol or ""),
             c.path,
             c.line_start or 0,
@@ -52,7 +54,8 @@ def _api(
         calls=calls,
         limit=limit,
     )
-    return store.find_chunks(query)
+    # a lookup's first answer is the code that runs, not a `.pyi` or `@overload` of it
+    return sorted(store.find_chunks(query), key=is_stub)
 
 
 def with_suffix(
@@ -152,6 +155,54 @@ def through_alias(store: Store, found: list[Chunk], how: str) -> tuple[list[Chun
     return (definition + found, "alias") if definition else (found, how)
 
 
+#: Stubs of an answer looked up among the other matches (each costs a few reads).
+MAX_STUBS = 8
+
+
+def runtime_first(store: Store, found: list[Chunk]) -> tuple[list[Chunk], list[Chunk]]:
+    """`found` led by the code that runs: a type stub first in line gives way to its
+    runtime definition (search/stubs.py), and the stubs of the answer among `found`
+    come back apart (its typed signatures), out of the list."""
+    if found and is_stub(found[0]):
+        runtime = runtime_definition(store, found[0])
+        if runtime is not None:
+            found = [runtime, *(c for c in found if c.id != runtime.id)]
+    if not found or is_stub(found[0]):
+        return found, []
+    head = found[0]
+    last = (head.symbol or "").rsplit(".", 1)[-1]
+    maybe = [
+        c
+        for c in found[1:]
+        if is_stub(c) and c.source == head.source and (c.symbol or "").endswith(f".{last}")
+    ]
+    runs: dict[str, str | None] = {}  # a stub's overloads: one lookup
+    stubs: list[Chunk] = []
+    for stub in maybe:
+        if stub.symbol not in runs and len(runs) < MAX_STUBS:
+            runtime = runtime_definition(store, stub)
+            runs[stub.symbol or ""] = runtime.id if runtime else None
+        if runs.get(stub.symbol or "") == head.id:
+            stubs.append(stub)
+    kept = {s.id for s in stubs}
+    return [c for c in found if c.id not in kept], stubs
+
+
+def prefer_sources(found: list[Chunk], ranks: Mapping[str, int]) -> tuple[list[Chunk], list[Chunk]]:
+    """When the answer's symbol is defined in several sources (two versions of one
+    package), the definition from the best-ranked source (hub_status.installed_ranks)
+    first; the same symbol in the other sources comes back apart."""
+    if not found:
+        return found, []
+    same = [c for c in found if c.symbol == found[0].symbol]
+    if len({c.source for c in same}) < 2:
+        return found, []
+    best = min(same, key=lambda c: ranks.get(c.source, 1))
+    others = [c for c in same if c.source != best.source]
+    taken = {c.id for c in others} | {best.id}
+    return [best, *(c for c in found if c.id not in taken)], others
+
+
 def class_chunk(
     store: Store, module: str | None, class_name: str, source: str | None = None
 ) -> Chunk | None:
@@ -178,7 +229,12 @@ def method_in_hierarchy(
         return None
     seen.add(cls.symbol)
     if not skip_self:
-        own = _api(store, symbol=f"{cls.symbol}.{name}", chunk_types=("method", "function"))
+        member = f"{cls.symbol}.{name}"
+        types = ("method", "function")
+        # the class's own source first: another indexed version of it is another class
+        own = _api(store, cls.source, symbol=member, chunk_types=types) or _api(
+            store, symbol=member, chunk_types=types
+        )
         if own:
             return own[0]
     for base in cls.metadata.bases:
@@ -203,7 +259,9 @@ def resolve_call(
     store: Store, caller: Chunk, name: str, qualified: str | None, via: str | None = None
 ) -> Chunk | None:
     """The indexed definition a call in `caller` most likely reaches, or None. `via` is the
-    call's receiver (core/calls.py); without it, the written text tells."""
+    call's receiver (core/calls.py); without it, the written text tells. A call by name
+    looks in the caller's own source first: with two versions of a package indexed (two
+    sources), a call stays in its version, and the other never makes a name ambiguous."""
     meta = caller.metadata
     text = qualified or name
     kind = via_kind(via)
@@ -225,18 +283,26 @@ def resolve_call(
         cls = class_chunk(store, None, parts[-2], caller.source)
         if cls is not None:
             return method_in_hierarchy(store, cls, name)
-    if meta.module:
-        local = _api(store, symbol=f"{meta.module}.{name}")
+    return _by_name(store, caller, name, caller.source) or _by_name(store, caller, name, None)
+
+
+def _by_name(store: Store, caller: Chunk, name: str, scope: str | None) -> Chunk | None:
+    """A function of the caller's module, else the one top-level definition of that
+    name, within the source `scope` (None: every source)."""
+    if caller.metadata.module:
+        local = _api(store, scope, symbol=f"{caller.metadata.module}.{name}")
         if local:
             return local[0]
-    candidates = with_suffix(store, name, None, ["function", "class"])
+    candidates = with_suffix(store, name, scope, ["function", "class"])
     top_level = [
         c
         for c in candidates
         if c.symbol and c.metadata.module and c.symbol == f"{c.metadata.module}.{name}"
     ]
-    if len(top_level) == 1:
-        return top_level[0]
+    # a definition and its type stub (search/stubs.py) are one name, not two
+    runtime = [c for c in top_level if not is_stub(c)]
+    if len(runtime) == 1 or (not runtime and len(top_level) == 1):
+        return (runtime or top_level)[0]
     return None
 
 

@@ -122,7 +122,8 @@ GET_CODE_SNIPPET = ToolSpec(
 'pkg.mod.Class.method', 'Class.method', 'Class' or 'method'; resolved exact -> Class.method
 -> class -> method -> semantic), `chunk_id` (a hit's or companion's id), `path` +
 `line_start` [+ `line_end`], or `intent` (what the code does). States the full line range
-and whether it was truncated; `companions` are the indexed functions it calls, with ids.""",
+and whether it was truncated; `companions` are the indexed functions it calls, with ids.
+Answers with the code that runs, not a `.pyi` stub (`stubs`: its typed signatures).""",
     args=GetCodeSnippetArgs,
     output=CodeSnippet,
     function="ctxhub.tools.code_tools:get_code_snippet",

@@ -1,0 +1,113 @@
+"""Two versions of one package indexed as two sources: get_code_snippet and trace_calls
+answer from the version installed and name the other, and a call graph stays within its
+root's source (tools/code_tools.py, tools/resolve.py, hub_status.installed_ranks)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Iterator
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.session import HubSession, set_embedder
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import code_tools
+from ctxhub.tools import hub_status as hub_status_module
+from ctxhub.tools.render import call_trace
+
+BODY = '        """Do it."""\n        step = 1\n        step += 1\n        return step\n'
+MODELS = 'class Config:\n    """The settings."""\n\n    debug = False\n    level = 1\n'
+
+
+def _main(padding: int) -> str:
+    """The package's main module; `padding` lines move its definitions down (the
+    installed version is the longer file, so line order alone would pick the other)."""
+    return (
+        "from tv.models import Config\n" + "\n" * padding + "\n\nclass App:\n"
+        '    """The app."""\n\n'
+        f"    def add(self, other):\n{BODY}\n"
+        "    def __call__(self):\n"
+        '        """Run it."""\n'
+        "        command = get_command(self)\n"
+        "        command.debug = True\n"
+        "        return command\n\n\n"
+        "def get_command(app):\n"
+        '    """The command of an app."""\n'
+        "    config = Config()\n"
+        "    config.level = 2\n"
+        "    return config\n"
+    )
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
+    root = tmp_path_factory.mktemp("versions")
+    specs = []
+    for name, padding in (("tv", 40), ("tv-old", 0)):
+        pkg = root / name / "tv"
+        pkg.mkdir(parents=True)
+        (pkg / "__init__.py").write_text("")
+        (pkg / "main.py").write_text(_main(padding))
+        (pkg / "models.py").write_text(MODELS)
+        specs.append(SourceSpec(name=name, kind=["python"], path=str(root / name)))
+    home = root / "home"
+    embedder = HashingEmbedder(dim=64)
+    installed = importlib.metadata.version("pydantic")
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(store, specs, home, embedder)
+        # as `add pypi:NAME --python` and `add pypi:NAME==X` record them: the first is
+        # the version installed, the second a pinned older release
+        for state in store.sources():
+            origin, version = (
+                ("pypi:pydantic", installed)
+                if state.name == "tv"
+                else ("pypi:pydantic==0.1", "0.1")
+            )
+            store.upsert_source(state.model_copy(update={"origin": origin, "version": version}))
+    set_embedder(embedder)
+    with HubSession(Settings(home=home)) as h:
+        yield h
+    set_embedder(None)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_lookups(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hub_status_module, "_looked_up", {})
+
+
+def test_a_snippet_comes_from_the_installed_version_and_names_the_other(
+    hub: HubSession,
+) -> None:
+    for asked in ("App.add", "Ap.add", "tv.main.App.add"):
+        snippet = code_tools.get_code_snippet(hub, symbol=asked)
+        assert snippet.source == "tv", asked
+        assert "tv.main.App.add (source tv-old)" in snippet.alternatives
+    pinned = code_tools.get_code_snippet(hub, symbol="App.add", source="tv-old")
+    assert pinned.source == "tv-old"
+
+
+def test_a_call_graph_stays_in_its_roots_source(hub: HubSession) -> None:
+    for source in (None, "tv", "tv-old"):
+        trace = code_tools.trace_calls(hub, "App.__call__", depth=2, source=source)
+        root = hub.store.get_chunks([trace.id])[0]
+        assert root.source == (source or "tv")
+        nodes = hub.store.get_chunks([n.id for n in trace.nodes])
+        assert [c.symbol for c in nodes] == ["tv.main.get_command", "tv.models.Config"]
+        assert {c.source for c in nodes} == {root.source}, source
+
+
+def test_a_call_graph_names_the_other_sources_of_its_root(hub: HubSession) -> None:
+    trace = code_tools.trace_calls(hub, "App.__call__")
+    assert trace.other_sources == ["tv-old"]
+    assert "also defined in: tv-old" in call_trace(trace)
+    assert code_tools.trace_calls(hub, "App.__call__", source="tv").other_sources == []
+
+
+def test_installed_ranks_put_the_installed_version_first(hub: HubSession) -> None:
+    ranks = hub_status_module.installed_ranks(hub.store, {"tv", "tv-old"})
+    assert ranks == {"tv": hub_status_module.INSTALLED, "tv-old": hub_status_module.UNKNOWN}
