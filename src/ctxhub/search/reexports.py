@@ -9,7 +9,9 @@ its `__all__` and re-exports; `imports`: its own imports).
 
 from __future__ import annotations
 
-from ctxhub.core.knowledge import ChunkQuery
+from collections.abc import Sequence
+
+from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.store.protocol import Store
 
 #: Re-exports followed through at most this many modules (`pkg` -> `pkg.api` -> ...).
@@ -23,14 +25,25 @@ def recorded_targets(store: Store, name: str, hops: int = MAX_HOPS) -> list[str]
     followed (`hops` modules deep) and kept as well: the caller looks each one up."""
     if "." not in name or hops <= 0:
         return []
-    module, last = name.rsplit(".", 1)
+    module = name.rsplit(".", 1)[0]
     chunks = store.find_chunks(ChunkQuery(kind="api", symbol=module, chunk_types=("module",)))
-    declared = [str(t) for c in chunks for t in c.metadata.extra.get("exports", ())]
-    imported = [t for c in chunks for t in c.metadata.imports]
-    for recorded in (declared, imported):
-        targets = [t for t in dict.fromkeys(recorded) if t.rsplit(".", 1)[-1] == last]
-        targets = [t for t in targets if t != name]
+    for targets in recorded_as(chunks, name):
         if targets:
             deeper = [d for t in targets for d in recorded_targets(store, t, hops - 1)]
             return list(dict.fromkeys([*targets, *deeper]))
     return []
+
+
+def recorded_as(modules: Sequence[Chunk], name: str) -> tuple[list[str], list[str]]:
+    """What the module chunks of `name`'s module record under `name`'s last part: the
+    qualified names it declares (`extra.exports`), and those it imports, each in order
+    and once, `name` itself left out. Read the declared ones first: a module's imports
+    include what it only uses."""
+    last = name.rsplit(".", 1)[-1]
+    declared = [str(t) for m in modules for t in m.metadata.extra.get("exports", ())]
+    imported = [t for m in modules for t in m.metadata.imports]
+
+    def named(recorded: list[str]) -> list[str]:
+        return [t for t in dict.fromkeys(recorded) if t.rsplit(".", 1)[-1] == last and t != name]
+
+    return named(declared), named(imported)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.search.rank import Candidate
+from ctxhub.search.reexports import recorded_as
 from ctxhub.store.protocol import Store
 
 #: Re-exports followed from a stub's name to a definition (a package re-exporting a
@@ -49,14 +50,11 @@ def _resolve(store: Store, source: str, symbol: str, depth: int) -> Chunk | None
     owner, last = symbol.rsplit(".", 1)
     modules = _runtime_chunks(store, source, owner, ("module",))
     if modules:
-        declared = [str(t) for m in modules for t in m.metadata.extra.get("exports", ())]
-        imported = [t for m in modules for t in m.metadata.imports]
-        for recorded in (declared, imported):
-            for target in dict.fromkeys(recorded):
-                if target.rsplit(".", 1)[-1] == last and target != symbol:
-                    found = _resolve(store, source, target, depth + 1)
-                    if found is not None:
-                        return found
+        for recorded in recorded_as(modules, symbol):
+            for target in recorded:
+                found = _resolve(store, source, target, depth + 1)
+                if found is not None:
+                    return found
         return None
     parent = _resolve(store, source, owner, depth + 1)
     if parent is None or parent.metadata.chunk_type != "class" or parent.symbol == owner:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ctxhub.core.calls import as_written, call_sites, marker, via_kind
 from ctxhub.core.knowledge import Chunk, ChunkQuery
+from ctxhub.search.reexports import recorded_as
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
 
@@ -85,14 +86,11 @@ def recorded_reexport(
     module is not indexed or records no such name."""
     if "." not in name or depth > 4:
         return []
-    module, last = name.rsplit(".", 1)
+    module = name.rsplit(".", 1)[0]
     modules = _api(store, source, symbol=module, chunk_types=("module",))
-    declared = [str(t) for m in modules for t in m.metadata.extra.get("exports", ())]
-    imported = [t for m in modules for t in m.metadata.imports]
-    for recorded in (declared, imported):
-        targets = [t for t in recorded if t.rsplit(".", 1)[-1] == last and t != name]
+    for targets in recorded_as(modules, name):
         found: dict[str, Chunk] = {}
-        for target in dict.fromkeys(targets):
+        for target in targets:
             chunks = _api(store, source, symbol=target) or recorded_reexport(
                 store, target, source, depth + 1
             )
