@@ -44,8 +44,19 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         named = d.symbol.lower() == low or d.symbol.lower().endswith("." + low)
         return (d.origin == "changelog", d.parameter is not None, not named)
 
+    # Another name of a definition (an alias `s = attrs`, a re-export) answers as the
+    # definition does: its records count too.
+    defined = resolve.through_alias(hub.store, *resolve.find_symbol(hub.store, symbol, source))[0]
+    if defined and defined[0].symbol and defined[0].symbol != symbol:
+        known = {(d.symbol, d.path, d.line, d.note) for d in entries}
+        entries += [
+            d
+            for d in hub.store.deprecations(defined[0].symbol)
+            if d.symbol == defined[0].symbol
+            and source in (None, d.source)
+            and (d.symbol, d.path, d.line, d.note) not in known
+        ]
     entries.sort(key=rank)
-    defined = resolve.find_symbol(hub.store, symbol, source)[0]
     flagged = [c for c in defined[:1] if c.metadata.deprecated]
     parameters = [d for d in entries if d.parameter]
     if parameters and not flagged and len(parameters) == len(entries):

@@ -212,6 +212,12 @@ def module_level_names(tree: ast.Module) -> frozenset[str]:
     return frozenset(names)
 
 
+def alias_targets(stmt: ast.Assign) -> list[str]:
+    """The plain names an assignment binds, each target of a chain (`a = b = X`); not
+    tuple targets, whose names take parts of the value, nor dunders."""
+    return [t.id for t in stmt.targets if isinstance(t, ast.Name) and not t.id.startswith("__")]
+
+
 @dataclass(frozen=True)
 class ScopeContext:
     """What a body's names can refer to at module level."""

@@ -33,7 +33,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 17,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 18,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -44,7 +44,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 13: a warning about one argument is a parameter record ("parameter `x`: ...");
     # 14: documented or exported module-level instances (`name = Class(...)`); 15: a
     # private module declares no API; 16: no instances of TypeVar, none by a private
-    # module's `__all__`; 17: a function's value is `value_of`, not an instance
+    # module's `__all__`; 17: a function's value is `value_of`, not an instance; 18:
+    # every name of a chained alias (`s = attributes = attrs`) is an alias
     "docs": 6,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code
