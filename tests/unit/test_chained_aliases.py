@@ -32,6 +32,11 @@ s = attributes = attrs
 ib = attr = attrib
 """
 
+#: the package's stub declares the function under the package's name
+STUB = b"""
+def attrs(maybe_cls: type | None = None) -> type: ...
+"""
+
 
 def test_each_name_of_a_chained_alias_is_an_alias_of_the_definition(tmp_path: Path) -> None:
     impl = extract_python_file("fw", "fw/_make.py", IMPL, version="1", internal_packages={"fw"})
@@ -52,12 +57,16 @@ def test_each_name_of_a_chained_alias_is_an_alias_of_the_definition(tmp_path: Pa
         with HubSession(Settings(home=tmp_path)) as hub:
             hub.store.replace_file("fw", "fw/_make.py", impl.chunks, deprecations=impl.deprecations)
             hub.store.replace_file("fw", "fw/__init__.py", init.chunks)
+            stub = extract_python_file(
+                "fw", "fw/__init__.pyi", STUB, version="1", internal_packages={"fw"}
+            )
+            hub.store.replace_file("fw", "fw/__init__.pyi", stub.chunks)
             for name in ("fw.s", "fw.attributes"):
                 assert code_tools.get_code_snippet(hub, symbol=name).symbol == "fw._make.attrs"
             assert code_tools.get_code_snippet(hub, symbol="fw.ib").symbol == "fw._make.attrib"
             answers = [
                 deprecation_tools.check_deprecation(hub, name)
-                for name in ("attrs", "fw._make.attrs", "fw.s", "fw.attributes")
+                for name in ("attrs", "fw._make.attrs", "fw.s", "fw.attributes", "fw.attrs")
             ]
     finally:
         set_embedder(None)

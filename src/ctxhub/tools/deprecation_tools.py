@@ -47,6 +47,10 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
     # Another name of a definition (an alias `s = attrs`, a re-export) answers as the
     # definition does: its records count too.
     defined = resolve.through_alias(hub.store, *resolve.find_symbol(hub.store, symbol, source))[0]
+    if defined and defined[0].metadata.extra.get("stub"):
+        # a `.pyi` declaration stands for the implementation its package imports
+        recorded = resolve.recorded_reexport(hub.store, symbol, source)
+        defined = [c for c in recorded if not c.metadata.extra.get("stub")] + defined
     if defined and defined[0].symbol and defined[0].symbol != symbol:
         known = {(d.symbol, d.path, d.line, d.note) for d in entries}
         entries += [
