@@ -85,6 +85,11 @@ class CallNode(BaseModel):
         description="The call's receiver when it is not the function's own: 'super()' "
         "(the base's method), or 'self.<attr>' (an attribute whose class the class states)",
     )
+    nested: str | None = Field(
+        default=None,
+        description="The nested def of the calling function the call is made in "
+        "(`do_it` inside `define`): its calls count as the enclosing function's",
+    )
 
 
 class CallTrace(BaseModel):
@@ -101,6 +106,11 @@ class CallTrace(BaseModel):
         default_factory=list, description="Called names with no indexed target (depth 1)"
     )
     truncated: bool = Field(default=False, description="Nodes were left out (cap or max_tokens)")
+    untyped_callers: bool = Field(
+        default=False,
+        description="Callers of a method: calls on objects of unknown type (`obj.name()`) "
+        "are not traced, so more callers may exist than are listed",
+    )
 
 
 class ExampleFile(BaseModel):

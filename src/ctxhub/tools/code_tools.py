@@ -288,6 +288,7 @@ def trace_calls(
                     via=current.symbol or current.path,
                     name=edge.name,
                     through=edge.through,
+                    nested=edge.nested,
                 )
             )
             if level < depth:
@@ -302,5 +303,8 @@ def trace_calls(
         nodes=nodes,
         unresolved=unresolved[:50],
         truncated=truncated,
+        # a method is also called on objects whose type the code does not state
+        # (`a.evolve()`, `a` a parameter): such calls are not in the graph
+        untyped_callers=direction == "callers" and root.metadata.chunk_type == "method",
     )
     return _fit_nodes(trace, max_tokens)

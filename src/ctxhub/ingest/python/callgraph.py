@@ -241,6 +241,9 @@ class BodyFacts:
     extends_super: bool = False  # calls super().<its own name>()
     #: calls_qualified entry -> its receiver, for calls that have one (core/calls.py)
     calls_via: dict[str, str] = field(default_factory=dict)
+    #: calls of the function's own nested defs and classes (`wrap(cls)`): its inner
+    #: parts, never something to find in the index
+    calls_nested: list[str] = field(default_factory=list)
 
 
 def _unique(items: Iterable[tuple[tuple[int, int], str]]) -> list[str]:
@@ -324,6 +327,7 @@ def analyze_body(
         _unique(calls), _unique(qualified), _unique(yields), _unique(used), extends_super
     )
     facts.calls_via = {q: via[q] for q in facts.calls_qualified if q in via}
+    facts.calls_nested = [q for q in facts.calls_qualified if q in local_defs]
     return facts
 
 

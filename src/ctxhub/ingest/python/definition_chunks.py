@@ -342,6 +342,8 @@ def function_chunk(f: FileContext, d: Definition, node: FuncNode, facts: BodyFac
     extra: dict[str, Any] = {"calls_qualified": facts.calls_qualified}
     if facts.calls_via:
         extra["calls_via"] = facts.calls_via
+    if facts.calls_nested:
+        extra["calls_nested"] = facts.calls_nested
     if facts.extends_super:
         extra["extends_super"] = True
     if names := function_templates(node):

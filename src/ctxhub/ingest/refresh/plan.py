@@ -45,7 +45,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 14: documented or exported module-level instances (`name = Class(...)`); 15: a
     # private module declares no API; 16: no instances of TypeVar, none by a private
     # module's `__all__`; 17: a function's value is `value_of`, not an instance; 18:
-    # every name of a chained alias (`s = attributes = attrs`) is an alias
+    # every name of a chained alias (`s = attributes = attrs`) is an alias, and a
+    # function's calls of its own nested defs are `calls_nested`
     "docs": 6,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code
