@@ -15,6 +15,10 @@ a typed attribute). `extra["calls_via"]` maps a `calls_qualified` entry to its r
 A local bound to a method (`creator = self.workers._new_worker`) makes `creator()` a
 call of that method, recorded with the receiver it was bound from (`"self.workers"`).
 
+`extra["calls_nested"]` lists the calls of the function's own nested defs (`wrap(cls)`
+inside `define`): those defs are parts of the function, and what they call counts as the
+function's calls (`tools/resolve.py`).
+
 Calls without a receiver (a plain `x()`, `mod.x()`, `Cls.x()`) have no entry. Chunks
 indexed before `calls_via` existed have none at all: their receivers are read from the
 written text instead (`call_sites`), so an old index needs no re-index.

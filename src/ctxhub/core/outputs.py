@@ -102,6 +102,11 @@ class CallNode(BaseModel):
         description="The call's receiver when it is not the function's own: 'super()' "
         "(the base's method), or 'self.<attr>' (an attribute whose class the class states)",
     )
+    nested: str | None = Field(
+        default=None,
+        description="The nested def of the calling function the call is made in "
+        "(`do_it` inside `define`): its calls count as the enclosing function's",
+    )
 
 
 class CallTrace(BaseModel):
@@ -122,6 +127,11 @@ class CallTrace(BaseModel):
         default_factory=list,
         description="Other sources that define the root's symbol too (another indexed "
         "version): pass source=NAME to trace there",
+    )
+    untyped_callers: bool = Field(
+        default=False,
+        description="Callers of a method: calls on objects of unknown type (`obj.name()`) "
+        "are not traced, so more callers may exist than are listed",
     )
 
 

@@ -324,6 +324,7 @@ def trace_calls(
                     via=current.symbol or current.path,
                     name=edge.name,
                     through=edge.through,
+                    nested=edge.nested,
                 )
             )
             if level < depth:
@@ -339,5 +340,8 @@ def trace_calls(
         unresolved=unresolved[:50],
         truncated=truncated,
         other_sources=sorted({c.source for c in elsewhere}),
+        # a method is also called on objects whose type the code does not state
+        # (`a.evolve()`, `a` a parameter): such calls are not in the graph
+        untyped_callers=direction == "callers" and root.metadata.chunk_type == "method",
     )
     return _fit_nodes(trace, max_tokens)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ctxhub.core.errors import InputError
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport
+from ctxhub.search.stubs import runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 from ctxhub.tools.deprecation_docs import DocDeprecation, docs_deprecations
@@ -36,13 +37,20 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         for d in hub.store.deprecations(f"{symbol}.__init__")
         if d.parameter and d.symbol.endswith(".__init__") and source in (None, d.source)
     ]
-    defined = resolve.find_symbol(hub.store, symbol, source)[0]
+    # Another name of a definition (an alias `s = attrs`, a re-export `pkg.Option`, a type
+    # stub) answers as the definition that runs does: its records count too.
+    defined = resolve.through_alias(hub.store, *resolve.find_symbol(hub.store, symbol, source))[0]
+    runtime = runtime_definition(hub.store, defined[0]) if defined else None
+    if runtime is not None:
+        defined = [runtime, *defined]
     if defined and defined[0].symbol and defined[0].symbol != symbol:
-        # A re-export (`pkg.Option` defined as `pkg.params.Option`): the definition's records.
+        known = {(d.symbol, d.path, d.line, d.note) for d in entries}
         entries += [
             d
             for d in hub.store.deprecations(defined[0].symbol)
-            if d.symbol == defined[0].symbol and d.source == defined[0].source and d not in entries
+            if d.symbol == defined[0].symbol
+            and source in (None, d.source)
+            and (d.symbol, d.path, d.line, d.note) not in known
         ]
     low = symbol.lower()
 

@@ -170,19 +170,26 @@ def call_trace(trace: CallTrace) -> str:
     head = f"{trace.symbol} {verb} (depth {trace.depth}) · id {trace.id}"
     lines = [head + (f" · {where}" if where else "")]
     if not trace.nodes:
-        lines.append(
-            "(no indexed " + ("callees" if trace.direction == "callees" else "callers") + ")"
-        )
+        what = "callees" if trace.direction == "callees" else "callers"
+        # with callers left untraced, none found is not none there
+        lines.append(f"(no {'resolved' if trace.untyped_callers else 'indexed'} {what})")
     for node in trace.nodes:
         indent = "  " * (node.depth - 1)
+        nested = f", in nested {node.nested}" if node.nested else ""
         lines.append(
             f"{indent}- {node.symbol} · id {node.id} · {node.path}{_lines(node.line_start, None)}"
-            f" (as {node.name}{_through(node.through, ', ')})"
+            f" (as {node.name}{_through(node.through, ', ')}{nested})"
         )
     if trace.unresolved:
         lines.append("not indexed: " + _names(trace.unresolved, 20))
     if trace.other_sources:
         lines.append(f"also defined in: {_names(trace.other_sources)} (pass source=NAME)")
+    if trace.untyped_callers:
+        name = trace.symbol.rsplit(".", 1)[-1]
+        lines.append(
+            f"(calls on objects of unknown type, `obj.{name}()`, are not traced: "
+            "more callers may exist)"
+        )
     if trace.truncated:
         lines.append("(more nodes left out; lower depth or raise max_tokens)")
     return "\n".join(lines)

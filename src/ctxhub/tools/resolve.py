@@ -277,6 +277,11 @@ def resolve_call(
     if (kind == "super" or text.startswith("super(")) and owner is not None:
         return method_in_hierarchy(store, owner, name, skip_self=True)
     parts = text.split(".")
+    # Python's own order: the enclosing functions' defs, then what the module imports
+    inner = _nested_def(store, caller, name) if kind is None and len(parts) == 1 else None
+    imported = inner or _imported(store, caller, parts)
+    if imported is not None:
+        return imported
     if len(parts) >= 2 and parts[-2][:1].isupper():
         cls = class_chunk(store, None, parts[-2], caller.source)
         if cls is not None:
@@ -304,14 +309,50 @@ def _by_name(store: Store, caller: Chunk, name: str, scope: str | None) -> Chunk
     return None
 
 
+def _nested_def(store: Store, caller: Chunk, name: str) -> Chunk | None:
+    """The def a plain `name()` reaches when it is nested in the calling function or in a
+    function enclosing it (`do_it()` in `wrap`, both defined inside `define`). A def in a
+    class body is a method, never reached by a plain name, so only functions count."""
+    parts = (caller.symbol or "").split(".")
+    floor = len((caller.metadata.module or "").split("."))
+    for end in range(len(parts), floor, -1):
+        scope = ".".join(parts[:end])
+        found = _api(store, caller.source, symbol=f"{scope}.{name}", chunk_types=("function",))
+        if found:
+            return found[0]
+    return None
+
+
+def _imported(store: Store, caller: Chunk, parts: list[str]) -> Chunk | None:
+    """The definition a call's first name is imported as (`from .exceptions import X`,
+    relative imports resolved at ingest into the chunk's `imports`), or None."""
+    head, rest = parts[0], parts[1:]
+    for target in caller.metadata.imports:
+        if target.rsplit(".", 1)[-1] != head:
+            continue
+        dotted = ".".join([target, *rest])
+        found = _api(store, caller.source, symbol=dotted) or recorded_reexport(
+            store, dotted, caller.source
+        )
+        if found:
+            first = _by_preference(found)[0]
+            return runtime_definition(store, first) or first  # a stub stands for the code
+        cls = _qualified_class(store, target, caller.source) if len(rest) == 1 else None
+        if cls is not None:
+            return method_in_hierarchy(store, cls, rest[0])
+    return None
+
+
 @dataclass(frozen=True)
 class CallEdge:
-    """One call between indexed definitions: the call as the code writes it, and its
-    receiver when a listing should say so (`super()`, `self.client`; else None)."""
+    """One call between indexed definitions: the call as the code writes it, its receiver
+    when a listing should say so (`super()`, `self.client`; else None), and the nested def
+    of the calling function it is made in (`do_it` inside `define`; else None)."""
 
     name: str
     target: Chunk
     through: str | None = None
+    nested: str | None = None
 
 
 def _sites(chunk: Chunk) -> list[tuple[str, str, str | None]]:
@@ -321,23 +362,71 @@ def _sites(chunk: Chunk) -> list[tuple[str, str, str | None]]:
     return sites + [(n, n, None) for n in chunk.metadata.calls if n not in spelled]
 
 
+def _nested_in(chunk: Chunk, outer: Chunk) -> bool:
+    """Whether `chunk` is a def nested (at any depth) in the function `outer`."""
+    return bool(chunk.metadata.extra.get("nested_in")) and (chunk.symbol or "").startswith(
+        f"{outer.symbol}."
+    )
+
+
 def callees(store: Store, caller: Chunk) -> tuple[list[CallEdge], list[str]]:
-    """The definitions a function's calls reach, and the calls that reach none indexed."""
+    """The definitions a function's calls reach, and the calls that reach none indexed.
+    Its nested defs are parts of it: what they call counts as its calls (the edge names
+    the def), and they are neither callees nor "not indexed"."""
     found: list[CallEdge] = []
     unresolved: list[str] = []
+    _collect_callees(store, caller, caller, None, (found, unresolved), {caller.id})
+    return found, unresolved
+
+
+def _collect_callees(
+    store: Store,
+    root: Chunk,
+    caller: Chunk,
+    nested: str | None,
+    out: tuple[list[CallEdge], list[str]],
+    seen: set[str],
+) -> None:
+    found, unresolved = out
+    inner = set(caller.metadata.extra.get("calls_nested", ()))
     for name, qualified, via in _sites(caller):
         written = as_written(qualified, via)
         target = resolve_call(store, caller, name, qualified, via)
-        if target is None or target.id == caller.id:
-            unresolved.append(written)
+        if target is not None and _nested_in(target, root):
+            if target.id not in seen:
+                seen.add(target.id)
+                def_name = (target.symbol or "").rsplit(".", 1)[-1]
+                _collect_callees(store, root, target, def_name, out, seen)
+        elif target is None or target.id == root.id:
+            # a nested def too small to index calls nothing indexed: no loss
+            if qualified not in inner and written not in unresolved:
+                unresolved.append(written)
         elif all(e.target.id != target.id for e in found):
-            found.append(CallEdge(written, target, marker(via)))
-    return found, unresolved
+            found.append(CallEdge(written, target, marker(via), nested))
+
+
+def _enclosing(store: Store, chunk: Chunk) -> tuple[Chunk, str | None]:
+    """The outermost function a nested def belongs to, and the def's name; (chunk, None)
+    for a function that is not nested."""
+    current, inner = chunk, None
+    for _ in range(8):
+        parent, module = current.metadata.extra.get("nested_in"), current.metadata.module
+        if not parent or not module:
+            break
+        found = _api(
+            store, current.source, symbol=f"{module}.{parent}", chunk_types=("function", "method")
+        )
+        if not found:
+            break
+        inner = inner or (chunk.symbol or "").rsplit(".", 1)[-1]
+        current = found[0]
+    return current, inner
 
 
 def callers(store: Store, callee: Chunk, limit: int = 200) -> list[CallEdge]:
     """Functions whose calls name `callee` and resolve to it (through super() and typed
-    attributes too: the edge says so)."""
+    attributes too: the edge says so). A call made in a nested def is its enclosing
+    function's, the edge naming the def."""
     name = (callee.symbol or "").rsplit(".", 1)[-1]
     if not name:
         return []
@@ -349,7 +438,9 @@ def callers(store: Store, callee: Chunk, limit: int = 200) -> list[CallEdge]:
                 continue
             target = resolve_call(store, cand, name, qualified, via)
             if target is not None and target.id == callee.id:
-                out.append(CallEdge(as_written(qualified, via), cand, marker(via)))
+                outer, inner = _enclosing(store, cand)
+                if outer.id != callee.id and all(e.target.id != outer.id for e in out):
+                    out.append(CallEdge(as_written(qualified, via), outer, marker(via), inner))
                 break
         if len(out) >= limit:
             break

@@ -12,7 +12,13 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ctxhub.ingest.python.callgraph import ScopeContext, dotted_chain, own_nodes, scope_statements
+from ctxhub.ingest.python.callgraph import (
+    ScopeContext,
+    alias_targets,
+    dotted_chain,
+    own_nodes,
+    scope_statements,
+)
 from ctxhub.ingest.python.deprecation_text import warn_sites
 
 
@@ -203,15 +209,11 @@ def _assignments(
 ) -> Iterator[Alias]:
     body = tree.body
     for i, stmt in enumerate(body):
-        if not (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-        ):
+        if not isinstance(stmt, ast.Assign):
             continue
-        old = stmt.targets[0].id
         chain = dotted_chain(stmt.value)
-        if not chain or old.startswith("__"):
+        names = alias_targets(stmt)  # each name of a chain `old = older = New`
+        if not chain or not names:
             continue
         known = chain[0] in ctx.imports.bindings or chain[0] in ctx.module_names
         if not known:
@@ -224,13 +226,13 @@ def _assignments(
             and isinstance(following.value.value, str)
         ):
             note = f"{note} {following.value.value.strip()}".strip()
-        marked = "deprecat" in note.lower() or f"{module}.{old}" in deprecated
-        if not (marked or module_deprecated):
-            continue
         dotted = ".".join(chain)
         if chain[0] in ctx.imports.bindings:
             replacement = ctx.imports.qualify(dotted)
         else:
             replacement = f"{module}.{dotted}"
-        text = note or f"`{old}` is a deprecated alias of `{dotted}`."
-        yield Alias(f"{module}.{old}", replacement, text, stmt.lineno)
+        for old in names:
+            marked = "deprecat" in note.lower() or f"{module}.{old}" in deprecated
+            if marked or module_deprecated:
+                text = note or f"`{old}` is a deprecated alias of `{dotted}`."
+                yield Alias(f"{module}.{old}", replacement, text, stmt.lineno)

@@ -212,6 +212,12 @@ def module_level_names(tree: ast.Module) -> frozenset[str]:
     return frozenset(names)
 
 
+def alias_targets(stmt: ast.Assign) -> list[str]:
+    """The plain names an assignment binds, each target of a chain (`a = b = X`); not
+    tuple targets, whose names take parts of the value, nor dunders."""
+    return [t.id for t in stmt.targets if isinstance(t, ast.Name) and not t.id.startswith("__")]
+
+
 @dataclass(frozen=True)
 class ScopeContext:
     """What a body's names can refer to at module level."""
@@ -235,6 +241,9 @@ class BodyFacts:
     extends_super: bool = False  # calls super().<its own name>()
     #: calls_qualified entry -> its receiver, for calls that have one (core/calls.py)
     calls_via: dict[str, str] = field(default_factory=dict)
+    #: calls of the function's own nested defs and classes (`wrap(cls)`): its inner
+    #: parts, never something to find in the index
+    calls_nested: list[str] = field(default_factory=list)
 
 
 def _unique(items: Iterable[tuple[tuple[int, int], str]]) -> list[str]:
@@ -318,6 +327,7 @@ def analyze_body(
         _unique(calls), _unique(qualified), _unique(yields), _unique(used), extends_super
     )
     facts.calls_via = {q: via[q] for q in facts.calls_qualified if q in via}
+    facts.calls_nested = [q for q in facts.calls_qualified if q in local_defs]
     return facts
 
 

@@ -46,7 +46,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # private module declares no API; 16: no instances of TypeVar, none by a private
     # module's `__all__`; 17: a function's value is `value_of`, not an instance; 18:
     # a top-level docstring note about one parameter or usage, a later-superseded note,
-    # a conditional warning about one usage, a deprecated `Annotated` Doc: partial records
+    # a conditional warning about one usage, a deprecated `Annotated` Doc: partial records;
+    # and every name of a chained alias (`s = attributes = attrs`) is an alias, and a
+    # function's calls of its own nested defs are `calls_nested`
     "docs": 6,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code
