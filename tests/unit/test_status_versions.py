@@ -16,8 +16,8 @@ from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.store.protocol import SourceState
 from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import code_tools, search_tools
 from ctxhub.tools import hub_status as hub_status_module
-from ctxhub.tools import search_tools
 from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools.render import hub_status as render_status
 from tests.conftest import make_chunk
@@ -112,3 +112,16 @@ def test_the_installed_version_is_looked_up_once_per_interval(
         monkeypatch.setattr(hub_status_module, "INSTALLED_TTL_S", -1.0)
         search_tools.search(hub, "load settings")
         assert len(asked) == 4
+
+
+def test_a_snippet_names_its_source_when_it_is_due_a_refresh(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hub_status_module, "_looked_up", {})
+    with HubSession(Settings(home=home / "store")) as hub:
+        moved = code_tools.get_code_snippet(hub, symbol="moved.config.load_settings")
+        assert len(moved.source_notes) == 1
+        assert moved.source_notes[0].startswith("moved: refresh due: ")
+        now = code_tools.get_code_snippet(hub, symbol="now.config.load_settings")
+        assert now.source_notes == []
+    assert "moved: refresh due" in run(home, "snippet", "moved.config.load_settings").output

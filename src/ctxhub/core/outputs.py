@@ -87,6 +87,11 @@ class CodeSnippet(BaseModel):
         description="Type stubs of this definition (.pyi, @overload): its typed signatures; "
         "the code shown is the definition that runs",
     )
+    source_notes: list[str] = Field(
+        default_factory=list,
+        description="The source's installed version changed since it was indexed: this code "
+        "is the indexed version's (run `ctxhub refresh NAME`)",
+    )
 
 
 class CallNode(BaseModel):

@@ -13,7 +13,7 @@ from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, Typ
 from ctxhub.search.budget import hit_metadata
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
-from ctxhub.tools.hub_status import installed_ranks
+from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
@@ -101,6 +101,7 @@ def _snippet(
         companions=companions,
         alternatives=alternatives[:10],
         stubs=stubs or [],
+        source_notes=source_notes(hub.store, {chunk.source}),
     )
     # The budget trims the code, never the citation (ids, paths, full line range).
     overhead = estimate_tokens(snippet.model_dump_json(exclude={"code"})) + _SLACK_TOKENS

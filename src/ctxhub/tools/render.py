@@ -143,6 +143,7 @@ def code_snippet(snippet: CodeSnippet) -> str:
         )
     if snippet.alternatives:
         lines.append("other matches: " + _names(snippet.alternatives, 10))
+    lines.extend(snippet.source_notes)
     return "\n".join(lines)
 
 
