@@ -10,7 +10,7 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchReques
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
 from ctxhub.core.name_templates import keys_for_name
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion
-from ctxhub.search.budget import hit_metadata
+from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 from ctxhub.tools.nearest import nearest_names
@@ -35,6 +35,12 @@ def _fit_lines(lines: list[str], room_chars: int) -> list[str]:
         shown.append(line)
         used += cost
     return shown
+
+
+def _code_room(snippet: CodeSnippet, max_tokens: int) -> int:
+    """Characters of code that fit beside the snippet's citation and metadata."""
+    overhead = estimate_tokens(snippet.model_dump_json(exclude={"code"})) + _SLACK_TOKENS
+    return max(0, (max_tokens - overhead) * 3)
 
 
 def _lines_of(hub: HubSession, chunk: Chunk) -> tuple[list[str], int]:
@@ -79,6 +85,7 @@ def _snippet(
             )
             for edge in found[:MAX_COMPANIONS]
         ]
+    metadata = hit_metadata(chunk)  # a long signature elided: the code shows it whole
     snippet = CodeSnippet(
         id=chunk.id,
         source=chunk.source,
@@ -92,15 +99,24 @@ def _snippet(
         full_line_end=full_end,
         truncated=truncated,
         code="\n".join(shown),
-        signature=chunk.metadata.signature,
+        signature=metadata.get("signature"),
         version=chunk.version,
-        metadata=hit_metadata(chunk),
+        metadata=metadata,
         companions=companions,
         alternatives=alternatives[:10],
     )
-    # The budget trims the code, never the citation (ids, paths, full line range).
-    overhead = estimate_tokens(snippet.model_dump_json(exclude={"code"})) + _SLACK_TOKENS
-    room_chars = max(0, (max_tokens - overhead) * 3)
+    # The budget trims the code, never the citation (ids, paths, full line range); the
+    # metadata, which is not the answer, gives way before the code does.
+    room_chars = _code_room(snippet, max_tokens)
+    if len(snippet.code) > room_chars:
+        snippet.metadata = slim_metadata(snippet.metadata)
+        snippet.signature = snippet.metadata.get("signature")
+        room_chars = _code_room(snippet, max_tokens)
+    if room_chars < MIN_SNIPPET_CHARS < len(snippet.code):
+        # the code's first lines are the signature: its two copies give way to them
+        snippet.metadata.pop("signature", None)
+        snippet.signature = None
+        room_chars = _code_room(snippet, max_tokens)
     if len(snippet.code) > room_chars:
         fitted = _fit_lines(shown, room_chars)
         snippet.code = "\n".join(fitted)
