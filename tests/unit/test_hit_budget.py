@@ -132,4 +132,17 @@ def test_a_snippet_shows_the_code_before_its_long_signature(
     assert estimate_tokens(snippet.model_dump_json()) <= max_tokens
     if max_tokens == 8000:
         assert snippet.signature and len(snippet.signature) <= SIGNATURE_CHARS
-        assert snippet.line_end - snippet.line_start + 1 == 100  # max_lines, not the budget
+
+
+def test_a_signature_that_fills_max_lines_is_folded_so_the_body_shows(hub: HubSession) -> None:
+    snippet = code_tools.get_code_snippet(hub, symbol="pkg.params.option")
+    lines = snippet.code.splitlines()
+    assert lines[0] == "def option(" and snippet.truncated
+    assert "    return value_9" in lines and snippet.line_end == snippet.full_line_end
+    [marker] = [line for line in lines if "(the rest of the signature) left out" in line]
+    first = snippet.line_start + 6
+    assert f"lines {first}-" in marker and f"line_start={first}" in marker
+    assert lines[lines.index(marker) + 1] == ") -> Any:"
+    # a window by path and line range is the exact source, never folded
+    window = code_tools.get_code_snippet(hub, path="pkg/params.py", line_start=first)
+    assert "left out" not in window.code and window.line_start == first

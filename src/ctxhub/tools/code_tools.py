@@ -13,6 +13,7 @@ from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion
 from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.fold import fold_header
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
@@ -70,7 +71,11 @@ def _snippet(
     else:
         lines, first = _lines_of(hub, chunk)
     truncated = len(lines) > max_lines
-    shown = lines[:max_lines]
+    # (line number, text): a long signature folded so the lines shown reach the body
+    numbered = (fold_header(lines, first, max_lines) if window is None else None) or list(
+        enumerate(lines[:max_lines], start=first)
+    )
+    shown = [text for _, text in numbered]
     companions: list[Companion] = []
     if chunk.kind == "api" and chunk.metadata.calls:
         found, _ = resolve.callees(hub.store, chunk)
@@ -94,7 +99,7 @@ def _snippet(
         kind=chunk.kind,
         resolution=resolution,
         line_start=first,
-        line_end=first + max(0, len(shown) - 1),
+        line_end=numbered[-1][0] if numbered else first,
         full_line_start=full_start,
         full_line_end=full_end,
         truncated=truncated,
@@ -120,7 +125,7 @@ def _snippet(
     if len(snippet.code) > room_chars:
         fitted = _fit_lines(shown, room_chars)
         snippet.code = "\n".join(fitted)
-        snippet.line_end = first + max(0, len(fitted) - 1)
+        snippet.line_end = numbered[len(fitted) - 1][0] if fitted else first
         snippet.truncated = True
     return snippet
 
