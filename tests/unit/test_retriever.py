@@ -133,9 +133,11 @@ def test_budget_trims_snippets_but_keeps_citations(retriever: Retriever) -> None
     full = retriever.search(SearchRequest(query="frames queue worker", max_tokens=8000))
     medium = retriever.search(SearchRequest(query="frames queue worker", max_tokens=600))
     tight = retriever.search(SearchRequest(query="frames queue worker", max_tokens=200))
-    # snippets shrink first: every hit and its citation survive a medium budget
-    assert [h.id for h in medium.hits] == [h.id for h in full.hits]
-    assert sum(len(h.snippet) for h in medium.hits) < sum(len(h.snippet) for h in full.hits)
+    # metadata and snippet tails give way first; a hit is kept only with its code's first
+    # lines (never a bare "…"), and the hits that go are counted, not cut silently
+    assert [h.id for h in medium.hits] == [h.id for h in full.hits][: len(medium.hits)]
+    assert len(medium.hits) + medium.left_out == len(full.hits) and medium.left_out
+    assert all(h.snippet and h.snippet != "…" for h in medium.hits)
     assert medium.truncated
     # when even the citations do not fit, the lowest-ranked hits go, never a citation
     assert tight.hits and [h.id for h in tight.hits] == [h.id for h in full.hits][: len(tight.hits)]
@@ -146,7 +148,7 @@ def test_budget_trims_snippets_but_keeps_citations(retriever: Retriever) -> None
             whole.line_end,
             whole.symbol,
         )
-    assert tight.truncated
+    assert tight.truncated and tight.left_out == len(full.hits) - len(tight.hits)
 
 
 def test_filters_reach_every_path(retriever: Retriever) -> None:
@@ -316,7 +318,7 @@ def test_boosted_hits_keep_distinct_scores_in_rank_order() -> None:
         Candidate(chunk=make_chunk(symbol=f"pkg.f{i}"), fused=s, signals={})
         for i, s in enumerate(scores)
     ]
-    hits, _ = to_hits(ranked, display_norm(norm, scores), max_tokens=4000)
+    hits, _, _ = to_hits(ranked, display_norm(norm, scores), max_tokens=4000)
     shown = [h.score for h in hits]
     assert shown[0] == 1.0 and shown == sorted(shown, reverse=True)
     assert len(set(shown)) == len(shown)

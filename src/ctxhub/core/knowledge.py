@@ -281,6 +281,8 @@ class SearchResponse(BaseModel):
     total: int | None = None  # size of the whole filtered set, when it was listed
     next_cursor: str | None = None  # pass back to get the next page of a listed set
     truncated: bool = False  # snippets trimmed to fit max_tokens
+    #: ranked hits left out to fit max_tokens (a search; a listing's cursor pages on)
+    left_out: int = 0
     #: why there is nothing to show, when that is known (an empty hub, a filter that
     #: admits nothing) and what to do about it
     notice: str | None = None

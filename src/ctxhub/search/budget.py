@@ -1,16 +1,19 @@
 """Turning ranked candidates into Hits that fit a token budget.
 
-The budget trims snippets, never citations: every hit keeps its id, path, symbol, lines
-and metadata; only the snippet text shrinks (on a line boundary) to fit `max_tokens`.
+The budget trims snippets, never citations: every hit keeps its id, path, symbol and
+lines. What is not the answer gives way first: a long signature is shown elided, a tight
+budget reduces metadata to the keys that identify the definition, then the snippets
+shrink (on a line boundary), and only then do the lowest-ranked hits go, counted in
+`left_out` so the response can say so.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.budget import elide_signature, estimate_tokens, trim
 from ctxhub.core.knowledge import Chunk, Hit
 from ctxhub.search.rank import Candidate
 
@@ -20,11 +23,29 @@ SNIPPET_CHARS = 1200
 META_LIST_CAP = 25
 #: Tokens held back for the response envelope (confidence, next_queries, ...).
 ENVELOPE_TOKENS = 150
+#: A signature's length in hit metadata, and when the budget is tight: typer's
+#: `Annotated[..., Doc("...")]` parameters make signatures of 20,000 characters, which
+#: crowded the code and the other hits out of every response.
+SIGNATURE_CHARS = 400
+SLIM_SIGNATURE_CHARS = 160
+#: What a hit's metadata keeps when the budget is tight.
+CORE_METADATA = frozenset({"chunk_type", "signature", "deprecated", "example", "tags"})
+#: The least snippet a hit is kept with (its first lines): a hit list is cut before its
+#: hits' code is reduced to `…`.
+MIN_SNIPPET_CHARS = 120
+
+
+class FittedHits(NamedTuple):
+    hits: list[Hit]
+    truncated: bool  # a snippet's tail, metadata, or hits were left out
+    left_out: int  # the lowest-ranked hits dropped because they did not fit
 
 
 def hit_metadata(chunk: Chunk) -> dict[str, Any]:
     # `capabilities` only widens the tags filter; `tags` says what sets a hit apart
     meta = chunk.metadata.model_dump(exclude_defaults=True, exclude={"capabilities"})
+    if isinstance(meta.get("signature"), str):
+        meta["signature"] = elide_signature(meta["signature"], SIGNATURE_CHARS)
     extra = meta.pop("extra", {})
     for key, value in list(meta.items()):
         if isinstance(value, list) and len(value) > META_LIST_CAP:
@@ -34,6 +55,16 @@ def hit_metadata(chunk: Chunk) -> dict[str, Any]:
         if isinstance(value, (str, int, float, bool)) and len(str(value)) <= 300:
             meta.setdefault(key, value)
     return meta
+
+
+def slim_metadata(meta: dict[str, Any]) -> dict[str, Any]:
+    """The metadata a tight budget keeps: the keys that identify the definition."""
+    kept = {k: v for k, v in meta.items() if k in CORE_METADATA}
+    if isinstance(kept.get("signature"), str):
+        kept["signature"] = elide_signature(kept["signature"], SLIM_SIGNATURE_CHARS)
+    if kept != meta:
+        kept["trimmed"] = True
+    return kept
 
 
 def display_norm(fused_norm: float, scores: Iterable[float]) -> float:
@@ -46,27 +77,37 @@ def display_norm(fused_norm: float, scores: Iterable[float]) -> float:
 
 def to_hits(
     ranked: Sequence[Candidate], norm: float, max_tokens: int, snippet_chars: int = SNIPPET_CHARS
-) -> tuple[list[Hit], bool]:
-    """Hits with snippets trimmed so that the whole list fits max_tokens; `truncated` says
-    whether anything (a snippet's tail, or the lowest-ranked hits) was left out. A hit's
-    0-1 `score` is its re-ranked score over `norm` (`display_norm`)."""
+) -> FittedHits:
+    """Hits that fit max_tokens together, each with at least its snippet's first lines
+    (MIN_SNIPPET_CHARS). Over budget, the metadata is slimmed first, then the
+    lowest-ranked hits go (`left_out`). A hit's 0-1 `score` is its re-ranked score over
+    `norm` (`display_norm`)."""
     hits = [_hit(c, norm) for c in ranked]
-    costs = [estimate_tokens(h.model_dump_json(exclude={"snippet"})) for h in hits]
-    # Citations first: when even they do not fit, the lowest-ranked hits go.
-    dropped = False
-    while len(hits) > 1 and sum(costs) > max_tokens - ENVELOPE_TOKENS:
+    room = max_tokens - ENVELOPE_TOKENS
+    least = [estimate_tokens(c.chunk.content[:MIN_SNIPPET_CHARS]) for c in ranked]
+    costs = [_citation(h) for h in hits]
+    slimmed = sum(costs) + sum(least) > room
+    if slimmed:
+        for hit in hits:
+            hit.metadata = slim_metadata(hit.metadata)
+        costs = [_citation(h) for h in hits]
+    while len(hits) > 1 and sum(costs) + sum(least[: len(hits)]) > room:
         hits.pop()
         costs.pop()
-        dropped = True
-    ranked = ranked[: len(hits)]
-    overhead = sum(costs)
-    room = max(0, max_tokens - ENVELOPE_TOKENS - overhead)
-    per_hit = min(snippet_chars, (room * 3) // max(1, len(hits)))
-    truncated = dropped
-    for hit, cand in zip(hits, ranked, strict=True):
-        hit.snippet, cut = trim(cand.chunk.content, per_hit)
+    left_out = len(ranked) - len(hits)
+    left = max(0, room - sum(costs)) * 3
+    truncated = slimmed or left_out > 0
+    for i, (hit, cand) in enumerate(zip(hits, ranked, strict=False)):
+        # in rank order, each takes an equal share of what is left: a short snippet
+        # leaves more to the hits after it
+        hit.snippet, cut = trim(cand.chunk.content, min(snippet_chars, left // (len(hits) - i)))
+        left -= len(hit.snippet)
         truncated = truncated or cut
-    return hits, truncated
+    return FittedHits(hits, truncated, left_out)
+
+
+def _citation(hit: Hit) -> int:
+    return estimate_tokens(hit.model_dump_json(exclude={"snippet"}))
 
 
 def _hit(cand: Candidate, norm: float) -> Hit:

@@ -398,12 +398,13 @@ class Retriever:
         ranking = self.rank(request, options)
         low = ranking.confidence < conf.LOW_CONFIDENCE
         norm = display_norm(ranking.norm, (c.score for c in ranking.candidates))
-        hits, truncated = to_hits(ranking.candidates[: request.limit], norm, request.max_tokens)
+        fitted = to_hits(ranking.candidates[: request.limit], norm, request.max_tokens)
         return SearchResponse(
             query=request.query,
-            hits=hits,
+            hits=fitted.hits,
             confidence=round(ranking.confidence, 4),
             low_confidence=low,
             next_queries=conf.next_queries(ranking.analysis, ranking.candidates) if low else [],
-            truncated=truncated,
+            truncated=fitted.truncated,
+            left_out=fitted.left_out,
         )

@@ -10,9 +10,10 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchReques
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
 from ctxhub.core.name_templates import keys_for_name
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, TypedStub
-from ctxhub.search.budget import hit_metadata
+from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.fold import fold_header
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
@@ -37,6 +38,12 @@ def _fit_lines(lines: list[str], room_chars: int) -> list[str]:
         shown.append(line)
         used += cost
     return shown
+
+
+def _code_room(snippet: CodeSnippet, max_tokens: int) -> int:
+    """Characters of code that fit beside the snippet's citation and metadata."""
+    overhead = estimate_tokens(snippet.model_dump_json(exclude={"code"})) + _SLACK_TOKENS
+    return max(0, (max_tokens - overhead) * 3)
 
 
 def _lines_of(hub: HubSession, chunk: Chunk) -> tuple[list[str], int]:
@@ -67,7 +74,11 @@ def _snippet(
     else:
         lines, first = _lines_of(hub, chunk)
     truncated = len(lines) > max_lines
-    shown = lines[:max_lines]
+    # (line number, text): a long signature folded so the lines shown reach the body
+    numbered = (fold_header(lines, first, max_lines) if window is None else None) or list(
+        enumerate(lines[:max_lines], start=first)
+    )
+    shown = [text for _, text in numbered]
     companions: list[Companion] = []
     if chunk.kind == "api" and chunk.metadata.calls:
         found, _ = resolve.callees(hub.store, chunk)
@@ -82,6 +93,7 @@ def _snippet(
             )
             for edge in found[:MAX_COMPANIONS]
         ]
+    metadata = hit_metadata(chunk)  # a long signature elided: the code shows it whole
     snippet = CodeSnippet(
         id=chunk.id,
         source=chunk.source,
@@ -90,26 +102,35 @@ def _snippet(
         kind=chunk.kind,
         resolution=resolution,
         line_start=first,
-        line_end=first + max(0, len(shown) - 1),
+        line_end=numbered[-1][0] if numbered else first,
         full_line_start=full_start,
         full_line_end=full_end,
         truncated=truncated,
         code="\n".join(shown),
-        signature=chunk.metadata.signature,
+        signature=metadata.get("signature"),
         version=chunk.version,
-        metadata=hit_metadata(chunk),
+        metadata=metadata,
         companions=companions,
         alternatives=alternatives[:10],
         stubs=stubs or [],
         source_notes=source_notes(hub.store, {chunk.source}),
     )
-    # The budget trims the code, never the citation (ids, paths, full line range).
-    overhead = estimate_tokens(snippet.model_dump_json(exclude={"code"})) + _SLACK_TOKENS
-    room_chars = max(0, (max_tokens - overhead) * 3)
+    # The budget trims the code, never the citation (ids, paths, full line range); the
+    # metadata, which is not the answer, gives way before the code does.
+    room_chars = _code_room(snippet, max_tokens)
+    if len(snippet.code) > room_chars:
+        snippet.metadata = slim_metadata(snippet.metadata)
+        snippet.signature = snippet.metadata.get("signature")
+        room_chars = _code_room(snippet, max_tokens)
+    if room_chars < MIN_SNIPPET_CHARS < len(snippet.code):
+        # the code's first lines are the signature: its two copies give way to them
+        snippet.metadata.pop("signature", None)
+        snippet.signature = None
+        room_chars = _code_room(snippet, max_tokens)
     if len(snippet.code) > room_chars:
         fitted = _fit_lines(shown, room_chars)
         snippet.code = "\n".join(fitted)
-        snippet.line_end = first + max(0, len(fitted) - 1)
+        snippet.line_end = numbered[len(fitted) - 1][0] if fitted else first
         snippet.truncated = True
     return snippet
 

@@ -12,6 +12,7 @@ from typing import Any
 from ctxhub.core.budget import estimate_tokens, trim
 from ctxhub.core.knowledge import SearchResponse
 from ctxhub.core.limits import MIN_TOKENS
+from ctxhub.search.budget import slim_metadata
 
 #: The structured content's share of a search's budget: the text renders the same hits in
 #: about half the characters, so together they fill the budget.
@@ -29,8 +30,6 @@ MIN_TEXT_CHARS = 300
 
 #: Keys whose string values a last-resort budget pass may shorten (never ids or paths).
 TEXT_KEYS = frozenset({"snippet", "content", "code", "summary", "note", "description"})
-#: What a hit's metadata keeps when even trimmed text does not fit the budget.
-CORE_METADATA = frozenset({"chunk_type", "signature", "deprecated", "example", "tags"})
 
 
 def _text_leaves(node: Any, out: list[tuple[Any, Any, int]]) -> None:
@@ -74,7 +73,7 @@ def _slim_metadata(node: Any) -> None:
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "metadata" and isinstance(value, dict):
-                kept = {k: v for k, v in value.items() if k in CORE_METADATA}
+                kept = slim_metadata(value)
                 value.clear()
                 value.update(kept, trimmed=True)
             else:
@@ -91,8 +90,9 @@ def fit_search(
 
     Snippets are trimmed by the retriever; this handles lists whose citations alone do not
     fit (many hits with long metadata). A cursor stays consistent: it counts the hits
-    actually returned."""
+    actually returned; without one, `left_out` counts the ranked hits the budget dropped."""
     response = call(limit)
+    ranked = len(response.hits) + response.left_out
     while limit > 1:
         tokens = estimate_tokens(response.model_dump_json())
         if tokens <= max_tokens:
@@ -100,6 +100,8 @@ def fit_search(
         limit = max(1, min(limit - 1, limit * max_tokens // tokens))
         response = call(limit)
         response.truncated = True
+    if response.next_cursor is None:
+        response.left_out = max(0, ranked - len(response.hits))
     return response
 
 

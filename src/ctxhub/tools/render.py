@@ -98,6 +98,12 @@ def search_response(response: SearchResponse) -> str:
     head += ", LOW)" if response.low_confidence else ")"
     if response.total is not None:
         head += f"; {response.total} match the filters"
+    if response.left_out:
+        # in the first line, which a tight budget never cuts
+        head += (
+            f"; {response.left_out} more left out to fit max_tokens: raise max_tokens to see"
+            " them, or lower limit to give each hit more room"
+        )
     lines = [head]
     lines.extend(render_hit(i, hit) for i, hit in enumerate(response.hits, start=1))
     if response.next_cursor:

@@ -209,7 +209,7 @@ def _list_filtered(
             notice=_empty_hub(hub) or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
         )
     shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
-    hits, truncated = to_hits(candidates, shown, max_tokens)
+    hits, truncated, _ = to_hits(candidates, shown, max_tokens)  # the cursor follows
     if filters.calls:
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
