@@ -17,7 +17,7 @@ from ctxhub.search.stubs import fold_stubs, is_stub, runtime_definition
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, resolve
+from ctxhub.tools import call_edges, code_tools
 from ctxhub.tools.render import code_snippet
 from tests.conftest import make_chunk
 
@@ -124,7 +124,7 @@ def test_a_call_reaches_the_definition_not_its_namesake_stub(hub: HubSession) ->
     # `make` is a top-level name twice (the stub's pw.make and pw._impl.make): one
     # definition, so the call resolves instead of reading as ambiguous
     (use,) = hub.store.find_chunks(ChunkQuery(kind="api", symbol="pw.use.use"))
-    target = resolve.resolve_call(hub.store, use, "make", None)
+    target = call_edges.resolve_call(hub.store, use, "make", None)
     assert target is not None and target.symbol == "pw._impl.make"
 
 

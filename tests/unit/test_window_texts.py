@@ -7,7 +7,8 @@ from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.embed_text import MAX_WINDOWS, WINDOW_CHARS, window_texts
 from ctxhub.ingest.python.chunks import extract_python_file
-from ctxhub.search.retriever import Retriever, SearchOptions, merge_windows
+from ctxhub.search.fusion import merge_windows
+from ctxhub.search.retriever import Retriever, SearchOptions
 from ctxhub.store.sqlite.store import SQLiteStore
 from tests.conftest import make_chunk
 

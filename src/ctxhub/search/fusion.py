@@ -1,4 +1,5 @@
-"""Weighted Reciprocal Rank Fusion: score(d) = sum over paths of w / (k + rank)."""
+"""Fusing ranked lists: weighted Reciprocal Rank Fusion (score(d) = sum over paths of
+w / (k + rank)), and a dense list merged with its chunks' window vectors."""
 
 from __future__ import annotations
 
@@ -33,3 +34,24 @@ def rrf(
 def max_fused(weights: Mapping[str, float], k: int = RRF_K) -> float:
     """The fused score of a document ranked first by every weighted path."""
     return sum(w / (k + 1) for w in weights.values() if w > 0)
+
+
+#: How much of a window's lead over its chunk's own vector counts: a long chunk's dense
+#: score is own + WINDOW_GAIN * max(0, best window - own). 1.0 (the best of all its
+#: vectors) favours long chunks for having more of them; measured in docs/EVAL.md.
+WINDOW_GAIN = 0.7
+
+
+def merge_windows(
+    own: list[tuple[str, float]],
+    windows: list[tuple[str, float, float]],
+    limit: int,
+    gain: float = WINDOW_GAIN,
+) -> list[tuple[str, float]]:
+    """The dense ranking with long chunks also scored by their best window. A chunk of
+    `own` whose best window is not among `windows` keeps its own score (a window below
+    the window list's last lifts it by little)."""
+    scores = dict(own)
+    for cid, mine, best in windows:
+        scores[cid] = mine + gain * max(0.0, best - mine)
+    return sorted(scores.items(), key=lambda x: -x[1])[:limit]

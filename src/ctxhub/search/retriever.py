@@ -30,7 +30,7 @@ from ctxhub.search.analyzer import (
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.drill import drill_down
-from ctxhub.search.fusion import max_fused, rrf
+from ctxhub.search.fusion import max_fused, merge_windows, rrf
 from ctxhub.search.rank import (
     Candidate,
     Currency,
@@ -53,25 +53,6 @@ ALL_PATHS = ("bm25", "dense", "symbol", "phrase", "template")
 #: Candidates each path fetches; the fused list is cut to RERANK_DEPTH before re-ranking.
 OVERFETCH = 50
 RERANK_DEPTH = 100
-#: How much of a window's lead over its chunk's own vector counts: a long chunk's dense
-#: score is own + WINDOW_GAIN * max(0, best window - own). 1.0 (the best of all its
-#: vectors) favours long chunks for having more of them; measured in docs/EVAL.md.
-WINDOW_GAIN = 0.7
-
-
-def merge_windows(
-    own: list[tuple[str, float]],
-    windows: list[tuple[str, float, float]],
-    limit: int,
-    gain: float = WINDOW_GAIN,
-) -> list[tuple[str, float]]:
-    """The dense ranking with long chunks also scored by their best window. A chunk of
-    `own` whose best window is not among `windows` keeps its own score (a window below
-    the window list's last lifts it by little)."""
-    scores = dict(own)
-    for cid, mine, best in windows:
-        scores[cid] = mine + gain * max(0.0, best - mine)
-    return sorted(scores.items(), key=lambda x: -x[1])[:limit]
 
 
 @dataclass

@@ -12,7 +12,7 @@ from ctxhub.core.name_templates import keys_for_name
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, TypedStub
 from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
 from ctxhub.session import HubSession
-from ctxhub.tools import resolve
+from ctxhub.tools import call_edges, resolve
 from ctxhub.tools.fold import fold_header
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.nearest import nearest_names
@@ -81,7 +81,7 @@ def _snippet(
     shown = [text for _, text in numbered]
     companions: list[Companion] = []
     if chunk.kind == "api" and chunk.metadata.calls:
-        found, _ = resolve.callees(hub.store, chunk)
+        found, _ = call_edges.callees(hub.store, chunk)
         companions = [
             Companion(
                 name=edge.name,
@@ -323,11 +323,11 @@ def trace_calls(
     while queue:
         current, level = queue.popleft()
         if direction == "callees":
-            edges, missing = resolve.callees(hub.store, current)
+            edges, missing = call_edges.callees(hub.store, current)
             if level == 1:
                 unresolved = missing
         else:
-            edges = resolve.callers(hub.store, current)
+            edges = call_edges.callers(hub.store, current)
         for edge in edges:
             target = edge.target
             if target.id in seen:
