@@ -229,3 +229,23 @@ def test_every_examples_tree_outside_tests_and_packages_is_a_root() -> None:
     members = {f for e in found for f in e.files}
     assert {"docs_src/topic/tutorial001.py", "docs/examples/quick.py"} <= members
     assert not members & {"tests/examples/case.py", "acme/examples/builtin.py"}
+
+
+def test_a_folder_added_as_examples_keeps_its_testing_topic(tmp_path: Path) -> None:
+    """A tutorial tree added with kind examples (typer's docs_src) has a `testing/` topic
+    of examples; only a source whose kinds are detected or mixed leaves tests out."""
+    from ctxhub.ingest.refresh.plan import plan_units
+    from ctxhub.sources.local import snapshot_dir
+
+    script = 'import acme\n\nif __name__ == "__main__":\n    acme.run()\n'
+    files = {
+        "options/tutorial001.py": script,
+        "testing/app01/__init__.py": "",
+        "testing/app01/main.py": script,
+        "testing/app01/test_main.py": "from .main import app\n",
+    }
+    plan = plan_units(snapshot_dir(_write(tmp_path / "docs_src", files)), ["examples"])
+    members = {f for u in plan.units if u.kind == "examples" for f in u.members}
+    assert members == set(files)
+    mixed = plan_units(snapshot_dir(_write(tmp_path / "repo", files)), ["examples", "docs"])
+    assert {f for u in mixed.units for f in u.members} == {"options/tutorial001.py"}

@@ -315,6 +315,8 @@ def discover_examples(relpaths: list[str], read: Reader) -> list[Example]:
         return c.out
     if not root_has_marker and len(_script_folders(t)) >= 2:
         c = _Collector(t, read, "topic_folders", skipped)
+        for p in projects:  # a project folder among the topics is an example too
+            c.add(p, p, t.under(p), is_file=False, role="example")
         _walk_other_folders(c, t, projects)
         claimed = {f for e in c.out for f in e.files}
         loose = [f for f in t.files.get("", []) if f not in claimed]

@@ -254,8 +254,13 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
 
     examples: list[Example] = []
     if not explicit or "examples" in explicit:
-        # a repository's tests are never its examples (nor its docs, nor its API)
-        found = discover_examples([f for f in files if not _in_test_dir(f)], read_text)
+        # a repository's tests are never its examples (nor its docs, nor its API); a
+        # folder added as examples alone is all examples: its `testing/` is a topic
+        # (a tutorial tree's "how to test your app")
+        tests_out = explicit != ["examples"]
+        found = discover_examples(
+            [f for f in files if not (tests_out and _in_test_dir(f))], read_text
+        )
         # Detection trusts an examples folder holding code (a docs site's `examples/`
         # pages are docs), and a tree of example projects or tutorial topics whose root
         # is no package itself (a library's repo has its pyproject at the root);
