@@ -156,7 +156,7 @@ def _why_left_out(
     rel: str, chosen: list[ContentKind], examples: list[Example], layout: PackageLayout
 ) -> str:
     """Why no unit takes a listed file, in a few words the summary groups by."""
-    if _in_test_dir(rel):
+    if _in_test_dir(rel) and chosen != ["examples"]:  # (an examples folder keeps them)
         return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
     for ex in examples:
         reason = next((r for p, r in ex.skipped if p == rel), None)
