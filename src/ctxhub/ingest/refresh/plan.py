@@ -17,6 +17,7 @@ from typing import Literal
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.core.errors import SourceError
+from ctxhub.ingest.docs.built_site import is_site_page, site_file_reason, site_root_of, site_roots
 from ctxhub.ingest.docs.includes import candidate_paths, include_targets
 from ctxhub.ingest.examples.layout import Example, discover_examples
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
@@ -153,11 +154,17 @@ def _is_template(rel: str, layout: PackageLayout) -> bool:
 
 
 def _why_left_out(
-    rel: str, chosen: list[ContentKind], examples: list[Example], layout: PackageLayout
+    rel: str,
+    chosen: list[ContentKind],
+    examples: list[Example],
+    layout: PackageLayout,
+    site_left: dict[str, str],
 ) -> str:
     """Why no unit takes a listed file, in a few words the summary groups by."""
     if _in_test_dir(rel):
         return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
+    if rel in site_left:
+        return site_left[rel]
     for ex in examples:
         reason = next((r for p, r in ex.skipped if p == rel), None)
         if reason is not None:
@@ -252,10 +259,18 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
     def read_text(rel: str) -> str:
         return snapshot.read(rel).decode("utf-8", "replace")
 
+    # a built docs site's pages are docs, and what they load (theme JS/CSS) is no content
+    roots = site_roots(files)
+    site_left = {f: r for f in files if (r := site_file_reason(f, roots)) is not None}
+    site_pages = {f for f in files if is_site_page(f, roots)}
     examples: list[Example] = []
     if not explicit or "examples" in explicit:
-        # a repository's tests are never its examples (nor its docs, nor its API)
-        found = discover_examples([f for f in files if not _in_test_dir(f)], read_text)
+        # a repository's tests are never its examples (nor its docs, nor its API), nor
+        # is any file of a built docs site
+        found = discover_examples(
+            [f for f in files if not _in_test_dir(f) and site_root_of(f, roots) is None],
+            read_text,
+        )
         # Detection trusts an examples folder holding code (a docs site's `examples/`
         # pages are docs), and a tree of example projects or tutorial topics whose root
         # is no package itself (a library's repo has its pyproject at the root);
@@ -270,7 +285,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 if e.layout in trusted and not all(f.lower().endswith(DOC_EXT) for f in e.files)
             ]
         )
-    chosen = explicit or detect_kinds(files, examples)
+    chosen = explicit or detect_kinds([f for f in files if f not in site_left], examples)
     if "examples" not in chosen:
         examples = []
 
@@ -280,7 +295,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         units.append(Unit(key=ex.path or ".", kind="examples", members=list(ex.files), example=ex))
         claimed.update(ex.files)
 
-    rest = [f for f in files if f not in claimed]
+    rest = [f for f in files if f not in claimed and f not in site_left]
     py_files = [f for f in rest if is_python_path(f) and not _in_test_dir(f)]
     layout = PackageLayout.from_paths(py_files)
     packages: set[str] = set()
@@ -306,7 +321,11 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 units.append(Unit(key=rel, kind="dump", members=[rel]))
             elif is_aggregate_doc(rel):
                 continue
-            elif _is_doc(rel) and not is_changelog(rel) and not _is_template(rel, layout):
+            elif (
+                _is_doc(rel)
+                and not is_changelog(rel)
+                and (rel in site_pages or not _is_template(rel, layout))
+            ):
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
             else:
                 continue
@@ -359,7 +378,9 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         modules=modules,
         version=snapshot.version or detect_version(snapshot),
         left_out=[
-            (f, _why_left_out(f, chosen, examples, layout)) for f in files if f not in claimed
+            (f, _why_left_out(f, chosen, examples, layout, site_left))
+            for f in files
+            if f not in claimed
         ],
         skipped=skipped,
         helpers=helpers,
