@@ -19,6 +19,7 @@ from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.core.errors import SourceError
 from ctxhub.ingest.docs.built_site import is_site_page, site_file_reason, site_root_of, site_roots
 from ctxhub.ingest.docs.includes import candidate_paths, include_targets
+from ctxhub.ingest.docs.text_kind import HEAD_BYTES, TextKind, text_kind
 from ctxhub.ingest.examples.layout import Example, discover_examples
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
 from ctxhub.ingest.python.modules import (
@@ -50,10 +51,11 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # a conditional warning about one usage, a deprecated `Annotated` Doc: partial records;
     # and every name of a chained alias (`s = attributes = attrs`) is an alias, and a
     # function's calls of its own nested defs are `calls_nested`
-    "docs": 6,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
-    # tag only on the sections that hold its code
-    "dump": 1,
+    # tag only on the sections that hold its code; 7: an H1 after the title's is a new
+    # top-level section, not the title's child
+    "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
 }
@@ -111,19 +113,19 @@ _PROJECT_LAYOUTS = {"repo_of_projects", "topic_folders"}
 _PACKAGE_FILES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "PKG-INFO"})
 
 
-_DUMP_SOURCE = re.compile(rb"^Source:[ \t]*https?://", re.M)
-
-
-def _reads_as_dump(snapshot: Snapshot, rel: str) -> bool:
-    """A text file of several pages, each introduced by a `Source: URL` line, is an
-    llms-full dump whatever its name (a docs site's `docs.txt`, `full.txt`, ...)."""
-    if is_aggregate_doc(rel):
-        return False  # llms.txt (a link index) and llms-*.txt twins of llms-full.txt
+def _txt_kind(snapshot: Snapshot, rel: str) -> TextKind | None:
+    """What a `.txt` file holds (an llms dump, Markdown) whatever its name."""
+    name = posixpath.basename(rel)
+    if name.lower() == "llms.txt" or (
+        # llms-*.txt twins of an llms-full.txt beside them say the same again
+        is_aggregate_doc(rel) and any(f.lower().endswith("llms-full.txt") for f in snapshot.files)
+    ):
+        return None
     try:
-        head = snapshot.read(rel)[:65536]
+        head = snapshot.read(rel)[:HEAD_BYTES]
     except (OSError, SourceError):
-        return False
-    return len(_DUMP_SOURCE.findall(head)) >= 2
+        return None
+    return text_kind(name, head)
 
 
 def _is_package_root(files: list[str]) -> bool:
@@ -185,8 +187,14 @@ def _why_left_out(
             return "HTML inside a Python package: a template, not docs"
         if chosen and "docs" not in chosen:
             return "docs is not a kind of this source"
+    if ext_txt(rel) and "docs" in chosen:
+        return "a .txt file that reads as no llms dump (nor as Markdown with --kind docs)"
     ext = posixpath.splitext(name)[1].lower()
     return f"not docs, python or examples ({ext or name})"
+
+
+def ext_txt(relpath: str) -> bool:
+    return relpath.lower().endswith(".txt")
 
 
 def _is_doc(relpath: str) -> bool:
@@ -286,6 +294,11 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             ]
         )
     chosen = explicit or detect_kinds([f for f in files if f not in site_left], examples)
+    # one .txt file alone (a dump under another name, Markdown saved as .txt) or a .txt in
+    # a source said to be docs is read by what it holds
+    txt_docs = "docs" in explicit or (not chosen and len(files) == 1 and ext_txt(files[0]))
+    if txt_docs and not chosen and _txt_kind(snapshot, files[0]) is not None:
+        chosen = ["docs"]
     if "examples" not in chosen:
         examples = []
 
@@ -317,8 +330,11 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         doc_files = [f for f in rest if f not in claimed and not _in_test_dir(f)]
         for rel in doc_files:
             name = posixpath.basename(rel).lower()
-            if name == "llms-full.txt" or (name.endswith(".txt") and _reads_as_dump(snapshot, rel)):
+            txt = _txt_kind(snapshot, rel) if ext_txt(name) and name != "llms-full.txt" else None
+            if name == "llms-full.txt" or txt == "dump":
                 units.append(Unit(key=rel, kind="dump", members=[rel]))
+            elif txt == "markdown" and txt_docs:
+                units.append(Unit(key=rel, kind="docs", members=[rel]))
             elif is_aggregate_doc(rel):
                 continue
             elif (
