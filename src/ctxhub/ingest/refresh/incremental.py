@@ -243,6 +243,8 @@ def refresh_source(
                 "units": len(plan.units),
                 "skipped": len(summary.skipped),
                 "ignored_files": len(plan.left_out),
+                # the files no unit takes, by why (housekeeping, a site's assets, tests)
+                "left_out_reasons": dict(Counter(r for _, r in plan.left_out).most_common()),
                 # what status counts besides the units marked skipped in `files`
                 "left_out": [list(x) for x in left_out[:MAX_LEFT_OUT]],
                 "left_out_count": len(left_out),

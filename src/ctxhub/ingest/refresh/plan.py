@@ -82,6 +82,13 @@ def is_changelog(relpath: str) -> bool:
     return len(parts) > 1 and parts[-2] in ("changelog", "changes", "newsfragments")
 
 
+def _is_text_changelog(relpath: str) -> bool:
+    """A changelog read as deprecation records: Markdown or reST. A built HTML changelog
+    (Sphinx's changes.html) is a page of the docs site, indexed as docs."""
+    low = relpath.lower()
+    return is_changelog(relpath) and low.endswith(DOC_EXT) and not low.endswith((".html", ".htm"))
+
+
 @dataclass
 class Unit:
     key: str  # the `file` the store keys its chunks by
@@ -179,7 +186,7 @@ def _why_left_out(
             return "python is not a kind of this source"
         return "not in an importable package (loose scripts index with --kind examples)"
     if rel.lower().endswith(DOC_EXT):
-        if is_changelog(rel):
+        if _is_text_changelog(rel):
             return "a changelog: read as deprecation records (kind python or none), not docs"
         if is_aggregate_doc(rel):
             return "a link index (llms.txt), not docs"
@@ -222,15 +229,13 @@ def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]
     if find_internal_packages(f for f in files if f not in claimed and not _in_test_dir(f)):
         kinds.append("python")
     docs = (f for f in files if f not in claimed and not _in_test_dir(f))
-    if any(_is_doc(f) and not is_changelog(f) for f in docs) or any(
+    if any(_is_doc(f) and not _is_text_changelog(f) for f in docs) or any(
         posixpath.basename(f) == "llms-full.txt" for f in files
     ):
         kinds.append("docs")
     if examples:
         kinds.append("examples")
-    if not kinds and any(
-        is_changelog(f) and f.lower().endswith(DOC_EXT) and not _in_test_dir(f) for f in files
-    ):
+    if not kinds and any(_is_text_changelog(f) and not _in_test_dir(f) for f in files):
         # changelogs alone (a CHANGELOG.md added by itself, a fragments folder): read as
         # in any package, as the deprecation records `check_deprecation` answers from
         kinds.append("python")
@@ -322,7 +327,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 modules[rel] = module
                 claimed.add(rel)
         for rel in rest:
-            if is_changelog(rel) and rel.lower().endswith(DOC_EXT) and not _in_test_dir(rel):
+            if _is_text_changelog(rel) and not _in_test_dir(rel):
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
 
@@ -339,7 +344,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 continue
             elif (
                 _is_doc(rel)
-                and not is_changelog(rel)
+                and not _is_text_changelog(rel)
                 and (rel in site_pages or not _is_template(rel, layout))
             ):
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
