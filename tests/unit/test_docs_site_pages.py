@@ -1,5 +1,6 @@
 """A docs site's changelog page is a docs page, and what a docs source leaves out on
-purpose (a license page) is counted with its reason by refresh and by status."""
+purpose (a license page) is counted with its reason by refresh and by status; an
+unchanged refresh reports the pages still skipped, as status counts them."""
 
 from __future__ import annotations
 
@@ -42,3 +43,22 @@ def test_a_changelog_page_is_docs_and_a_license_page_is_counted_as_left_out(
         assert status.left_out_files == 1
         ((why, n),) = status.left_out_reasons.items()
         assert n == 1 and "housekeeping" in why
+
+
+def test_an_unchanged_refresh_reports_the_skipped_pages_status_counts(tmp_path: Path) -> None:
+    site = tmp_path / "html"
+    site.mkdir()
+    (site / "changes.html").write_text(CHANGES)
+    (site / "genindex.html").write_text(CHANGES.replace("Changes", "Index"))
+    spec = SourceSpec(name="site", path=str(site), kind=["docs"])
+    with SQLiteStore(tmp_path / "ctxhub.db") as store:
+        (first,) = refresh(store, [spec], tmp_path, None).sources
+        (again,) = refresh(store, [spec], tmp_path, None).sources
+        assert again.unchanged_units == 2
+        assert (
+            again.skipped
+            == first.skipped
+            == [("genindex.html", "a generated index page, not docs")]
+        )
+        (status,) = hub_status(store, 30).sources
+        assert status.skipped_files == len(again.skipped) == 1

@@ -131,6 +131,9 @@ def _index_units(
         prior = known.get(unit.key)
         if not force and prior is not None and prior.hash == unit.hash:
             summary.unchanged_units += 1
+            if prior.status == "skipped":
+                # still skipped, as status says: an unchanged refresh reports it too
+                summary.skipped.append((unit.key, prior.reason or prior.status))
             progress.advance(1)
             continue
         state = FileState(path=unit.key, hash=unit.hash, kind=unit.kind)
