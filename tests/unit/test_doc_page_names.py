@@ -23,6 +23,8 @@ def home(tmp_path: Path) -> Iterator[Path]:
         "More\n----\n\nAnother paragraph.\n"
     )
     (docs / "docs" / "testing.md").write_text("# Testing\n\nHow to test things.\n")
+    (docs / "hashing").mkdir()  # a directory-style page, as MkDocs builds them
+    (docs / "hashing" / "index.md").write_text("# Hashing\n\nHow instances are hashed.\n")
     set_embedder(HashingEmbedder(dim=64))
     run(tmp_path, "add", str(docs), "--kind", "docs", "--name", "site")
     yield tmp_path
@@ -38,6 +40,11 @@ def test_suffixes_of_every_page_format_are_optional() -> None:
 def test_a_page_opens_with_or_without_its_extension(home: Path, page: str) -> None:
     out = run(home, "doc", page).output
     assert "site:tricks.rst" in out or "site:docs/testing.md" in out
+
+
+@pytest.mark.parametrize("page", ["hashing", "hashing/", "hashing/index", "hashing/index.md"])
+def test_a_directory_style_page_opens_by_its_folder(home: Path, page: str) -> None:
+    assert "site:hashing/index.md" in run(home, "doc", page).output
     assert "site:" in run(home, "show", page).output
 
 

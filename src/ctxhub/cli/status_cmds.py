@@ -63,7 +63,10 @@ def status(ctx: Context, as_json: bool) -> None:
                 details.append(f"{s.name}: {s.error or s.warning}")
             if note := version_note(s.version, s.installed_version, s.not_installed):
                 state += f" [yellow]({escape(note)})[/yellow]"
-        rows.append([s.name, ",".join(s.kinds), version, state, age, chunks, str(s.skipped_files)])
+        skipped = str(s.skipped_files)
+        if s.left_out_files:
+            skipped += f" (+{s.left_out_files} left out)"
+        rows.append([s.name, ",".join(s.kinds), version, state, age, chunks, skipped])
     headers = ("source", "kinds", "version", "status", "age (days)", "chunks", "skipped")
     if rows:
         out.print(fitted_table(out, headers, rows))

@@ -235,6 +235,10 @@ class SourceStatus(BaseModel):
     #: loops, dangling links, links leaving the root, files over the size cap)
     skipped_files: int = 0
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (path, reason)
+    #: listed files no unit takes on purpose (a LICENSE, tests, a built site's theme
+    #: files), and how many for each reason: what `refresh` reports as left out
+    left_out_files: int = 0
+    left_out_reasons: dict[str, int] = Field(default_factory=dict)
     #: why a source that refreshed fine holds nothing ("no supported files: found ...")
     warning: str | None = None
     #: for an installed distribution (pypi:NAME): the version installed now, and whether

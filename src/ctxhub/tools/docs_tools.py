@@ -30,10 +30,17 @@ def _page_chunks(hub: HubSession, source: str, path: str) -> list[Chunk]:
 
 
 def find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]:
-    """(source, stored path) of the page `path` names, with or without its suffix."""
+    """(source, stored path) of the page `path` names: PATH itself, PATH with any page
+    suffix, or a directory-style page PATH/index.* (MkDocs' `hashing/` is
+    `hashing/index.html`)."""
     wanted = normalize_doc_path(path)
     pages = hub.store.doc_pages(source or None)
-    matches = [(s, p) for s, p in pages if normalize_doc_path(p) == wanted]
+    by_path = [(s, p, normalize_doc_path(p)) for s, p in pages]
+    matches: list[tuple[str, str]] = []
+    for name in (wanted, f"{wanted}/index" if wanted else "index"):
+        matches = [(s, p) for s, p, n in by_path if n == name]
+        if matches:
+            break
     if not matches:
         raise NotFoundError(
             f"no doc page {shown(path)}"

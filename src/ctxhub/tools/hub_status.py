@@ -111,6 +111,8 @@ def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
                 files=len(files),
                 skipped_files=len(skipped) + int(state.stats.get("left_out_count", 0)),
                 skipped=sorted(skipped) + left_out,
+                left_out_files=int(state.stats.get("ignored_files", 0)),
+                left_out_reasons=dict(state.stats.get("left_out_reasons", {})),
                 warning=state.stats.get("warning"),
                 **installed_state(state.origin, state.version),
             )

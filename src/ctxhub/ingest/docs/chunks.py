@@ -52,6 +52,7 @@ DOC_SUFFIXES = {
     ".mdx": "mdx",
     ".md": "markdown",
     ".markdown": "markdown",
+    ".txt": "markdown",  # a .txt is a docs page only when it reads as Markdown (plan.py)
     ".rst": "rst",
     ".html": "html",
     ".htm": "html",

@@ -125,15 +125,21 @@ def split_sections(doc: CleanedText, title: str | None, syntax: str = "markdown"
     if first_head > 0:
         sections.append(Section(0, root, 0, first_head, 0))
     path: list[tuple[int, str]] = []
+    # the level of the heading the title came from: a later heading of that level is the
+    # title's sibling (a second `# Page`), a new top-level section, not the title's child
+    title_level = next((lv for _, _, lv, t in heads if root and t == root[0]), None)
     for k, (start, count, level, text) in enumerate(heads):
         while path and path[-1][0] >= level:
             path.pop()
         path.append((level, text))
         parts = [t for _, t in path]
+        crumbs: tuple[str, ...] = root
         if root and parts and parts[0] == root[0]:
             parts = parts[1:]
+        elif path[0][0] == title_level:
+            crumbs = ()
         end = heads[k + 1][0] if k + 1 < len(heads) else len(doc.lines)
-        sections.append(Section(level, (*root, *parts), start, end, count))
+        sections.append(Section(level, (*crumbs, *parts), start, end, count))
     return sections
 
 

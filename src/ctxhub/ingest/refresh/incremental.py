@@ -131,6 +131,9 @@ def _index_units(
         prior = known.get(unit.key)
         if not force and prior is not None and prior.hash == unit.hash:
             summary.unchanged_units += 1
+            if prior.status == "skipped":
+                # still skipped, as status says: an unchanged refresh reports it too
+                summary.skipped.append((unit.key, prior.reason or prior.status))
             progress.advance(1)
             continue
         state = FileState(path=unit.key, hash=unit.hash, kind=unit.kind)
@@ -243,6 +246,8 @@ def refresh_source(
                 "units": len(plan.units),
                 "skipped": len(summary.skipped),
                 "ignored_files": len(plan.left_out),
+                # the files no unit takes, by why (housekeeping, a site's assets, tests)
+                "left_out_reasons": dict(Counter(r for _, r in plan.left_out).most_common()),
                 # what status counts besides the units marked skipped in `files`
                 "left_out": [list(x) for x in left_out[:MAX_LEFT_OUT]],
                 "left_out_count": len(left_out),

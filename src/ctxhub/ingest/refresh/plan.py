@@ -17,7 +17,9 @@ from typing import Literal
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.core.errors import SourceError
+from ctxhub.ingest.docs.built_site import is_site_page, site_file_reason, site_root_of, site_roots
 from ctxhub.ingest.docs.includes import candidate_paths, include_targets
+from ctxhub.ingest.docs.text_kind import HEAD_BYTES, TextKind, text_kind
 from ctxhub.ingest.examples.layout import Example, discover_examples
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
 from ctxhub.ingest.python.modules import (
@@ -49,10 +51,11 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # a conditional warning about one usage, a deprecated `Annotated` Doc: partial records;
     # and every name of a chained alias (`s = attributes = attrs`) is an alias, and a
     # function's calls of its own nested defs are `calls_nested`
-    "docs": 6,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
-    # tag only on the sections that hold its code
-    "dump": 1,
+    # tag only on the sections that hold its code; 7: an H1 after the title's is a new
+    # top-level section, not the title's child
+    "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
 }
@@ -77,6 +80,13 @@ def is_changelog(relpath: str) -> bool:
         return True
     parts = relpath.lower().split("/")
     return len(parts) > 1 and parts[-2] in ("changelog", "changes", "newsfragments")
+
+
+def _is_text_changelog(relpath: str) -> bool:
+    """A changelog read as deprecation records: Markdown or reST. A built HTML changelog
+    (Sphinx's changes.html) is a page of the docs site, indexed as docs."""
+    low = relpath.lower()
+    return is_changelog(relpath) and low.endswith(DOC_EXT) and not low.endswith((".html", ".htm"))
 
 
 @dataclass
@@ -110,19 +120,19 @@ _PROJECT_LAYOUTS = {"repo_of_projects", "topic_folders"}
 _PACKAGE_FILES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "PKG-INFO"})
 
 
-_DUMP_SOURCE = re.compile(rb"^Source:[ \t]*https?://", re.M)
-
-
-def _reads_as_dump(snapshot: Snapshot, rel: str) -> bool:
-    """A text file of several pages, each introduced by a `Source: URL` line, is an
-    llms-full dump whatever its name (a docs site's `docs.txt`, `full.txt`, ...)."""
-    if is_aggregate_doc(rel):
-        return False  # llms.txt (a link index) and llms-*.txt twins of llms-full.txt
+def _txt_kind(snapshot: Snapshot, rel: str) -> TextKind | None:
+    """What a `.txt` file holds (an llms dump, Markdown) whatever its name."""
+    name = posixpath.basename(rel)
+    if name.lower() == "llms.txt" or (
+        # llms-*.txt twins of an llms-full.txt beside them say the same again
+        is_aggregate_doc(rel) and any(f.lower().endswith("llms-full.txt") for f in snapshot.files)
+    ):
+        return None
     try:
-        head = snapshot.read(rel)[:65536]
+        head = snapshot.read(rel)[:HEAD_BYTES]
     except (OSError, SourceError):
-        return False
-    return len(_DUMP_SOURCE.findall(head)) >= 2
+        return None
+    return text_kind(name, head)
 
 
 def _is_package_root(files: list[str]) -> bool:
@@ -153,11 +163,17 @@ def _is_template(rel: str, layout: PackageLayout) -> bool:
 
 
 def _why_left_out(
-    rel: str, chosen: list[ContentKind], examples: list[Example], layout: PackageLayout
+    rel: str,
+    chosen: list[ContentKind],
+    examples: list[Example],
+    layout: PackageLayout,
+    site_left: dict[str, str],
 ) -> str:
     """Why no unit takes a listed file, in a few words the summary groups by."""
     if _in_test_dir(rel) and chosen != ["examples"]:  # (an examples folder keeps them)
         return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
+    if rel in site_left:
+        return site_left[rel]
     for ex in examples:
         reason = next((r for p, r in ex.skipped if p == rel), None)
         if reason is not None:
@@ -170,7 +186,7 @@ def _why_left_out(
             return "python is not a kind of this source"
         return "not in an importable package (loose scripts index with --kind examples)"
     if rel.lower().endswith(DOC_EXT):
-        if is_changelog(rel):
+        if _is_text_changelog(rel):
             return "a changelog: read as deprecation records (kind python or none), not docs"
         if is_aggregate_doc(rel):
             return "a link index (llms.txt), not docs"
@@ -178,8 +194,14 @@ def _why_left_out(
             return "HTML inside a Python package: a template, not docs"
         if chosen and "docs" not in chosen:
             return "docs is not a kind of this source"
+    if ext_txt(rel) and "docs" in chosen:
+        return "a .txt file that reads as no llms dump (nor as Markdown with --kind docs)"
     ext = posixpath.splitext(name)[1].lower()
     return f"not docs, python or examples ({ext or name})"
+
+
+def ext_txt(relpath: str) -> bool:
+    return relpath.lower().endswith(".txt")
 
 
 def _is_doc(relpath: str) -> bool:
@@ -207,15 +229,13 @@ def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]
     if find_internal_packages(f for f in files if f not in claimed and not _in_test_dir(f)):
         kinds.append("python")
     docs = (f for f in files if f not in claimed and not _in_test_dir(f))
-    if any(_is_doc(f) and not is_changelog(f) for f in docs) or any(
+    if any(_is_doc(f) and not _is_text_changelog(f) for f in docs) or any(
         posixpath.basename(f) == "llms-full.txt" for f in files
     ):
         kinds.append("docs")
     if examples:
         kinds.append("examples")
-    if not kinds and any(
-        is_changelog(f) and f.lower().endswith(DOC_EXT) and not _in_test_dir(f) for f in files
-    ):
+    if not kinds and any(_is_text_changelog(f) and not _in_test_dir(f) for f in files):
         # changelogs alone (a CHANGELOG.md added by itself, a fragments folder): read as
         # in any package, as the deprecation records `check_deprecation` answers from
         kinds.append("python")
@@ -252,14 +272,23 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
     def read_text(rel: str) -> str:
         return snapshot.read(rel).decode("utf-8", "replace")
 
+    # a built docs site's pages are docs, and what they load (theme JS/CSS) is no content
+    roots = site_roots(files)
+    site_left = {f: r for f in files if (r := site_file_reason(f, roots)) is not None}
+    site_pages = {f for f in files if is_site_page(f, roots)}
     examples: list[Example] = []
     if not explicit or "examples" in explicit:
-        # a repository's tests are never its examples (nor its docs, nor its API); a
-        # folder added as examples alone is all examples: its `testing/` is a topic
-        # (a tutorial tree's "how to test your app")
+        # a repository's tests are never its examples (nor its docs, nor its API), nor
+        # is any file of a built docs site; a folder added as examples alone is all
+        # examples: its `testing/` is a topic (a tutorial tree's "how to test your app")
         tests_out = explicit != ["examples"]
         found = discover_examples(
-            [f for f in files if not (tests_out and _in_test_dir(f))], read_text
+            [
+                f
+                for f in files
+                if not (tests_out and _in_test_dir(f)) and site_root_of(f, roots) is None
+            ],
+            read_text,
         )
         # Detection trusts an examples folder holding code (a docs site's `examples/`
         # pages are docs), and a tree of example projects or tutorial topics whose root
@@ -275,7 +304,12 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 if e.layout in trusted and not all(f.lower().endswith(DOC_EXT) for f in e.files)
             ]
         )
-    chosen = explicit or detect_kinds(files, examples)
+    chosen = explicit or detect_kinds([f for f in files if f not in site_left], examples)
+    # one .txt file alone (a dump under another name, Markdown saved as .txt) or a .txt in
+    # a source said to be docs is read by what it holds
+    txt_docs = "docs" in explicit or (not chosen and len(files) == 1 and ext_txt(files[0]))
+    if txt_docs and not chosen and _txt_kind(snapshot, files[0]) is not None:
+        chosen = ["docs"]
     if "examples" not in chosen:
         examples = []
 
@@ -285,7 +319,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         units.append(Unit(key=ex.path or ".", kind="examples", members=list(ex.files), example=ex))
         claimed.update(ex.files)
 
-    rest = [f for f in files if f not in claimed]
+    rest = [f for f in files if f not in claimed and f not in site_left]
     py_files = [f for f in rest if is_python_path(f) and not _in_test_dir(f)]
     layout = PackageLayout.from_paths(py_files)
     packages: set[str] = set()
@@ -299,7 +333,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 modules[rel] = module
                 claimed.add(rel)
         for rel in rest:
-            if is_changelog(rel) and rel.lower().endswith(DOC_EXT) and not _in_test_dir(rel):
+            if _is_text_changelog(rel) and not _in_test_dir(rel):
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
 
@@ -307,11 +341,18 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         doc_files = [f for f in rest if f not in claimed and not _in_test_dir(f)]
         for rel in doc_files:
             name = posixpath.basename(rel).lower()
-            if name == "llms-full.txt" or (name.endswith(".txt") and _reads_as_dump(snapshot, rel)):
+            txt = _txt_kind(snapshot, rel) if ext_txt(name) and name != "llms-full.txt" else None
+            if name == "llms-full.txt" or txt == "dump":
                 units.append(Unit(key=rel, kind="dump", members=[rel]))
+            elif txt == "markdown" and txt_docs:
+                units.append(Unit(key=rel, kind="docs", members=[rel]))
             elif is_aggregate_doc(rel):
                 continue
-            elif _is_doc(rel) and not is_changelog(rel) and not _is_template(rel, layout):
+            elif (
+                _is_doc(rel)
+                and not _is_text_changelog(rel)
+                and (rel in site_pages or not _is_template(rel, layout))
+            ):
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
             else:
                 continue
@@ -364,7 +405,9 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         modules=modules,
         version=snapshot.version or detect_version(snapshot),
         left_out=[
-            (f, _why_left_out(f, chosen, examples, layout)) for f in files if f not in claimed
+            (f, _why_left_out(f, chosen, examples, layout, site_left))
+            for f in files
+            if f not in claimed
         ],
         skipped=skipped,
         helpers=helpers,

@@ -31,7 +31,7 @@ class GetDocArgs(ToolArgs):
         str | None,
         Field(
             max_length=limits.MAX_PATH,
-            description="Page path, e.g. 'guides/quickstart' or 'a/b.mdx'",
+            description="Page path, e.g. 'guides/quickstart', 'a/b.mdx' or 'hashing/' (its index)",
         ),
     ] = None
     section: Annotated[
