@@ -27,6 +27,15 @@ from ctxhub.ingest.python.modules import (
     find_internal_packages,
     is_python_path,
 )
+from ctxhub.ingest.refresh.file_roles import (
+    DOC_EXT,
+    ext_txt,
+    in_test_dir,
+    is_doc,
+    is_template,
+    is_text_changelog,
+    why_left_out,
+)
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot
 
 UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
@@ -59,34 +68,6 @@ CHUNKER_VERSIONS: dict[str, int] = {
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
 }
-
-DOC_EXT = (".md", ".mdx", ".markdown", ".rst", ".html", ".htm")
-#: Top-level folders that hold a repository's own tests, not its API or examples.
-TEST_DIRS = frozenset({"tests", "test", "testing"})
-#: Repository housekeeping, not product documentation.
-HOUSEKEEPING = re.compile(
-    r"^(contributing|code_of_conduct|security|license|licence|authors|maintainers|claude|"
-    r"agents|codeowners|pull_request_template|issue_template)(\.[a-z]+)?$",
-    re.I,
-)
-_CHANGELOG = re.compile(
-    r"(^|/)(changelog|changes|history|news|release[-_ ]?notes)(\.[a-z]+)?$", re.I
-)
-
-
-def is_changelog(relpath: str) -> bool:
-    """CHANGELOG.md and friends, and towncrier fragments under a changelog/ folder."""
-    if _CHANGELOG.search(relpath):
-        return True
-    parts = relpath.lower().split("/")
-    return len(parts) > 1 and parts[-2] in ("changelog", "changes", "newsfragments")
-
-
-def _is_text_changelog(relpath: str) -> bool:
-    """A changelog read as deprecation records: Markdown or reST. A built HTML changelog
-    (Sphinx's changes.html) is a page of the docs site, indexed as docs."""
-    low = relpath.lower()
-    return is_changelog(relpath) and low.endswith(DOC_EXT) and not low.endswith((".html", ".htm"))
 
 
 @dataclass
@@ -148,67 +129,6 @@ def _hash_digests(digests: dict[str, bytes]) -> str:
     return h.hexdigest()
 
 
-def _in_test_dir(relpath: str) -> bool:
-    """Under a top-level tests/ folder, at any depth (fixtures and assets too)."""
-    first = relpath.split("/", 1)[0].lower()
-    return "/" in relpath and first in TEST_DIRS
-
-
-def _is_template(rel: str, layout: PackageLayout) -> bool:
-    """An .html file inside a Python package is a template the code renders, not a page."""
-    if not rel.lower().endswith((".html", ".htm")):
-        return False
-    parts = rel.split("/")[:-1]
-    return any("/".join(parts[:i]) in layout.package_dirs for i in range(1, len(parts) + 1))
-
-
-def _why_left_out(
-    rel: str,
-    chosen: list[ContentKind],
-    examples: list[Example],
-    layout: PackageLayout,
-    site_left: dict[str, str],
-) -> str:
-    """Why no unit takes a listed file, in a few words the summary groups by."""
-    if _in_test_dir(rel) and chosen != ["examples"]:  # (an examples folder keeps them)
-        return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
-    if rel in site_left:
-        return site_left[rel]
-    for ex in examples:
-        reason = next((r for p, r in ex.skipped if p == rel), None)
-        if reason is not None:
-            return f"in an example: {reason}"
-    name = posixpath.basename(rel)
-    if HOUSEKEEPING.match(name):
-        return "repository housekeeping (license, contributing, ...), not docs"
-    if is_python_path(rel):
-        if chosen and "python" not in chosen:
-            return "python is not a kind of this source"
-        return "not in an importable package (loose scripts index with --kind examples)"
-    if rel.lower().endswith(DOC_EXT):
-        if _is_text_changelog(rel):
-            return "a changelog: read as deprecation records (kind python or none), not docs"
-        if is_aggregate_doc(rel):
-            return "a link index (llms.txt), not docs"
-        if _is_template(rel, layout):
-            return "HTML inside a Python package: a template, not docs"
-        if chosen and "docs" not in chosen:
-            return "docs is not a kind of this source"
-    if ext_txt(rel) and "docs" in chosen:
-        return "a .txt file that reads as no llms dump (nor as Markdown with --kind docs)"
-    ext = posixpath.splitext(name)[1].lower()
-    return f"not docs, python or examples ({ext or name})"
-
-
-def ext_txt(relpath: str) -> bool:
-    return relpath.lower().endswith(".txt")
-
-
-def _is_doc(relpath: str) -> bool:
-    name = posixpath.basename(relpath)
-    return relpath.lower().endswith(DOC_EXT) and not HOUSEKEEPING.match(name)
-
-
 def detect_version(snapshot: Snapshot) -> str | None:
     """A version from packaging metadata at the root (sdist PKG-INFO, pyproject)."""
     for name, pattern in (
@@ -226,16 +146,16 @@ def detect_version(snapshot: Snapshot) -> str | None:
 def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]:
     kinds: list[ContentKind] = []
     claimed = {f for e in examples for f in e.files}
-    if find_internal_packages(f for f in files if f not in claimed and not _in_test_dir(f)):
+    if find_internal_packages(f for f in files if f not in claimed and not in_test_dir(f)):
         kinds.append("python")
-    docs = (f for f in files if f not in claimed and not _in_test_dir(f))
-    if any(_is_doc(f) and not _is_text_changelog(f) for f in docs) or any(
+    docs = (f for f in files if f not in claimed and not in_test_dir(f))
+    if any(is_doc(f) and not is_text_changelog(f) for f in docs) or any(
         posixpath.basename(f) == "llms-full.txt" for f in files
     ):
         kinds.append("docs")
     if examples:
         kinds.append("examples")
-    if not kinds and any(_is_text_changelog(f) and not _in_test_dir(f) for f in files):
+    if not kinds and any(is_text_changelog(f) and not in_test_dir(f) for f in files):
         # changelogs alone (a CHANGELOG.md added by itself, a fragments folder): read as
         # in any package, as the deprecation records `check_deprecation` answers from
         kinds.append("python")
@@ -286,7 +206,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             [
                 f
                 for f in files
-                if not (tests_out and _in_test_dir(f)) and site_root_of(f, roots) is None
+                if not (tests_out and in_test_dir(f)) and site_root_of(f, roots) is None
             ],
             read_text,
         )
@@ -320,7 +240,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         claimed.update(ex.files)
 
     rest = [f for f in files if f not in claimed and f not in site_left]
-    py_files = [f for f in rest if is_python_path(f) and not _in_test_dir(f)]
+    py_files = [f for f in rest if is_python_path(f) and not in_test_dir(f)]
     layout = PackageLayout.from_paths(py_files)
     packages: set[str] = set()
     modules: dict[str, str] = {}
@@ -333,12 +253,12 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 modules[rel] = module
                 claimed.add(rel)
         for rel in rest:
-            if _is_text_changelog(rel) and not _in_test_dir(rel):
+            if is_text_changelog(rel) and not in_test_dir(rel):
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
 
     if "docs" in chosen:
-        doc_files = [f for f in rest if f not in claimed and not _in_test_dir(f)]
+        doc_files = [f for f in rest if f not in claimed and not in_test_dir(f)]
         for rel in doc_files:
             name = posixpath.basename(rel).lower()
             txt = _txt_kind(snapshot, rel) if ext_txt(name) and name != "llms-full.txt" else None
@@ -349,9 +269,9 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             elif is_aggregate_doc(rel):
                 continue
             elif (
-                _is_doc(rel)
-                and not _is_text_changelog(rel)
-                and (rel in site_pages or not _is_template(rel, layout))
+                is_doc(rel)
+                and not is_text_changelog(rel)
+                and (rel in site_pages or not is_template(rel, layout))
             ):
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
             else:
@@ -405,7 +325,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         modules=modules,
         version=snapshot.version or detect_version(snapshot),
         left_out=[
-            (f, _why_left_out(f, chosen, examples, layout, site_left))
+            (f, why_left_out(f, chosen, examples, layout, site_left))
             for f in files
             if f not in claimed
         ],

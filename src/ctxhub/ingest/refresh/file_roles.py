@@ -1,0 +1,102 @@
+"""What a listed file is to a source before any chunker reads it: a test, repository
+housekeeping, a changelog, a template, a docs page; and, for a file no unit takes, why
+(the few words the refresh summary groups by)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ctxhub.core.doc_paths import is_aggregate_doc
+from ctxhub.ingest.examples.layout import Example
+from ctxhub.ingest.python.modules import PackageLayout, is_python_path
+from ctxhub.sources.base import ContentKind
+
+DOC_EXT = (".md", ".mdx", ".markdown", ".rst", ".html", ".htm")
+#: Top-level folders that hold a repository's own tests, not its API or examples.
+TEST_DIRS = frozenset({"tests", "test", "testing"})
+#: Repository housekeeping, not product documentation.
+HOUSEKEEPING = re.compile(
+    r"^(contributing|code_of_conduct|security|license|licence|authors|maintainers|claude|"
+    r"agents|codeowners|pull_request_template|issue_template)(\.[a-z]+)?$",
+    re.I,
+)
+_CHANGELOG = re.compile(
+    r"(^|/)(changelog|changes|history|news|release[-_ ]?notes)(\.[a-z]+)?$", re.I
+)
+
+
+def is_changelog(relpath: str) -> bool:
+    """CHANGELOG.md and friends, and towncrier fragments under a changelog/ folder."""
+    if _CHANGELOG.search(relpath):
+        return True
+    parts = relpath.lower().split("/")
+    return len(parts) > 1 and parts[-2] in ("changelog", "changes", "newsfragments")
+
+
+def is_text_changelog(relpath: str) -> bool:
+    """A changelog read as deprecation records: Markdown or reST. A built HTML changelog
+    (Sphinx's changes.html) is a page of the docs site, indexed as docs."""
+    low = relpath.lower()
+    return is_changelog(relpath) and low.endswith(DOC_EXT) and not low.endswith((".html", ".htm"))
+
+
+def in_test_dir(relpath: str) -> bool:
+    """Under a top-level tests/ folder, at any depth (fixtures and assets too)."""
+    first = relpath.split("/", 1)[0].lower()
+    return "/" in relpath and first in TEST_DIRS
+
+
+def is_template(rel: str, layout: PackageLayout) -> bool:
+    """An .html file inside a Python package is a template the code renders, not a page."""
+    if not rel.lower().endswith((".html", ".htm")):
+        return False
+    parts = rel.split("/")[:-1]
+    return any("/".join(parts[:i]) in layout.package_dirs for i in range(1, len(parts) + 1))
+
+
+def why_left_out(
+    rel: str,
+    chosen: list[ContentKind],
+    examples: list[Example],
+    layout: PackageLayout,
+    site_left: dict[str, str],
+) -> str:
+    """Why no unit takes a listed file, in a few words the summary groups by."""
+    if in_test_dir(rel) and chosen != ["examples"]:  # (an examples folder keeps them)
+        return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
+    if rel in site_left:
+        return site_left[rel]
+    for ex in examples:
+        reason = next((r for p, r in ex.skipped if p == rel), None)
+        if reason is not None:
+            return f"in an example: {reason}"
+    name = posixpath.basename(rel)
+    if HOUSEKEEPING.match(name):
+        return "repository housekeeping (license, contributing, ...), not docs"
+    if is_python_path(rel):
+        if chosen and "python" not in chosen:
+            return "python is not a kind of this source"
+        return "not in an importable package (loose scripts index with --kind examples)"
+    if rel.lower().endswith(DOC_EXT):
+        if is_text_changelog(rel):
+            return "a changelog: read as deprecation records (kind python or none), not docs"
+        if is_aggregate_doc(rel):
+            return "a link index (llms.txt), not docs"
+        if is_template(rel, layout):
+            return "HTML inside a Python package: a template, not docs"
+        if chosen and "docs" not in chosen:
+            return "docs is not a kind of this source"
+    if ext_txt(rel) and "docs" in chosen:
+        return "a .txt file that reads as no llms dump (nor as Markdown with --kind docs)"
+    ext = posixpath.splitext(name)[1].lower()
+    return f"not docs, python or examples ({ext or name})"
+
+
+def ext_txt(relpath: str) -> bool:
+    return relpath.lower().endswith(".txt")
+
+
+def is_doc(relpath: str) -> bool:
+    name = posixpath.basename(relpath)
+    return relpath.lower().endswith(DOC_EXT) and not HOUSEKEEPING.match(name)
