@@ -166,3 +166,36 @@ def test_the_start_url_is_requested_as_given(extensionless: str, tmp_path: Path)
     with pytest.raises(SourceError) as failed:  # the error names the URL requested
         crawl(start, tmp_path / "j", FAST)
     assert str(failed.value) == f"GET {start}: not HTML (application/json)"
+
+
+@pytest.fixture
+def latin1() -> Iterator[str]:
+    """A server that names the charset only in its Content-Type header."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            text = "Naïve résumé " + "façade, about the café and its crème brûlée. " * 2
+            body = f"<html><body><main><h1>Café crème</h1><p>{text}</p></main>"
+            self.send_response(200 if self.path == "/docs/" else 404)
+            self.send_header("Content-Type", "text/html; charset=ISO-8859-1")
+            self.end_headers()
+            self.wfile.write(body.encode("latin-1") if self.path == "/docs/" else b"")
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/docs/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_servers_charset_is_honoured(latin1: str, tmp_path: Path) -> None:
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+
+    crawl(latin1, tmp_path / "m", FAST)
+    saved = (tmp_path / "m" / "index.html").read_bytes()
+    assert saved.startswith(b"\xef\xbb\xbf") and "Café crème".encode() in saved
+    (chunk,) = chunk_doc_file("s", "index.html", saved)
+    assert "Naïve résumé" in chunk.content

@@ -66,3 +66,21 @@ def test_an_app_shell_is_not_taken_for_a_docs_page() -> None:
     )
     with pytest.raises(NotADocsPage, match="an app page"):
         html_to_markdown(shell)
+
+
+def test_a_page_is_read_in_the_charset_its_meta_names() -> None:
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+    from ctxhub.ingest.docs.html import decode_html
+
+    text = "Naïve résumé façade — “quoted”, about the café and its crème brûlée, twice: "
+    body = f"<main><h1>Café crème</h1><p>{text}the café and its crème.</p></main></body>"
+    meta = '<html><head><meta charset="iso-8859-1"><title>Café</title></head><body>'
+    page = (meta + body.replace("—", "-").replace("“", '"').replace("”", '"')).encode("latin-1")
+    assert decode_html(page) == (page.decode("latin-1"), [])
+    equiv = '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252">'
+    assert decode_html((equiv + body).encode("cp1252"))[0] == equiv + body  # cp1252 quotes
+    # a byte-order mark outranks the meta; no meta and no mark: UTF-8
+    assert decode_html(b"\xef\xbb\xbf" + (meta + body).encode())[0] == meta + body
+    assert decode_html(body.encode()) == (body, [])
+    chunks = chunk_doc_file("s", "cafe.html", page)
+    assert "Café crème" in chunks[0].section and "Naïve résumé" in chunks[0].content

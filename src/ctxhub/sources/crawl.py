@@ -7,11 +7,14 @@ most `max_pages` pages, `max_depth` links from the start, `max_page_bytes` a pag
 request at a time with a pause between them. A refresh asks with the validators the
 server gave (ETag, Last-Modified): an unchanged page answers 304 and is not re-read;
 pages no longer reachable are removed. If the start page cannot be read the crawl fails
-before anything is changed, so the last good pages stay indexed.
+before anything is changed, so the last good pages stay indexed. A page the server
+labels with a charset is saved as UTF-8 with a byte-order mark, which outranks the
+page's own `<meta charset>` when the folder is read, as the HTTP header does in a browser.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import posixpath
@@ -25,6 +28,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit, urlunsplit
 
 import httpx
 
+from ctxhub.core.charsets import codec_for, decode_text
 from ctxhub.core.errors import SourceError
 from ctxhub.sources.url import USER_AGENT as AGENT
 
@@ -161,7 +165,7 @@ class _Crawler:
                     "etag": resp.headers.get("etag", ""),
                     "last_modified": resp.headers.get("last-modified", ""),
                 }
-                return "new", bytes(body), _clean(str(resp.url))
+                return "new", _as_utf8(bytes(body), resp.charset_encoding), _clean(str(resp.url))
         except httpx.HTTPError as exc:
             return f"failed: {exc}", None, url
 
@@ -231,6 +235,16 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
         c.client.close()
     _forget_the_rest(dest, kept, c.state)
     return result
+
+
+def _as_utf8(body: bytes, charset: str | None) -> bytes:
+    """The page in the charset the server named, saved as UTF-8 with a byte-order mark
+    (a mark already there outranks the header, as in a browser)."""
+    boms = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    codec = codec_for(charset) if charset else None
+    if codec is None or body.startswith(boms):
+        return body
+    return codecs.BOM_UTF8 + decode_text(body, codec)[0].encode("utf-8")
 
 
 def _forget_the_rest(dest: Path, kept: dict[str, str], state: dict[str, dict[str, str]]) -> None:

@@ -5,12 +5,16 @@ The page's main content is found the way these generators mark it (`<main>`,
 `.theme-doc-markdown`); navigation, headers, footers, sidebars, scripts and "permalink"
 anchors are dropped; beautifulsoup4 + markdownify turn the rest into markdown, keeping
 headings (the breadcrumbs) and code blocks (with their language when the page says it).
+A page's bytes are read in the encoding it states (`decode_html`).
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from typing import Any
+
+from ctxhub.core.charsets import codec_for, decode_text
 
 #: Where generators put a page's own content, most specific first.
 MAIN_SELECTORS = (
@@ -35,6 +39,13 @@ DROP = (
 GENERATED = frozenset({"genindex", "search", "py-modindex", "modindex", "404"})
 _TEMPLATE = re.compile(r"\{%|\{\{")
 _LANGUAGE = re.compile(r"(?:highlight|language|lang)-([\w+#-]+)")
+#: `<meta charset=...>` and `<meta http-equiv="Content-Type" content="...; charset=...">`.
+_META_CHARSET = re.compile(rb"<meta\s[^>]*?charset\s*=\s*[\"']?\s*([\w.:-]+)", re.IGNORECASE)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
 
 
 class NotADocsPage(ValueError):
@@ -48,6 +59,29 @@ def _language(node: Any) -> str:
             if m and m.group(1) not in ("default", "none", "text"):
                 return m.group(1)
     return ""
+
+
+def declared_charset(data: bytes) -> str | None:
+    """The codec a page's `<meta>` names in its first 4 KiB (None: none, or unknown).
+    A meta tag read as ASCII cannot mean UTF-16, so HTML reads that claim as UTF-8."""
+    found = _META_CHARSET.search(data[:4096])
+    codec = codec_for(found.group(1).decode("ascii", "replace")) if found else None
+    return "utf-8" if codec and codec.startswith("utf-16") else codec
+
+
+def decode_html(data: bytes) -> tuple[str, list[str]]:
+    """(text, warnings) of a page's bytes, read as browsers do: a byte-order mark, else
+    the `<meta>` charset, else UTF-8. (A crawl applies the server's charset when it
+    saves the page: it stores UTF-8 with a byte-order mark.)"""
+    codec = "utf-8"
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            data, codec = data[len(bom) :], name
+            break
+    else:
+        codec = declared_charset(data) or codec
+    text, warning = decode_text(data, codec)
+    return text.replace("\r\n", "\n"), [warning] if warning else []
 
 
 def html_to_markdown(html: str) -> tuple[str | None, str]:

@@ -49,9 +49,10 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # a conditional warning about one usage, a deprecated `Annotated` Doc: partial records;
     # and every name of a chained alias (`s = attributes = attrs`) is an alias, and a
     # function's calls of its own nested defs are `calls_nested`
-    "docs": 6,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
-    # tag only on the sections that hold its code
+    # tag only on the sections that hold its code; 7: HTML read in the charset its
+    # <meta> names
     "dump": 1,
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
