@@ -84,3 +84,22 @@ def test_a_page_is_read_in_the_charset_its_meta_names() -> None:
     assert decode_html(body.encode()) == (body, [])
     chunks = chunk_doc_file("s", "cafe.html", page)
     assert "Café crème" in chunks[0].section and "Naïve résumé" in chunks[0].content
+
+
+def test_a_short_page_is_a_page_and_an_empty_one_says_why_it_is_skipped() -> None:
+    import pytest
+
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+    from ctxhub.ingest.docs.html import NotADocsPage
+
+    short = "<html><head><title>E</title></head><body><main><h1>Short</h1><p>Koalas.</p></main>"
+    (chunk,) = chunk_doc_file("s", "short.html", short.encode())
+    assert "Koalas." in chunk.content
+    nav_only = "<html><body><main><nav><a href='a.html'>A</a> <a href='b.html'>B</a></nav></main>"
+    with pytest.raises(NotADocsPage, match=r"no text content \(an empty page, or only nav"):
+        html_to_markdown(nav_only)
+    with pytest.raises(NotADocsPage, match=r"no text content \(only headings\)"):
+        html_to_markdown("<html><body><main><h1>Title</h1><h2>Part</h2></main>")
+    moved = '<html><head><meta http-equiv="refresh" content="0; url=new.html"></head>'
+    with pytest.raises(NotADocsPage, match="a redirect page"):
+        html_to_markdown(moved + "<body><main><p>Moved to <a href='new.html'>new</a>.</p></main>")

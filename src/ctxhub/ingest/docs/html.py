@@ -26,8 +26,6 @@ MAIN_SELECTORS = (
     "article",
     "div.document",
 )
-#: Less prose than this in the main content: an app shell or a redirect, not a page.
-MIN_TEXT_CHARS = 80
 #: Never content, wherever they sit.
 DROP = (
     "script, style, noscript, nav, header, footer, aside, form, button, "
@@ -92,6 +90,9 @@ def html_to_markdown(html: str) -> tuple[str | None, str]:
     from markdownify import MarkdownConverter
 
     soup = BeautifulSoup(html, "html.parser")
+    refresh = soup.find("meta", attrs={"http-equiv": re.compile("^refresh$", re.IGNORECASE)})
+    if refresh is not None and "url=" in str(refresh.get("content", "")).lower():
+        raise NotADocsPage("a redirect page, not docs")
     title_tag = soup.find("h1") or soup.find("title")
     title = title_tag.get_text(" ", strip=True) if title_tag else None
     main = next((found for sel in MAIN_SELECTORS if (found := soup.select_one(sel))), None)
@@ -108,6 +109,12 @@ def html_to_markdown(html: str) -> tuple[str | None, str]:
     markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip()
     if title:
         title = title.replace("¶", "").strip()
-    if len(main.get_text(" ", strip=True)) < MIN_TEXT_CHARS:
-        raise NotADocsPage("no text content")
+    # However short, text is a page (a stub, "Deprecated: see X"); only a page whose
+    # content is empty once navigation is gone, or is nothing but headings, is skipped.
+    if not main.get_text(" ", strip=True):
+        raise NotADocsPage("no text content (an empty page, or only navigation)")
+    for heading in main.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
+        heading.decompose()
+    if not main.get_text(" ", strip=True):
+        raise NotADocsPage("no text content (only headings)")
     return title, markdown + "\n"
