@@ -199,3 +199,52 @@ def test_the_servers_charset_is_honoured(latin1: str, tmp_path: Path) -> None:
     assert saved.startswith(b"\xef\xbb\xbf") and "Café crème".encode() in saved
     (chunk,) = chunk_doc_file("s", "index.html", saved)
     assert "Naïve résumé" in chunk.content
+
+
+def _page(text: str, *links: str) -> str:
+    anchors = "".join(f"<a href='{link}'>{link}</a> " for link in links)
+    return f"<html><body><main><h1>{text}</h1><p>{text} text. {anchors}</p></main></body></html>"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """An empty web root to fill, served; yields (root, base URL)."""
+    root = tmp_path / "www"
+    (root / "docs").mkdir(parents=True)
+    handler = functools.partial(_Handler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    _Handler.requests = []
+    yield root, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_every_page_the_page_limit_leaves_out_is_counted(
+    served: tuple[Path, str], tmp_path: Path
+) -> None:
+    root, base = served
+    (root / "docs" / "index.html").write_text(_page("Index", *(f"p{i}.html" for i in range(9))))
+    for i in range(9):
+        (root / "docs" / f"p{i}.html").write_text(_page(f"Page {i}", "index.html"))
+    result = crawl(f"{base}/docs/", tmp_path / "m", CrawlLimits(max_pages=4, pause_s=0.0))
+    assert result.pages == 4
+    over = sorted(url for url, why in result.skipped if why == "over the 4-page limit")
+    assert over == sorted(f"{base}/docs/p{i}.html" for i in range(3, 9))  # all 6, not 1
+    assert f"{base}/docs/index.html" not in over  # the start page under another URL
+
+
+def test_pages_past_the_depth_limit_and_robots_are_counted(
+    served: tuple[Path, str], tmp_path: Path
+) -> None:
+    root, base = served
+    (root / "robots.txt").write_text("User-agent: *\nDisallow: /docs/private/\n")
+    (root / "docs" / "index.html").write_text(_page("Index", "d1.html", "private/s.html"))
+    for i in range(1, 6):
+        (root / "docs" / f"d{i}.html").write_text(_page(f"Depth {i}", f"d{i + 1}.html"))
+    result = crawl(f"{base}/docs/", tmp_path / "m", CrawlLimits(max_depth=3, pause_s=0.0))
+    assert result.pages == 4  # index, d1, d2, d3
+    assert (f"{base}/docs/d4.html", "over the 3-link depth limit") in result.skipped
+    assert not any("d5" in url for url, _ in result.skipped)  # never seen: d4 is not read
+    assert (f"{base}/docs/private/s.html", "disallowed by robots.txt") in result.skipped
+    assert not any("private" in r or "d4" in r for r in _Handler.requests)

@@ -183,19 +183,36 @@ class _Crawler:
 
 
 def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlResult:
-    """Mirror the docs pages under `start` into `dest` (see the module docstring)."""
+    """Mirror the docs pages under `start` into `dest` (see the module docstring). Every
+    page of the site found but not read is in `skipped` with why: robots.txt, the depth
+    limit, the page limit (or an HTTP error, not HTML, too big, ...)."""
     limits = limits or CrawlLimits()
     dest.mkdir(parents=True, exist_ok=True)
     c = _Crawler(start, dest, limits)
     result = CrawlResult()
+    queue: deque[tuple[str, int]] = deque()
+    seen: set[str] = set()
+    left_out: dict[str, str] = {}  # url -> why it was found but never requested
+    kept: dict[str, str] = {}  # url -> relpath
+
+    def found(url: str, depth: int) -> None:
+        if url in seen or not (c.under(url) or url == c.start):
+            return  # already queued, or another site's page: not ours to report
+        seen.add(url)
+        if not c.robots.can_fetch(AGENT, url):
+            left_out[url] = "disallowed by robots.txt"
+        elif depth > limits.max_depth:
+            left_out[url] = f"over the {limits.max_depth}-link depth limit"
+        else:
+            queue.append((url, depth))
+
     try:
         c.read_robots()
         if not c.inside(c.start):
             raise SourceError(f"robots.txt of {c.start} does not allow ctxhub to read it")
-        queue: deque[tuple[str, int]] = deque([(c.start, 0)])
-        queue.extend((u, 1) for u in c.sitemap_urls() if c.inside(u))
-        seen: set[str] = {u for u, _ in queue}
-        kept: dict[str, str] = {}  # url -> relpath
+        found(c.start, 0)
+        for url in c.sitemap_urls():
+            found(url, 1)
         files: set[str] = set()  # the relpaths in `kept`
         while queue and len(kept) < limits.max_pages:
             url, depth = queue.popleft()
@@ -223,14 +240,18 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
                 tmp.write_bytes(body)
                 os.replace(tmp, path)
                 result.pages += 1
-            if depth < limits.max_depth:
-                for link in c.links(final, body):
-                    if link not in seen and c.inside(link):
-                        seen.add(link)
-                        queue.append((link, depth + 1))
+            for link in c.links(final, body):
+                found(link, depth + 1)
             time.sleep(limits.pause_s)
-        if queue:
-            result.skipped.append((queue[0][0], f"over the {limits.max_pages}-page limit"))
+        for url, _ in queue:
+            left_out[url] = f"over the {limits.max_pages}-page limit"
+        # a URL left out that names a page kept under another URL (`x/index.html`) is
+        # not a missing page
+        result.skipped.extend(
+            (url, why)
+            for url, why in left_out.items()
+            if not (c.under(url) and relpath_for(url, c.prefix) in files)
+        )
     finally:
         c.client.close()
     _forget_the_rest(dest, kept, c.state)
