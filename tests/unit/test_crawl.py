@@ -248,3 +248,37 @@ def test_pages_past_the_depth_limit_and_robots_are_counted(
     assert not any("d5" in url for url, _ in result.skipped)  # never seen: d4 is not read
     assert (f"{base}/docs/private/s.html", "disallowed by robots.txt") in result.skipped
     assert not any("private" in r or "d4" in r for r in _Handler.requests)
+
+
+def test_robots_crawl_delay_paces_every_request(
+    served: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    from ctxhub.sources import crawl as crawl_module
+
+    slept: list[float] = []
+    now = [0.0]  # a clock that moves only when the crawler sleeps
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    clock = types.SimpleNamespace(sleep=sleep, monotonic=lambda: now[0])
+    monkeypatch.setattr(crawl_module, "time", clock)
+    root, base = served
+    (root / "robots.txt").write_text("User-agent: *\nCrawl-delay: 2\n")
+    (root / "docs" / "index.html").write_text(_page("Index", "a.html", "gone.html"))
+    (root / "docs" / "a.html").write_text(_page("A"))
+    crawl(f"{base}/docs/", tmp_path / "m", FAST)
+    requests = len(_Handler.requests)  # robots, 2 sitemaps, index, a, gone (a 404)
+    assert requests == 6 and len(slept) == requests - 1  # before each but the first
+    assert slept == [2.0] * 5
+    (root / "robots.txt").write_text("User-agent: *\nCrawl-delay: 0.5\n")
+    slept.clear()
+    crawl(f"{base}/docs/", tmp_path / "n", FAST)
+    assert slept == [1.0] * 5  # urllib reads whole seconds: rounded up
+    (root / "robots.txt").write_text("User-agent: *\nCrawl-delay: 3600\n")
+    slept.clear()
+    crawl(f"{base}/docs/", tmp_path / "o", FAST)
+    assert slept == [crawl_module.MAX_CRAWL_DELAY_S] * 5  # bounded

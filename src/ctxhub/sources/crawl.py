@@ -2,20 +2,22 @@
 which then index like any folder of built docs.
 
 Polite and bounded: same scheme, host and path prefix as the start URL; robots.txt is
-honoured; `sitemap.xml` (under the prefix, else at the site root) seeds the queue; at
-most `max_pages` pages, `max_depth` links from the start, `max_page_bytes` a page, one
-request at a time with a pause between them. A refresh asks with the validators the
-server gave (ETag, Last-Modified): an unchanged page answers 304 and is not re-read;
-pages no longer reachable are removed. If the start page cannot be read the crawl fails
-before anything is changed, so the last good pages stay indexed. A page the server
-labels with a charset is saved as UTF-8 with a byte-order mark, which outranks the
-page's own `<meta charset>` when the folder is read, as the HTTP header does in a browser.
+honoured, its `Crawl-delay` too (up to `MAX_CRAWL_DELAY_S`); `sitemap.xml` (under the
+prefix, else at the site root) seeds the queue; at most `max_pages` pages, `max_depth`
+links from the start, `max_page_bytes` a page, one request at a time with a pause
+between any two. A refresh asks with the validators the server gave (ETag,
+Last-Modified): an unchanged page answers 304 and is not re-read; pages no longer
+reachable are removed. If the start page cannot be read the crawl fails before anything
+is changed, so the last good pages stay indexed. A page the server labels with a
+charset is saved as UTF-8 with a byte-order mark, which outranks the page's own
+`<meta charset>` when the folder is read, as the HTTP header does in a browser.
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+import math
 import os
 import posixpath
 import re
@@ -34,6 +36,10 @@ from ctxhub.sources.url import USER_AGENT as AGENT
 
 STATE = ".crawl.json"
 _LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
+#: A robots.txt `Crawl-delay` above this is cut to it: 500 pages still take under an hour.
+MAX_CRAWL_DELAY_S = 5.0
+#: urllib's robots parser reads whole seconds only: `0.5` is rounded up before it reads.
+_FRACTIONAL_DELAY = re.compile(r"(?im)^(\s*crawl-delay\s*:\s*)(\d*\.\d+)")
 
 
 @dataclass
@@ -42,7 +48,7 @@ class CrawlLimits:
     max_depth: int = 6
     max_page_bytes: int = 5_000_000
     timeout_s: float = 30.0
-    pause_s: float = 0.1
+    pause_s: float = 0.1  # between any two requests; robots.txt's Crawl-delay if longer
 
 
 @dataclass
@@ -102,6 +108,7 @@ class _Crawler:
         self.robots = urllib.robotparser.RobotFileParser()
         self.robots.parse([])
         self.state: dict[str, dict[str, str]] = {}
+        self.pause_s, self.last_request = limits.pause_s, -math.inf
         state_file = dest / STATE
         if state_file.is_file():
             try:
@@ -117,7 +124,15 @@ class _Crawler:
         allowed = self.under(url) or url == self.start
         return allowed and self.robots.can_fetch(AGENT, url)
 
+    def _wait_turn(self) -> None:
+        """One request at a time, `pause_s` apart (robots.txt may ask for longer)."""
+        gap = self.pause_s - (time.monotonic() - self.last_request)
+        if gap > 0:
+            time.sleep(gap)
+        self.last_request = time.monotonic()
+
     def _get_text(self, url: str) -> str | None:
+        self._wait_turn()
         try:
             resp = self.client.get(url)
         except httpx.HTTPError:
@@ -128,7 +143,11 @@ class _Crawler:
         parts = urlsplit(self.start)
         text = self._get_text(urlunsplit((parts.scheme, parts.netloc, "/robots.txt", "", "")))
         if text is not None:
-            self.robots.parse(text.splitlines())
+            whole = _FRACTIONAL_DELAY.sub(lambda m: m[1] + str(math.ceil(float(m[2]))), text)
+            self.robots.parse(whole.splitlines())
+            delay = self.robots.crawl_delay(AGENT)
+            if delay is not None:
+                self.pause_s = max(self.pause_s, min(float(delay), MAX_CRAWL_DELAY_S))
 
     def sitemap_urls(self) -> list[str]:
         parts = urlsplit(self.start)
@@ -147,6 +166,7 @@ class _Crawler:
             headers["If-None-Match"] = known["etag"]
         if known.get("last_modified"):
             headers["If-Modified-Since"] = known["last_modified"]
+        self._wait_turn()
         try:
             with self.client.stream("GET", url, headers=headers) as resp:
                 if resp.status_code == 304 and (self.dest / known.get("file", "-")).is_file():
@@ -242,7 +262,6 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
                 result.pages += 1
             for link in c.links(final, body):
                 found(link, depth + 1)
-            time.sleep(limits.pause_s)
         for url, _ in queue:
             left_out[url] = f"over the {limits.max_pages}-page limit"
         # a URL left out that names a page kept under another URL (`x/index.html`) is
