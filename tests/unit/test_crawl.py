@@ -26,12 +26,22 @@ SPHINX = Path(__file__).parents[1] / "fixtures" / "html_docs" / "sphinx"
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     requests: ClassVar[list[str]] = []
+    conditional: ClassVar[list[str]] = []  # paths asked with If-Modified-Since
 
     def log_message(self, *args: object) -> None:  # quiet
         pass
 
     def do_GET(self) -> None:
         type(self).requests.append(self.path)
+        if self.headers.get("If-Modified-Since"):
+            type(self).conditional.append(self.path)
+        if self.path.startswith("/docs/loop"):  # a redirect loop
+            self.send_response(302)
+            self.send_header(
+                "Location", "/docs/loop2" if self.path == "/docs/loop1" else "/docs/loop1"
+            )
+            self.end_headers()
+            return
         super().do_GET()
 
 
@@ -282,3 +292,19 @@ def test_robots_crawl_delay_paces_every_request(
     slept.clear()
     crawl(f"{base}/docs/", tmp_path / "o", FAST)
     assert slept == [crawl_module.MAX_CRAWL_DELAY_S] * 5  # bounded
+
+
+def test_no_request_is_wasted(served: tuple[Path, str], tmp_path: Path) -> None:
+    root, base = served
+    links = ("./", "index.html", "huge.html", "loop1")
+    (root / "docs" / "index.html").write_text(_page("Index", *links))
+    (root / "docs" / "huge.html").write_text(_page("Huge " + "x" * 2000))
+    limits = CrawlLimits(max_page_bytes=1000, pause_s=0.0)
+    result = crawl(f"{base}/docs/", tmp_path / "m", limits)
+    assert result.pages == 1 and "/docs/index.html" not in _Handler.requests  # = /docs/
+    assert (f"{base}/docs/huge.html", "over 1000 bytes") in result.skipped
+    assert sum(r.startswith("/docs/loop") for r in _Handler.requests) <= 1 + 5  # 5 hops
+    _Handler.requests, _Handler.conditional = [], []
+    again = crawl(f"{base}/docs/", tmp_path / "m", limits)
+    assert (f"{base}/docs/huge.html", "over 1000 bytes") in again.skipped  # still said
+    assert "/docs/huge.html" in _Handler.conditional  # but asked for only if changed

@@ -36,6 +36,8 @@ from ctxhub.sources.url import USER_AGENT as AGENT
 
 STATE = ".crawl.json"
 _LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
+#: Hops one request may follow: a redirect loop costs this many requests, not 21.
+MAX_REDIRECTS = 5
 #: A robots.txt `Crawl-delay` above this is cut to it: 500 pages still take under an hour.
 MAX_CRAWL_DELAY_S = 5.0
 #: urllib's robots parser reads whole seconds only: `0.5` is rounded up before it reads.
@@ -103,7 +105,10 @@ class _Crawler:
         self.start, self.dest, self.limits = urldefrag(start)[0], dest, limits
         self.prefix = _prefix(_clean(start))
         self.client = httpx.Client(
-            timeout=limits.timeout_s, follow_redirects=True, headers={"User-Agent": AGENT}
+            timeout=limits.timeout_s,
+            follow_redirects=True,
+            max_redirects=MAX_REDIRECTS,
+            headers={"User-Agent": AGENT},
         )
         self.robots = urllib.robotparser.RobotFileParser()
         self.robots.parse([])
@@ -169,6 +174,8 @@ class _Crawler:
         self._wait_turn()
         try:
             with self.client.stream("GET", url, headers=headers) as resp:
+                if resp.status_code == 304 and known.get("skipped"):
+                    return known["skipped"], None, url  # still the page too big to read
                 if resp.status_code == 304 and (self.dest / known.get("file", "-")).is_file():
                     return "unchanged", None, url
                 if resp.status_code != 200:
@@ -176,15 +183,23 @@ class _Crawler:
                 kind = resp.headers.get("content-type", "")
                 if "html" not in kind:
                     return f"not HTML ({kind.split(';')[0] or 'no type'})", None, url
+                validators = {
+                    "etag": resp.headers.get("etag", ""),
+                    "last_modified": resp.headers.get("last-modified", ""),
+                }
+                too_big = f"over {self.limits.max_page_bytes} bytes"
+                size = resp.headers.get("content-length", "")
+                # a page too big is not downloaded, and next time asked for only if changed
+                if size.isdigit() and int(size) > self.limits.max_page_bytes:
+                    self.state[url] = {**validators, "skipped": too_big}
+                    return too_big, None, url
                 body = bytearray()
                 for block in resp.iter_bytes():
                     body += block
                     if len(body) > self.limits.max_page_bytes:
-                        return f"over {self.limits.max_page_bytes} bytes", None, url
-                self.state[url] = {
-                    "etag": resp.headers.get("etag", ""),
-                    "last_modified": resp.headers.get("last-modified", ""),
-                }
+                        self.state[url] = {**validators, "skipped": too_big}
+                        return too_big, None, url
+                self.state[url] = validators
                 return "new", _as_utf8(bytes(body), resp.charset_encoding), _clean(str(resp.url))
         except httpx.HTTPError as exc:
             return f"failed: {exc}", None, url
@@ -236,6 +251,8 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
         files: set[str] = set()  # the relpaths in `kept`
         while queue and len(kept) < limits.max_pages:
             url, depth = queue.popleft()
+            if _index_form(url) and relpath_for(url, c.prefix) in files:
+                continue  # `docs/index.html` once `docs/` is kept: the same page, not asked
             status, body, final = c.fetch(url)
             if status not in ("new", "unchanged"):
                 if url == c.start:
@@ -273,7 +290,8 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
         )
     finally:
         c.client.close()
-    _forget_the_rest(dest, kept, c.state)
+    too_big = {url: c.state[url] for url, _ in result.skipped if "skipped" in c.state.get(url, {})}
+    _forget_the_rest(dest, kept, c.state, too_big)
     return result
 
 
@@ -287,12 +305,24 @@ def _as_utf8(body: bytes, charset: str | None) -> bytes:
     return codecs.BOM_UTF8 + decode_text(body, codec)[0].encode("utf-8")
 
 
-def _forget_the_rest(dest: Path, kept: dict[str, str], state: dict[str, dict[str, str]]) -> None:
-    """Remove pages this crawl did not reach; keep validators for the ones it did."""
+def _index_form(url: str) -> bool:
+    """`x/` or `x/index.html`: two names of one page (others, `x` and `x.html`, may not be)."""
+    return url.endswith("/") or posixpath.basename(urlsplit(url).path) == "index.html"
+
+
+def _forget_the_rest(
+    dest: Path,
+    kept: dict[str, str],
+    state: dict[str, dict[str, str]],
+    too_big: dict[str, dict[str, str]],
+) -> None:
+    """Remove pages this crawl did not reach; keep validators for the ones it did, and
+    for pages too big to read (a refresh asks for them only if they changed)."""
     files = set(kept.values())
     for path in dest.rglob("*.htm*"):
         rel = path.relative_to(dest).as_posix()
         if rel not in files:
             path.unlink()
     fresh = {url: {**state.get(url, {}), "file": rel} for url, rel in kept.items()}
+    fresh.update(too_big)
     (dest / STATE).write_text(json.dumps(fresh, indent=1), encoding="utf-8")
