@@ -103,3 +103,16 @@ def test_a_short_page_is_a_page_and_an_empty_one_says_why_it_is_skipped() -> Non
     moved = '<html><head><meta http-equiv="refresh" content="0; url=new.html"></head>'
     with pytest.raises(NotADocsPage, match="a redirect page"):
         html_to_markdown(moved + "<body><main><p>Moved to <a href='new.html'>new</a>.</p></main>")
+
+
+def test_a_title_with_markup_is_not_repeated_in_the_breadcrumb() -> None:
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+
+    page = (
+        "<html><head><title>attrs by Example - attrs</title></head><body><main>"
+        "<h1><em>attrs</em> by <code>Example</code></h1><p>Intro.</p>"
+        "<h2>Basics</h2><p>The simplest use.</p></main></body></html>"
+    )
+    sections = {c.section for c in chunk_doc_file("s", "examples.html", page.encode())}
+    assert any(s and s.startswith("attrs by Example > Basics") for s in sections), sections
+    assert not any(s and "*attrs*" in s for s in sections), sections

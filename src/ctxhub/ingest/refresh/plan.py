@@ -52,7 +52,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: HTML read in the charset its
-    # <meta> names, short HTML pages kept
+    # <meta> names, short HTML pages kept, an H1 with markup not repeated after the title
     "dump": 1,
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
