@@ -35,6 +35,11 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         type(self).requests.append(self.path)
         if self.headers.get("If-Modified-Since"):
             type(self).conditional.append(self.path)
+        if self.path == "/docs/to-private":  # a redirect into what robots.txt disallows
+            self.send_response(302)
+            self.send_header("Location", "/docs/private/s.html")
+            self.end_headers()
+            return
         if self.path.startswith("/docs/loop"):  # a redirect loop
             self.send_response(302)
             self.send_header(
@@ -249,7 +254,10 @@ def test_pages_past_the_depth_limit_and_robots_are_counted(
 ) -> None:
     root, base = served
     (root / "robots.txt").write_text("User-agent: *\nDisallow: /docs/private/\n")
-    (root / "docs" / "index.html").write_text(_page("Index", "d1.html", "private/s.html"))
+    (root / "docs" / "private").mkdir()
+    (root / "docs" / "private" / "s.html").write_text(_page("Secret"))
+    links = ("d1.html", "private/s.html", "to-private")
+    (root / "docs" / "index.html").write_text(_page("Index", *links))
     for i in range(1, 6):
         (root / "docs" / f"d{i}.html").write_text(_page(f"Depth {i}", f"d{i + 1}.html"))
     result = crawl(f"{base}/docs/", tmp_path / "m", CrawlLimits(max_depth=3, pause_s=0.0))
@@ -257,7 +265,9 @@ def test_pages_past_the_depth_limit_and_robots_are_counted(
     assert (f"{base}/docs/d4.html", "over the 3-link depth limit") in result.skipped
     assert not any("d5" in url for url, _ in result.skipped)  # never seen: d4 is not read
     assert (f"{base}/docs/private/s.html", "disallowed by robots.txt") in result.skipped
-    assert not any("private" in r or "d4" in r for r in _Handler.requests)
+    moved = (f"{base}/docs/to-private", f"redirected to {base}/docs/private/s.html, disallowed")
+    assert any(url == moved[0] and why.startswith(moved[1]) for url, why in result.skipped)
+    assert not any("/docs/private/" in r or "d4" in r for r in _Handler.requests)
 
 
 def test_robots_crawl_delay_paces_every_request(

@@ -97,6 +97,10 @@ def relpath_for(url: str, prefix: str) -> str:
     return "/".join(parts) or "index.html"
 
 
+class _Disallowed(httpx.RequestError):
+    """A redirect to a URL robots.txt disallows: not followed."""
+
+
 class _Crawler:
     def __init__(self, start: str, dest: Path, limits: CrawlLimits) -> None:
         # The start page is requested exactly as given (less its #fragment): `/docs`
@@ -109,6 +113,7 @@ class _Crawler:
             follow_redirects=True,
             max_redirects=MAX_REDIRECTS,
             headers={"User-Agent": AGENT},
+            event_hooks={"request": [self._robots_allow]},
         )
         self.robots = urllib.robotparser.RobotFileParser()
         self.robots.parse([])
@@ -120,6 +125,12 @@ class _Crawler:
                 self.state = json.loads(state_file.read_text("utf-8"))
             except (OSError, ValueError):
                 self.state = {}
+
+    def _robots_allow(self, request: httpx.Request) -> None:
+        """Every request, a redirect's hop too, asks robots.txt first (links are checked
+        before they are queued; a redirect could lead anywhere)."""
+        if not self.robots.can_fetch(AGENT, str(request.url)):
+            raise _Disallowed("disallowed by robots.txt", request=request)
 
     def under(self, url: str) -> bool:
         """Below the prefix, or the prefix's own folder page (`/docs` for `/docs/`)."""
@@ -201,6 +212,8 @@ class _Crawler:
                         return too_big, None, url
                 self.state[url] = validators
                 return "new", _as_utf8(bytes(body), resp.charset_encoding), _clean(str(resp.url))
+        except _Disallowed as exc:
+            return f"redirected to {exc.request.url}, disallowed by robots.txt", None, url
         except httpx.HTTPError as exc:
             return f"failed: {exc}", None, url
 
