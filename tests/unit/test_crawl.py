@@ -26,12 +26,27 @@ SPHINX = Path(__file__).parents[1] / "fixtures" / "html_docs" / "sphinx"
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     requests: ClassVar[list[str]] = []
+    conditional: ClassVar[list[str]] = []  # paths asked with If-Modified-Since
 
     def log_message(self, *args: object) -> None:  # quiet
         pass
 
     def do_GET(self) -> None:
         type(self).requests.append(self.path)
+        if self.headers.get("If-Modified-Since"):
+            type(self).conditional.append(self.path)
+        if self.path == "/docs/to-private":  # a redirect into what robots.txt disallows
+            self.send_response(302)
+            self.send_header("Location", "/docs/private/s.html")
+            self.end_headers()
+            return
+        if self.path.startswith("/docs/loop"):  # a redirect loop
+            self.send_response(302)
+            self.send_header(
+                "Location", "/docs/loop2" if self.path == "/docs/loop1" else "/docs/loop1"
+            )
+            self.end_headers()
+            return
         super().do_GET()
 
 
@@ -166,3 +181,140 @@ def test_the_start_url_is_requested_as_given(extensionless: str, tmp_path: Path)
     with pytest.raises(SourceError) as failed:  # the error names the URL requested
         crawl(start, tmp_path / "j", FAST)
     assert str(failed.value) == f"GET {start}: not HTML (application/json)"
+
+
+@pytest.fixture
+def latin1() -> Iterator[str]:
+    """A server that names the charset only in its Content-Type header."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            text = "Naïve résumé " + "façade, about the café and its crème brûlée. " * 2
+            body = f"<html><body><main><h1>Café crème</h1><p>{text}</p></main>"
+            self.send_response(200 if self.path == "/docs/" else 404)
+            self.send_header("Content-Type", "text/html; charset=ISO-8859-1")
+            self.end_headers()
+            self.wfile.write(body.encode("latin-1") if self.path == "/docs/" else b"")
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/docs/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_servers_charset_is_honoured(latin1: str, tmp_path: Path) -> None:
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+
+    crawl(latin1, tmp_path / "m", FAST)
+    saved = (tmp_path / "m" / "index.html").read_bytes()
+    assert saved.startswith(b"\xef\xbb\xbf") and "Café crème".encode() in saved
+    (chunk,) = chunk_doc_file("s", "index.html", saved)
+    assert "Naïve résumé" in chunk.content
+
+
+def _page(text: str, *links: str) -> str:
+    anchors = "".join(f"<a href='{link}'>{link}</a> " for link in links)
+    return f"<html><body><main><h1>{text}</h1><p>{text} text. {anchors}</p></main></body></html>"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """An empty web root to fill, served; yields (root, base URL)."""
+    root = tmp_path / "www"
+    (root / "docs").mkdir(parents=True)
+    handler = functools.partial(_Handler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    _Handler.requests = []
+    yield root, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_every_page_the_page_limit_leaves_out_is_counted(
+    served: tuple[Path, str], tmp_path: Path
+) -> None:
+    root, base = served
+    (root / "docs" / "index.html").write_text(_page("Index", *(f"p{i}.html" for i in range(9))))
+    for i in range(9):
+        (root / "docs" / f"p{i}.html").write_text(_page(f"Page {i}", "index.html"))
+    result = crawl(f"{base}/docs/", tmp_path / "m", CrawlLimits(max_pages=4, pause_s=0.0))
+    assert result.pages == 4
+    over = sorted(url for url, why in result.skipped if why == "over the 4-page limit")
+    assert over == sorted(f"{base}/docs/p{i}.html" for i in range(3, 9))  # all 6, not 1
+    assert f"{base}/docs/index.html" not in over  # the start page under another URL
+
+
+def test_pages_past_the_depth_limit_and_robots_are_counted(
+    served: tuple[Path, str], tmp_path: Path
+) -> None:
+    root, base = served
+    (root / "robots.txt").write_text("User-agent: *\nDisallow: /docs/private/\n")
+    (root / "docs" / "private").mkdir()
+    (root / "docs" / "private" / "s.html").write_text(_page("Secret"))
+    links = ("d1.html", "private/s.html", "to-private")
+    (root / "docs" / "index.html").write_text(_page("Index", *links))
+    for i in range(1, 6):
+        (root / "docs" / f"d{i}.html").write_text(_page(f"Depth {i}", f"d{i + 1}.html"))
+    result = crawl(f"{base}/docs/", tmp_path / "m", CrawlLimits(max_depth=3, pause_s=0.0))
+    assert result.pages == 4  # index, d1, d2, d3
+    assert (f"{base}/docs/d4.html", "over the 3-link depth limit") in result.skipped
+    assert not any("d5" in url for url, _ in result.skipped)  # never seen: d4 is not read
+    assert (f"{base}/docs/private/s.html", "disallowed by robots.txt") in result.skipped
+    moved = (f"{base}/docs/to-private", f"redirected to {base}/docs/private/s.html, disallowed")
+    assert any(url == moved[0] and why.startswith(moved[1]) for url, why in result.skipped)
+    assert not any("/docs/private/" in r or "d4" in r for r in _Handler.requests)
+
+
+def test_robots_crawl_delay_paces_every_request(
+    served: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    from ctxhub.sources import crawl as crawl_module
+
+    slept: list[float] = []
+    now = [0.0]  # a clock that moves only when the crawler sleeps
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    clock = types.SimpleNamespace(sleep=sleep, monotonic=lambda: now[0])
+    monkeypatch.setattr(crawl_module, "time", clock)
+    root, base = served
+    (root / "robots.txt").write_text("User-agent: *\nCrawl-delay: 2\n")
+    (root / "docs" / "index.html").write_text(_page("Index", "a.html", "gone.html"))
+    (root / "docs" / "a.html").write_text(_page("A"))
+    crawl(f"{base}/docs/", tmp_path / "m", FAST)
+    requests = len(_Handler.requests)  # robots, 2 sitemaps, index, a, gone (a 404)
+    assert requests == 6 and len(slept) == requests - 1  # before each but the first
+    assert slept == [2.0] * 5
+    (root / "robots.txt").write_text("User-agent: *\nCrawl-delay: 0.5\n")
+    slept.clear()
+    crawl(f"{base}/docs/", tmp_path / "n", FAST)
+    assert slept == [1.0] * 5  # urllib reads whole seconds: rounded up
+    (root / "robots.txt").write_text("User-agent: *\nCrawl-delay: 3600\n")
+    slept.clear()
+    crawl(f"{base}/docs/", tmp_path / "o", FAST)
+    assert slept == [crawl_module.MAX_CRAWL_DELAY_S] * 5  # bounded
+
+
+def test_no_request_is_wasted(served: tuple[Path, str], tmp_path: Path) -> None:
+    root, base = served
+    links = ("./", "index.html", "huge.html", "loop1")
+    (root / "docs" / "index.html").write_text(_page("Index", *links))
+    (root / "docs" / "huge.html").write_text(_page("Huge " + "x" * 2000))
+    limits = CrawlLimits(max_page_bytes=1000, pause_s=0.0)
+    result = crawl(f"{base}/docs/", tmp_path / "m", limits)
+    assert result.pages == 1 and "/docs/index.html" not in _Handler.requests  # = /docs/
+    assert (f"{base}/docs/huge.html", "over 1000 bytes") in result.skipped
+    assert sum(r.startswith("/docs/loop") for r in _Handler.requests) <= 1 + 5  # 5 hops
+    _Handler.requests, _Handler.conditional = [], []
+    again = crawl(f"{base}/docs/", tmp_path / "m", limits)
+    assert (f"{base}/docs/huge.html", "over 1000 bytes") in again.skipped  # still said
+    assert "/docs/huge.html" in _Handler.conditional  # but asked for only if changed

@@ -66,3 +66,53 @@ def test_an_app_shell_is_not_taken_for_a_docs_page() -> None:
     )
     with pytest.raises(NotADocsPage, match="an app page"):
         html_to_markdown(shell)
+
+
+def test_a_page_is_read_in_the_charset_its_meta_names() -> None:
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+    from ctxhub.ingest.docs.html import decode_html
+
+    text = "Naïve résumé façade — “quoted”, about the café and its crème brûlée, twice: "
+    body = f"<main><h1>Café crème</h1><p>{text}the café and its crème.</p></main></body>"
+    meta = '<html><head><meta charset="iso-8859-1"><title>Café</title></head><body>'
+    page = (meta + body.replace("—", "-").replace("“", '"').replace("”", '"')).encode("latin-1")
+    assert decode_html(page) == (page.decode("latin-1"), [])
+    equiv = '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252">'
+    assert decode_html((equiv + body).encode("cp1252"))[0] == equiv + body  # cp1252 quotes
+    # a byte-order mark outranks the meta; no meta and no mark: UTF-8
+    assert decode_html(b"\xef\xbb\xbf" + (meta + body).encode())[0] == meta + body
+    assert decode_html(body.encode()) == (body, [])
+    chunks = chunk_doc_file("s", "cafe.html", page)
+    assert "Café crème" in chunks[0].section and "Naïve résumé" in chunks[0].content
+
+
+def test_a_short_page_is_a_page_and_an_empty_one_says_why_it_is_skipped() -> None:
+    import pytest
+
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+    from ctxhub.ingest.docs.html import NotADocsPage
+
+    short = "<html><head><title>E</title></head><body><main><h1>Short</h1><p>Koalas.</p></main>"
+    (chunk,) = chunk_doc_file("s", "short.html", short.encode())
+    assert "Koalas." in chunk.content
+    nav_only = "<html><body><main><nav><a href='a.html'>A</a> <a href='b.html'>B</a></nav></main>"
+    with pytest.raises(NotADocsPage, match=r"no text content \(an empty page, or only nav"):
+        html_to_markdown(nav_only)
+    with pytest.raises(NotADocsPage, match=r"no text content \(only headings\)"):
+        html_to_markdown("<html><body><main><h1>Title</h1><h2>Part</h2></main>")
+    moved = '<html><head><meta http-equiv="refresh" content="0; url=new.html"></head>'
+    with pytest.raises(NotADocsPage, match="a redirect page"):
+        html_to_markdown(moved + "<body><main><p>Moved to <a href='new.html'>new</a>.</p></main>")
+
+
+def test_a_title_with_markup_is_not_repeated_in_the_breadcrumb() -> None:
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+
+    page = (
+        "<html><head><title>attrs by Example - attrs</title></head><body><main>"
+        "<h1><em>attrs</em> by <code>Example</code></h1><p>Intro.</p>"
+        "<h2>Basics</h2><p>The simplest use.</p></main></body></html>"
+    )
+    sections = {c.section for c in chunk_doc_file("s", "examples.html", page.encode())}
+    assert any(s and s.startswith("attrs by Example > Basics") for s in sections), sections
+    assert not any(s and "*attrs*" in s for s in sections), sections

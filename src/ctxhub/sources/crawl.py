@@ -2,17 +2,22 @@
 which then index like any folder of built docs.
 
 Polite and bounded: same scheme, host and path prefix as the start URL; robots.txt is
-honoured; `sitemap.xml` (under the prefix, else at the site root) seeds the queue; at
-most `max_pages` pages, `max_depth` links from the start, `max_page_bytes` a page, one
-request at a time with a pause between them. A refresh asks with the validators the
-server gave (ETag, Last-Modified): an unchanged page answers 304 and is not re-read;
-pages no longer reachable are removed. If the start page cannot be read the crawl fails
-before anything is changed, so the last good pages stay indexed.
+honoured, its `Crawl-delay` too (up to `MAX_CRAWL_DELAY_S`); `sitemap.xml` (under the
+prefix, else at the site root) seeds the queue; at most `max_pages` pages, `max_depth`
+links from the start, `max_page_bytes` a page, one request at a time with a pause
+between any two. A refresh asks with the validators the server gave (ETag,
+Last-Modified): an unchanged page answers 304 and is not re-read; pages no longer
+reachable are removed. If the start page cannot be read the crawl fails before anything
+is changed, so the last good pages stay indexed. A page the server labels with a
+charset is saved as UTF-8 with a byte-order mark, which outranks the page's own
+`<meta charset>` when the folder is read, as the HTTP header does in a browser.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
+import math
 import os
 import posixpath
 import re
@@ -25,11 +30,18 @@ from urllib.parse import urldefrag, urljoin, urlsplit, urlunsplit
 
 import httpx
 
+from ctxhub.core.charsets import codec_for, decode_text
 from ctxhub.core.errors import SourceError
 from ctxhub.sources.url import USER_AGENT as AGENT
 
 STATE = ".crawl.json"
 _LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
+#: Hops one request may follow: a redirect loop costs this many requests, not 21.
+MAX_REDIRECTS = 5
+#: A robots.txt `Crawl-delay` above this is cut to it: 500 pages still take under an hour.
+MAX_CRAWL_DELAY_S = 5.0
+#: urllib's robots parser reads whole seconds only: `0.5` is rounded up before it reads.
+_FRACTIONAL_DELAY = re.compile(r"(?im)^(\s*crawl-delay\s*:\s*)(\d*\.\d+)")
 
 
 @dataclass
@@ -38,7 +50,7 @@ class CrawlLimits:
     max_depth: int = 6
     max_page_bytes: int = 5_000_000
     timeout_s: float = 30.0
-    pause_s: float = 0.1
+    pause_s: float = 0.1  # between any two requests; robots.txt's Crawl-delay if longer
 
 
 @dataclass
@@ -85,6 +97,10 @@ def relpath_for(url: str, prefix: str) -> str:
     return "/".join(parts) or "index.html"
 
 
+class _Disallowed(httpx.RequestError):
+    """A redirect to a URL robots.txt disallows: not followed."""
+
+
 class _Crawler:
     def __init__(self, start: str, dest: Path, limits: CrawlLimits) -> None:
         # The start page is requested exactly as given (less its #fragment): `/docs`
@@ -93,17 +109,28 @@ class _Crawler:
         self.start, self.dest, self.limits = urldefrag(start)[0], dest, limits
         self.prefix = _prefix(_clean(start))
         self.client = httpx.Client(
-            timeout=limits.timeout_s, follow_redirects=True, headers={"User-Agent": AGENT}
+            timeout=limits.timeout_s,
+            follow_redirects=True,
+            max_redirects=MAX_REDIRECTS,
+            headers={"User-Agent": AGENT},
+            event_hooks={"request": [self._robots_allow]},
         )
         self.robots = urllib.robotparser.RobotFileParser()
         self.robots.parse([])
         self.state: dict[str, dict[str, str]] = {}
+        self.pause_s, self.last_request = limits.pause_s, -math.inf
         state_file = dest / STATE
         if state_file.is_file():
             try:
                 self.state = json.loads(state_file.read_text("utf-8"))
             except (OSError, ValueError):
                 self.state = {}
+
+    def _robots_allow(self, request: httpx.Request) -> None:
+        """Every request, a redirect's hop too, asks robots.txt first (links are checked
+        before they are queued; a redirect could lead anywhere)."""
+        if not self.robots.can_fetch(AGENT, str(request.url)):
+            raise _Disallowed("disallowed by robots.txt", request=request)
 
     def under(self, url: str) -> bool:
         """Below the prefix, or the prefix's own folder page (`/docs` for `/docs/`)."""
@@ -113,7 +140,15 @@ class _Crawler:
         allowed = self.under(url) or url == self.start
         return allowed and self.robots.can_fetch(AGENT, url)
 
+    def _wait_turn(self) -> None:
+        """One request at a time, `pause_s` apart (robots.txt may ask for longer)."""
+        gap = self.pause_s - (time.monotonic() - self.last_request)
+        if gap > 0:
+            time.sleep(gap)
+        self.last_request = time.monotonic()
+
     def _get_text(self, url: str) -> str | None:
+        self._wait_turn()
         try:
             resp = self.client.get(url)
         except httpx.HTTPError:
@@ -124,7 +159,11 @@ class _Crawler:
         parts = urlsplit(self.start)
         text = self._get_text(urlunsplit((parts.scheme, parts.netloc, "/robots.txt", "", "")))
         if text is not None:
-            self.robots.parse(text.splitlines())
+            whole = _FRACTIONAL_DELAY.sub(lambda m: m[1] + str(math.ceil(float(m[2]))), text)
+            self.robots.parse(whole.splitlines())
+            delay = self.robots.crawl_delay(AGENT)
+            if delay is not None:
+                self.pause_s = max(self.pause_s, min(float(delay), MAX_CRAWL_DELAY_S))
 
     def sitemap_urls(self) -> list[str]:
         parts = urlsplit(self.start)
@@ -143,8 +182,11 @@ class _Crawler:
             headers["If-None-Match"] = known["etag"]
         if known.get("last_modified"):
             headers["If-Modified-Since"] = known["last_modified"]
+        self._wait_turn()
         try:
             with self.client.stream("GET", url, headers=headers) as resp:
+                if resp.status_code == 304 and known.get("skipped"):
+                    return known["skipped"], None, url  # still the page too big to read
                 if resp.status_code == 304 and (self.dest / known.get("file", "-")).is_file():
                     return "unchanged", None, url
                 if resp.status_code != 200:
@@ -152,16 +194,26 @@ class _Crawler:
                 kind = resp.headers.get("content-type", "")
                 if "html" not in kind:
                     return f"not HTML ({kind.split(';')[0] or 'no type'})", None, url
+                validators = {
+                    "etag": resp.headers.get("etag", ""),
+                    "last_modified": resp.headers.get("last-modified", ""),
+                }
+                too_big = f"over {self.limits.max_page_bytes} bytes"
+                size = resp.headers.get("content-length", "")
+                # a page too big is not downloaded, and next time asked for only if changed
+                if size.isdigit() and int(size) > self.limits.max_page_bytes:
+                    self.state[url] = {**validators, "skipped": too_big}
+                    return too_big, None, url
                 body = bytearray()
                 for block in resp.iter_bytes():
                     body += block
                     if len(body) > self.limits.max_page_bytes:
-                        return f"over {self.limits.max_page_bytes} bytes", None, url
-                self.state[url] = {
-                    "etag": resp.headers.get("etag", ""),
-                    "last_modified": resp.headers.get("last-modified", ""),
-                }
-                return "new", bytes(body), _clean(str(resp.url))
+                        self.state[url] = {**validators, "skipped": too_big}
+                        return too_big, None, url
+                self.state[url] = validators
+                return "new", _as_utf8(bytes(body), resp.charset_encoding), _clean(str(resp.url))
+        except _Disallowed as exc:
+            return f"redirected to {exc.request.url}, disallowed by robots.txt", None, url
         except httpx.HTTPError as exc:
             return f"failed: {exc}", None, url
 
@@ -179,22 +231,41 @@ class _Crawler:
 
 
 def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlResult:
-    """Mirror the docs pages under `start` into `dest` (see the module docstring)."""
+    """Mirror the docs pages under `start` into `dest` (see the module docstring). Every
+    page of the site found but not read is in `skipped` with why: robots.txt, the depth
+    limit, the page limit (or an HTTP error, not HTML, too big, ...)."""
     limits = limits or CrawlLimits()
     dest.mkdir(parents=True, exist_ok=True)
     c = _Crawler(start, dest, limits)
     result = CrawlResult()
+    queue: deque[tuple[str, int]] = deque()
+    seen: set[str] = set()
+    left_out: dict[str, str] = {}  # url -> why it was found but never requested
+    kept: dict[str, str] = {}  # url -> relpath
+
+    def found(url: str, depth: int) -> None:
+        if url in seen or not (c.under(url) or url == c.start):
+            return  # already queued, or another site's page: not ours to report
+        seen.add(url)
+        if not c.robots.can_fetch(AGENT, url):
+            left_out[url] = "disallowed by robots.txt"
+        elif depth > limits.max_depth:
+            left_out[url] = f"over the {limits.max_depth}-link depth limit"
+        else:
+            queue.append((url, depth))
+
     try:
         c.read_robots()
         if not c.inside(c.start):
             raise SourceError(f"robots.txt of {c.start} does not allow ctxhub to read it")
-        queue: deque[tuple[str, int]] = deque([(c.start, 0)])
-        queue.extend((u, 1) for u in c.sitemap_urls() if c.inside(u))
-        seen: set[str] = {u for u, _ in queue}
-        kept: dict[str, str] = {}  # url -> relpath
+        found(c.start, 0)
+        for url in c.sitemap_urls():
+            found(url, 1)
         files: set[str] = set()  # the relpaths in `kept`
         while queue and len(kept) < limits.max_pages:
             url, depth = queue.popleft()
+            if _index_form(url) and relpath_for(url, c.prefix) in files:
+                continue  # `docs/index.html` once `docs/` is kept: the same page, not asked
             status, body, final = c.fetch(url)
             if status not in ("new", "unchanged"):
                 if url == c.start:
@@ -219,26 +290,52 @@ def crawl(start: str, dest: Path, limits: CrawlLimits | None = None) -> CrawlRes
                 tmp.write_bytes(body)
                 os.replace(tmp, path)
                 result.pages += 1
-            if depth < limits.max_depth:
-                for link in c.links(final, body):
-                    if link not in seen and c.inside(link):
-                        seen.add(link)
-                        queue.append((link, depth + 1))
-            time.sleep(limits.pause_s)
-        if queue:
-            result.skipped.append((queue[0][0], f"over the {limits.max_pages}-page limit"))
+            for link in c.links(final, body):
+                found(link, depth + 1)
+        for url, _ in queue:
+            left_out[url] = f"over the {limits.max_pages}-page limit"
+        # a URL left out that names a page kept under another URL (`x/index.html`) is
+        # not a missing page
+        result.skipped.extend(
+            (url, why)
+            for url, why in left_out.items()
+            if not (c.under(url) and relpath_for(url, c.prefix) in files)
+        )
     finally:
         c.client.close()
-    _forget_the_rest(dest, kept, c.state)
+    too_big = {url: c.state[url] for url, _ in result.skipped if "skipped" in c.state.get(url, {})}
+    _forget_the_rest(dest, kept, c.state, too_big)
     return result
 
 
-def _forget_the_rest(dest: Path, kept: dict[str, str], state: dict[str, dict[str, str]]) -> None:
-    """Remove pages this crawl did not reach; keep validators for the ones it did."""
+def _as_utf8(body: bytes, charset: str | None) -> bytes:
+    """The page in the charset the server named, saved as UTF-8 with a byte-order mark
+    (a mark already there outranks the header, as in a browser)."""
+    boms = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    codec = codec_for(charset) if charset else None
+    if codec is None or body.startswith(boms):
+        return body
+    return codecs.BOM_UTF8 + decode_text(body, codec)[0].encode("utf-8")
+
+
+def _index_form(url: str) -> bool:
+    """`x/` or `x/index.html`: two names of one page (others, `x` and `x.html`, may not be)."""
+    return url.endswith("/") or posixpath.basename(urlsplit(url).path) == "index.html"
+
+
+def _forget_the_rest(
+    dest: Path,
+    kept: dict[str, str],
+    state: dict[str, dict[str, str]],
+    too_big: dict[str, dict[str, str]],
+) -> None:
+    """Remove pages this crawl did not reach; keep validators for the ones it did, and
+    for pages too big to read (a refresh asks for them only if they changed)."""
     files = set(kept.values())
     for path in dest.rglob("*.htm*"):
         rel = path.relative_to(dest).as_posix()
         if rel not in files:
             path.unlink()
     fresh = {url: {**state.get(url, {}), "file": rel} for url, rel in kept.items()}
+    fresh.update(too_big)
     (dest / STATE).write_text(json.dumps(fresh, indent=1), encoding="utf-8")

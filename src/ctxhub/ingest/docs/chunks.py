@@ -231,10 +231,15 @@ def parse_doc_file(
     result = DocResult()
     try:
         path = _clean_path(relpath)
-        body, result.warnings = decode_doc(text)
+        fmt = doc_format(path)
+        if fmt == "html" and isinstance(text, bytes):
+            from ctxhub.ingest.docs.html import decode_html  # its <meta> names the charset
+
+            body, result.warnings = decode_html(text)
+        else:
+            body, result.warnings = decode_doc(text)
         if "\x00" in body[:8192]:
             raise SkipFile("binary content (NUL bytes)")
-        fmt = doc_format(path)
         syntax = "rst" if fmt == "rst" else "markdown"
         html_title = None
         if fmt == "html":

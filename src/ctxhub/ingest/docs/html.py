@@ -5,12 +5,16 @@ The page's main content is found the way these generators mark it (`<main>`,
 `.theme-doc-markdown`); navigation, headers, footers, sidebars, scripts and "permalink"
 anchors are dropped; beautifulsoup4 + markdownify turn the rest into markdown, keeping
 headings (the breadcrumbs) and code blocks (with their language when the page says it).
+A page's bytes are read in the encoding it states (`decode_html`).
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from typing import Any
+
+from ctxhub.core.charsets import codec_for, decode_text
 
 #: Where generators put a page's own content, most specific first.
 MAIN_SELECTORS = (
@@ -22,8 +26,6 @@ MAIN_SELECTORS = (
     "article",
     "div.document",
 )
-#: Less prose than this in the main content: an app shell or a redirect, not a page.
-MIN_TEXT_CHARS = 80
 #: Never content, wherever they sit.
 DROP = (
     "script, style, noscript, nav, header, footer, aside, form, button, "
@@ -35,6 +37,13 @@ DROP = (
 GENERATED = frozenset({"genindex", "search", "py-modindex", "modindex", "404"})
 _TEMPLATE = re.compile(r"\{%|\{\{")
 _LANGUAGE = re.compile(r"(?:highlight|language|lang)-([\w+#-]+)")
+#: `<meta charset=...>` and `<meta http-equiv="Content-Type" content="...; charset=...">`.
+_META_CHARSET = re.compile(rb"<meta\s[^>]*?charset\s*=\s*[\"']?\s*([\w.:-]+)", re.IGNORECASE)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
 
 
 class NotADocsPage(ValueError):
@@ -50,6 +59,29 @@ def _language(node: Any) -> str:
     return ""
 
 
+def declared_charset(data: bytes) -> str | None:
+    """The codec a page's `<meta>` names in its first 4 KiB (None: none, or unknown).
+    A meta tag read as ASCII cannot mean UTF-16, so HTML reads that claim as UTF-8."""
+    found = _META_CHARSET.search(data[:4096])
+    codec = codec_for(found.group(1).decode("ascii", "replace")) if found else None
+    return "utf-8" if codec and codec.startswith("utf-16") else codec
+
+
+def decode_html(data: bytes) -> tuple[str, list[str]]:
+    """(text, warnings) of a page's bytes, read as browsers do: a byte-order mark, else
+    the `<meta>` charset, else UTF-8. (A crawl applies the server's charset when it
+    saves the page: it stores UTF-8 with a byte-order mark.)"""
+    codec = "utf-8"
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            data, codec = data[len(bom) :], name
+            break
+    else:
+        codec = declared_charset(data) or codec
+    text, warning = decode_text(data, codec)
+    return text.replace("\r\n", "\n"), [warning] if warning else []
+
+
 def html_to_markdown(html: str) -> tuple[str | None, str]:
     """(title, markdown) of a built docs page; NotADocsPage for templates."""
     if _TEMPLATE.search(html[:4096]) and "<html" not in html[:4096].lower():
@@ -58,6 +90,9 @@ def html_to_markdown(html: str) -> tuple[str | None, str]:
     from markdownify import MarkdownConverter
 
     soup = BeautifulSoup(html, "html.parser")
+    refresh = soup.find("meta", attrs={"http-equiv": re.compile("^refresh$", re.IGNORECASE)})
+    if refresh is not None and "url=" in str(refresh.get("content", "")).lower():
+        raise NotADocsPage("a redirect page, not docs")
     title_tag = soup.find("h1") or soup.find("title")
     title = title_tag.get_text(" ", strip=True) if title_tag else None
     main = next((found for sel in MAIN_SELECTORS if (found := soup.select_one(sel))), None)
@@ -74,6 +109,12 @@ def html_to_markdown(html: str) -> tuple[str | None, str]:
     markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip()
     if title:
         title = title.replace("¶", "").strip()
-    if len(main.get_text(" ", strip=True)) < MIN_TEXT_CHARS:
-        raise NotADocsPage("no text content")
+    # However short, text is a page (a stub, "Deprecated: see X"); only a page whose
+    # content is empty once navigation is gone, or is nothing but headings, is skipped.
+    if not main.get_text(" ", strip=True):
+        raise NotADocsPage("no text content (an empty page, or only navigation)")
+    for heading in main.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
+        heading.decompose()
+    if not main.get_text(" ", strip=True):
+        raise NotADocsPage("no text content (only headings)")
     return title, markdown + "\n"

@@ -19,6 +19,8 @@ _RST_ADORN = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t]*")
 _NOT_PARA = re.compile(r"\s*(?:[-*+>|]|\d+[.)]|<|!\[)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _ANCHOR = re.compile(r"\s*\{#[^}]*\}\s*$")
+#: Inline markup a heading may keep and a plain title does not: emphasis, code spans.
+_INLINE = re.compile(r"[*_`]")
 
 #: A section whose body is at most two lines of text (no code) under this many tokens
 #: merges into the section it heads.
@@ -47,6 +49,14 @@ def heading_text(raw: str) -> str:
     for mark in ("**", "__"):
         text = text.replace(mark, "")
     return " ".join(text.split())
+
+
+def _same_text(heading: str, title: str) -> bool:
+    """`*attrs* by Example` says the title `attrs by Example`: a title is plain text (a
+    page's `<title>`, an H1's text), its heading may keep inline markup."""
+    if heading == title:
+        return True
+    return " ".join(_INLINE.sub("", heading).split()) == " ".join(_INLINE.sub("", title).split())
 
 
 def _prose(doc: CleanedText, i: int) -> bool:
@@ -127,14 +137,14 @@ def split_sections(doc: CleanedText, title: str | None, syntax: str = "markdown"
     path: list[tuple[int, str]] = []
     # the level of the heading the title came from: a later heading of that level is the
     # title's sibling (a second `# Page`), a new top-level section, not the title's child
-    title_level = next((lv for _, _, lv, t in heads if root and t == root[0]), None)
+    title_level = next((lv for _, _, lv, t in heads if root and _same_text(t, root[0])), None)
     for k, (start, count, level, text) in enumerate(heads):
         while path and path[-1][0] >= level:
             path.pop()
         path.append((level, text))
         parts = [t for _, t in path]
         crumbs: tuple[str, ...] = root
-        if root and parts and parts[0] == root[0]:
+        if root and parts and _same_text(parts[0], root[0]):
             parts = parts[1:]
         elif path[0][0] == title_level:
             crumbs = ()

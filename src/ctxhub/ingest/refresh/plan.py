@@ -63,7 +63,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
-    # top-level section, not the title's child
+    # top-level section, not the title's child; HTML read in the charset its <meta>
+    # names, short HTML pages kept, an H1 with markup not repeated after the title
     "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 2,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f
