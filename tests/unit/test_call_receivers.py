@@ -5,25 +5,21 @@ receivers were recorded."""
 from __future__ import annotations
 
 import sqlite3
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from ctxhub.config import Settings
 from ctxhub.core.errors import InputError
 from ctxhub.core.knowledge import SearchFilters
-from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.evaluation.runner import structural_filters
-from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
+from ctxhub.session import HubSession
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import code_tools, render, search_tools
 from ctxhub.tools.run import call, failure
 from ctxhub.tools.specs import BY_NAME
+from tests.unit.package_hub import package_hub
 
 FILES = {
     "base.py": """
@@ -76,21 +72,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    home = tmp_path_factory.mktemp("receivers-home")
-    package = home / "src" / "trk"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    for name, text in FILES.items():
-        (package / name).write_text(textwrap.dedent(text))
-    embedder = HashingEmbedder(dim=64)
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [SourceSpec(name="trk", kind=["python"], path=str(home / "src"))],
-                home / "sources", embedder)  # fmt: skip
-    set_embedder(embedder)
-    with HubSession(Settings(home=home)) as h:
+    with package_hub(tmp_path_factory.mktemp("receivers-home"), "trk", FILES) as h:
         yield h
-    set_embedder(None)
 
 
 def test_an_override_calling_super_is_a_caller_and_says_so(hub: HubSession) -> None:

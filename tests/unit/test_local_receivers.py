@@ -10,18 +10,14 @@ from typing import Any
 
 import pytest
 
-from ctxhub.config import Settings
-from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.python.chunks import extract_python_file
-from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.search.analyzer import analyze
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.rank import Candidate, rerank
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, render, search_tools
 from ctxhub.tools.resolve import find_symbol
+from tests.unit.package_hub import package_hub
 
 FILES = {
     "screen.py": """
@@ -231,21 +227,8 @@ def test_a_local_bound_to_a_method_is_a_call_of_that_method() -> None:
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    home = tmp_path_factory.mktemp("locals-home")
-    package = home / "src" / "trl"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    for name, text in FILES.items():
-        (package / name).write_text(textwrap.dedent(text))
-    embedder = HashingEmbedder(dim=64)
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        spec = SourceSpec(name="trl", kind=["python"], path=str(home / "src"))
-        refresh(store, [spec], home / "sources", embedder)
-    set_embedder(embedder)
-    with HubSession(Settings(home=home)) as h:
+    with package_hub(tmp_path_factory.mktemp("locals-home"), "trl", FILES) as h:
         yield h
-    set_embedder(None)
 
 
 def _callers(hub: HubSession, symbol: str) -> list[tuple[str, str, str | None]]:

@@ -4,18 +4,13 @@ enclosing function's, and callers through untyped receivers are said to be untra
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterator
 
 import pytest
 
-from ctxhub.config import Settings
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, render
+from tests.unit.package_hub import package_hub
 
 FILES = {
     "exceptions.py": """
@@ -89,21 +84,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    home = tmp_path_factory.mktemp("nested-home")
-    package = home / "src" / "pkg"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    for name, text in FILES.items():
-        (package / name).write_text(textwrap.dedent(text))
-    embedder = HashingEmbedder(dim=64)
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [SourceSpec(name="pkg", kind=["python"], path=str(home / "src"))],
-                home / "sources", embedder)  # fmt: skip
-    set_embedder(embedder)
-    with HubSession(Settings(home=home)) as h:
+    with package_hub(tmp_path_factory.mktemp("nested-home"), "pkg", FILES) as h:
         yield h
-    set_embedder(None)
 
 
 def test_imported_names_reach_the_definition_imported(hub: HubSession) -> None:

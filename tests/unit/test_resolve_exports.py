@@ -7,13 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from ctxhub.config import Settings
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, resolve
+from tests.unit.package_hub import package_hub
 
 BODY = '    """Do the work."""\n    value = 1\n    return value\n'
 FILES = {
@@ -44,20 +40,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    root = tmp_path_factory.mktemp("exports")
-    pkg = root / "src" / "fw"
-    pkg.mkdir(parents=True)
-    for name, text in FILES.items():
-        (pkg / name).write_text(text)
-    home = root / "home"
-    embedder = HashingEmbedder(dim=64)
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [SourceSpec(name="fw", kind=["python"], path=str(root))], home, embedder)
-    set_embedder(embedder)
-    with HubSession(Settings(home=home)) as h:
+    with package_hub(tmp_path_factory.mktemp("exports"), "fw", FILES) as h:
         yield h
-    set_embedder(None)
 
 
 @pytest.mark.parametrize(

@@ -8,18 +8,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from ctxhub.config import Settings
 from ctxhub.core.knowledge import ChunkQuery, SearchRequest, Signal
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.search.rank import Candidate
 from ctxhub.search.stubs import fold_stubs, is_stub, runtime_definition
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import call_edges, code_tools
 from ctxhub.tools.render import code_snippet
 from tests.conftest import make_chunk
+from tests.unit.package_hub import package_hub
 
 FILES = {
     # the runtime package re-exports what a private module defines...
@@ -65,20 +61,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    root = tmp_path_factory.mktemp("stubs")
-    pkg = root / "src" / "pw"
-    pkg.mkdir(parents=True)
-    for name, text in FILES.items():
-        (pkg / name).write_text(text)
-    home = root / "home"
-    embedder = HashingEmbedder(dim=64)
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [SourceSpec(name="pw", kind=["python"], path=str(root))], home, embedder)
-    set_embedder(embedder)
-    with HubSession(Settings(home=home)) as h:
+    with package_hub(tmp_path_factory.mktemp("stubs"), "pw", FILES) as h:
         yield h
-    set_embedder(None)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,40 @@
+"""A hub over one small Python package the test writes: its files under src/<package>
+(chunk paths read `src/<package>/...`), indexed by a real refresh with the hashing
+embedder, for the tools that read a package's definitions, re-exports and calls."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.session import HubSession, set_embedder
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite.store import SQLiteStore
+
+
+@contextmanager
+def package_hub(root: Path, package: str, files: Mapping[str, str]) -> Iterator[HubSession]:
+    """`files` (paths inside the package, texts dedented; an empty `__init__.py` unless
+    given) as source `package`, in a hub under `root`."""
+    folder = root / "src" / package
+    folder.mkdir(parents=True)
+    for name, text in {"__init__.py": "", **files}.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(textwrap.dedent(text))
+    home = root / "home"
+    embedder = HashingEmbedder(dim=64)
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        spec = SourceSpec(name=package, kind=["python"], path=str(root))
+        refresh(store, [spec], home / "sources", embedder)
+    set_embedder(embedder)
+    try:
+        with HubSession(Settings(home=home)) as hub:
+            yield hub
+    finally:
+        set_embedder(None)
