@@ -319,7 +319,7 @@ class Retriever:
         ]
         final = rerank(analysis, candidates, self._scorers(options))
         if options.scorers is None or DRILL in options.scorers:
-            final = self._drill(analysis, request, final, window_led)
+            final = self._drill(analysis, request, final, window_led, vocabulary)
         if options.collapse:
             # a stub and the code it types are one definition (search/stubs.py)
             final = collapse(fold_stubs(final, lambda c: runtime_definition(self.store, c)))
@@ -340,10 +340,11 @@ class Retriever:
         request: SearchRequest,
         ranked: list[Candidate],
         window_led: set[str],
+        vocabulary: tuple[dict[str, int], int] | None = None,
     ) -> list[Candidate]:
         """The nearest methods of the top class chunks that rank on their content
         (`search/drill.py`), found by BM25 and dense restricted to the class, fused by
-        RRF (BM25 alone without an embedder)."""
+        RRF (BM25 alone without an embedder); `vocabulary` as for `_run_paths`."""
         kinds: list[str] | None = list(request.kinds) if request.kinds else None
         terms: list[str] | None = None
 
@@ -351,7 +352,7 @@ class Retriever:
             nonlocal terms
             try:
                 if terms is None:
-                    freqs, total = self.store.term_frequencies(analysis.terms)
+                    freqs, total = vocabulary or self.store.term_frequencies(analysis.terms)
                     terms = bm25_terms(
                         analysis, terms=informative_terms(analysis.terms, freqs, total)
                     )
