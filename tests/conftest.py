@@ -54,3 +54,15 @@ def make_chunk(
         version=version,
         metadata=ChunkMeta.model_validate(meta),
     )
+
+
+def embed_all(store: SQLiteStore, embedder: HashingEmbedder) -> HashingEmbedder:
+    """Bind `store` to `embedder` and embed every text it holds (up to 100); returns the
+    embedder, for a retriever over the store."""
+    store.bind_model(embedder.id, embedder.dim)
+    missing = store.missing_embeddings(embedder.id, 100)
+    store.put_embeddings(
+        embedder.id,
+        list(zip([h for h, _ in missing], embedder.embed([t for _, t in missing]), strict=True)),
+    )
+    return embedder

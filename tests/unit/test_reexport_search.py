@@ -10,7 +10,7 @@ from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.search.reexports import recorded_targets
 from ctxhub.search.retriever import Retriever
 from ctxhub.store.sqlite.store import SQLiteStore
-from tests.conftest import make_chunk
+from tests.conftest import embed_all, make_chunk
 
 
 @pytest.fixture
@@ -61,13 +61,7 @@ def retriever(store: SQLiteStore, embedder: HashingEmbedder) -> Retriever:
             )
         ],
     )
-    store.bind_model(embedder.id, embedder.dim)
-    missing = store.missing_embeddings(embedder.id, 100)
-    store.put_embeddings(
-        embedder.id,
-        list(zip([h for h, _ in missing], embedder.embed([t for _, t in missing]), strict=True)),
-    )
-    return Retriever(store, embedder)
+    return Retriever(store, embed_all(store, embedder))
 
 
 def test_a_re_exported_name_leads_through_the_symbol_path(retriever: Retriever) -> None:

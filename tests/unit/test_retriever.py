@@ -9,7 +9,7 @@ from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.search.retriever import Retriever, SearchOptions
 from ctxhub.store.sqlite.store import SQLiteStore
-from tests.conftest import make_chunk
+from tests.conftest import embed_all, make_chunk
 
 
 @pytest.fixture
@@ -58,13 +58,7 @@ def retriever(store: SQLiteStore, embedder: HashingEmbedder) -> Retriever:
             for i in range(3)
         ],
     )
-    store.bind_model(embedder.id, embedder.dim)
-    missing = store.missing_embeddings(embedder.id, 100)
-    store.put_embeddings(
-        embedder.id,
-        list(zip([h for h, _ in missing], embedder.embed([t for _, t in missing]), strict=True)),
-    )
-    return Retriever(store, embedder)
+    return Retriever(store, embed_all(store, embedder))
 
 
 def test_symbol_query_ranks_definition_first_and_explains(retriever: Retriever) -> None:
