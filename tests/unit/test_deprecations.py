@@ -19,6 +19,7 @@ from ctxhub.ingest.python.deprecations import (
     is_changelog,
     link_deprecations,
 )
+from ctxhub.ingest.refresh.file_roles import is_text_changelog
 
 TREE = Path(__file__).parent.parent / "fixtures" / "python_api" / "tree"
 
@@ -315,6 +316,22 @@ def test_docstring_directives_top_level_and_per_parameter() -> None:
 )
 def test_is_changelog(relpath: str, expected: bool) -> None:
     assert is_changelog(relpath) is expected
+
+
+@pytest.mark.parametrize(
+    ("relpath", "expected"),
+    [
+        ("CHANGES.rst", True),
+        ("docs/release-notes.md", True),
+        ("changelog.d/12.removal.md", True),
+        ("docs/changes.html", False),  # a page of a built docs site
+        ("CHANGES.txt", False),  # not read as Markdown or reST
+        ("src/pkg/history.py", False),
+        (".claude/skills/changelog/SKILL.md", False),  # not a towncrier fragment
+    ],
+)
+def test_refresh_reads_the_same_changelogs_the_chunker_parses(relpath: str, expected: bool) -> None:
+    assert is_text_changelog(relpath) is expected
 
 
 @pytest.fixture(scope="module")

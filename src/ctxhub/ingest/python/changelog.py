@@ -16,7 +16,16 @@ from ctxhub.core.knowledge import Deprecation, parameter_note
 from ctxhub.ingest.python.deprecation_text import clean_name, find_replacement
 
 _CHANGELOG_STEMS = frozenset(
-    {"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"}
+    {
+        "changelog",
+        "changes",
+        "history",
+        "news",
+        "releases",
+        "release-notes",
+        "release_notes",
+        "releasenotes",
+    }
 )
 _CHANGELOG_EXTS = frozenset({"", "md", "markdown", "rst", "txt"})
 _FRAGMENT_DIRS = frozenset({"changelog", "changes", "newsfragments", "changelog.d", "news"})

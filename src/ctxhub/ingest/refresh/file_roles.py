@@ -9,6 +9,7 @@ import re
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.ingest.examples.layout import Example
+from ctxhub.ingest.python.changelog import is_changelog
 from ctxhub.ingest.python.modules import PackageLayout, is_python_path
 from ctxhub.sources.base import ContentKind
 
@@ -21,17 +22,6 @@ HOUSEKEEPING = re.compile(
     r"agents|codeowners|pull_request_template|issue_template)(\.[a-z]+)?$",
     re.I,
 )
-_CHANGELOG = re.compile(
-    r"(^|/)(changelog|changes|history|news|release[-_ ]?notes)(\.[a-z]+)?$", re.I
-)
-
-
-def is_changelog(relpath: str) -> bool:
-    """CHANGELOG.md and friends, and towncrier fragments under a changelog/ folder."""
-    if _CHANGELOG.search(relpath):
-        return True
-    parts = relpath.lower().split("/")
-    return len(parts) > 1 and parts[-2] in ("changelog", "changes", "newsfragments")
 
 
 def is_text_changelog(relpath: str) -> bool:
