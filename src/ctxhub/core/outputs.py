@@ -73,6 +73,11 @@ class CodeSnippet(BaseModel):
     code: str
     signature: str | None = None
     version: str | None = None
+    alias: str | None = Field(
+        default=None,
+        description="The name asked for stands for this definition: its assignment, as "
+        "'path:line: frozen = partial(define, frozen=True)' (a partial's arguments are set)",
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
     companions: list[Companion] = Field(
         default_factory=list, description="Indexed functions this code calls"

@@ -64,6 +64,7 @@ def _snippet(
     window: tuple[int, int] | None = None,
     max_tokens: int = DEFAULT_TOKENS,
     stubs: list[TypedStub] | None = None,
+    alias: str | None = None,
 ) -> CodeSnippet:
     full_start = chunk.line_start or 1
     full_end = chunk.line_end or full_start
@@ -109,6 +110,7 @@ def _snippet(
         code="\n".join(shown),
         signature=metadata.get("signature"),
         version=chunk.version,
+        alias=alias,
         metadata=metadata,
         companions=companions,
         alternatives=alternatives[:10],
@@ -192,6 +194,11 @@ def _built_by(hub: HubSession, symbol: str, source: str | None) -> str:
     return f"; names like it ({', '.join(shapes)}) are looked up by {where}"
 
 
+def _alias_line(chunk: Chunk) -> str:
+    """Where and how an alias binds its name (`frozen = partial(define, frozen=True)`)."""
+    return f"{chunk.path}:{chunk.line_start}: {' '.join(chunk.content.split())}"
+
+
 def get_code_snippet(
     hub: HubSession,
     symbol: str | None = None,
@@ -221,6 +228,7 @@ def get_code_snippet(
         found, resolution = resolve.find_symbol(hub.store, symbol, source)
         # the code that runs, not its type stub (which may stand for an alias)
         found, stubs = resolve.runtime_first(hub.store, found)
+        asked = found[0] if found and found[0].metadata.chunk_type == "alias" else None
         found, resolution = resolve.through_alias(hub.store, found, resolution)
         if found:
             found, elsewhere = _installed_first(hub, found)
@@ -239,6 +247,7 @@ def get_code_snippet(
                 alternatives,
                 max_tokens=max_tokens,
                 stubs=refs,
+                alias=_alias_line(asked) if asked is not None and asked is not found[0] else None,
             )
         if not intent and not path:
             # A name that is defined nowhere is "not found", with the nearest names:

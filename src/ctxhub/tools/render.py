@@ -130,6 +130,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
     if snippet.version:
         cite.append(f"v{snippet.version}")
     lines = [f"{name} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
+    if snippet.alias:
+        lines.append(f"asked by an alias of it: {snippet.alias}")
     if snippet.metadata.get("deprecated"):
         lines.append("DEPRECATED: see check_deprecation")
     language = "python" if snippet.path.endswith((".py", ".pyi")) else ""

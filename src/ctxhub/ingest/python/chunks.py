@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import Chunk, Deprecation
+from ctxhub.ingest.python.alias_chunks import alias_chunks
 from ctxhub.ingest.python.bodies import function_facts
 from ctxhub.ingest.python.callgraph import (
     ScopeContext,
@@ -21,7 +22,6 @@ from ctxhub.ingest.python.callgraph import (
 )
 from ctxhub.ingest.python.definition_chunks import (
     FileContext,
-    alias_chunks,
     class_chunk,
     function_chunk,
     instance_chunks,

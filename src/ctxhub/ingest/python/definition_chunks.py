@@ -1,6 +1,6 @@
 """One chunk per definition of a Python file: the module overview, each class overview,
-each function or method with its source and facts, each module-level alias, and each
-documented module-level instance (`name = Class(...)` with an attribute docstring).
+each function or method with its source and facts, and each documented module-level
+instance (`name = Class(...)` with an attribute docstring). Aliases are alias_chunks.py.
 
 `FileContext` is what every builder reads about the file (`chunks.extract_python_file`
 makes it once per file); each builder returns one `Chunk` and touches nothing else.
@@ -19,7 +19,6 @@ from ctxhub.ingest.embed_text import build_embed_text, window_texts
 from ctxhub.ingest.python.callgraph import (
     BodyFacts,
     ScopeContext,
-    alias_targets,
     analyze_body,
     dotted_chain,
     scope_statements,
@@ -104,49 +103,6 @@ class FileContext:
             embed_windows=window_texts(symbol, content),
             metadata=meta,
         )
-
-
-def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> list[Chunk]:
-    """`websocket_listener = WebsocketListenerRouteHandler` at module level: the short
-    name is a public way to reach a definition, so it gets a chunk of its own that
-    points at it (`alias_of`), and a lookup of the alias finds the definition. Every
-    name of a chained assignment is one (`s = attributes = attrs`)."""
-    out: list[Chunk] = []
-    for stmt in tree.body:
-        if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name | ast.Attribute)):
-            continue
-        chain = dotted_chain(stmt.value)
-        if chain is None:
-            continue
-        target = defined.get(chain[0]) if len(chain) == 1 else None
-        if target is None and chain[0] in f.ctx.imports.bindings:
-            target = f.ctx.imports.qualify(".".join(chain))
-        if target is None or not f.ctx.is_internal(target):
-            continue  # an alias of a constant or of another library's name: not an API
-        for name in alias_targets(stmt):
-            if name not in defined:
-                out.append(_alias_chunk(f, stmt, name, target))
-    return out
-
-
-def _alias_chunk(f: FileContext, stmt: ast.Assign, name: str, target: str) -> Chunk:
-    line = f.lines[stmt.lineno - 1].strip() if stmt.lineno <= len(f.lines) else name
-    symbol = f"{f.module}.{name}"
-    return f.chunk(
-        symbol,
-        0,
-        title=name,
-        section=f.module,
-        span=(stmt.lineno, stmt.end_lineno or stmt.lineno),
-        content=line,
-        embed=build_embed_text([symbol, f"alias of {target}"], line),
-        meta=ChunkMeta(
-            chunk_type="alias",
-            module=f.module,
-            language="python",
-            extra={"alias_of": target},
-        ),
-    )
 
 
 def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> list[Chunk]:

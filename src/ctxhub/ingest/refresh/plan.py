@@ -44,7 +44,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 18,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 19,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -59,7 +59,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # a top-level docstring note about one parameter or usage, a later-superseded note,
     # a conditional warning about one usage, a deprecated `Annotated` Doc: partial records;
     # and every name of a chained alias (`s = attributes = attrs`) is an alias, and a
-    # function's calls of its own nested defs are `calls_nested`
+    # function's calls of its own nested defs are `calls_nested`; 19: a pre-configured
+    # name (`frozen = partial(define, frozen=True)`) is an alias with `bound_arguments`
     "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
