@@ -99,6 +99,8 @@ def test_show_opens_records_and_every_command_takes_a_unique_prefix(home: Path) 
     snippet = run(home, "snippet", "widepkg.wide.wide_function").output
     chunk_id = next(w for w in snippet.split() if len(w) == 16 and w.isalnum())
     assert "wide_function" in run(home, "show", chunk_id[:6]).output
+    # a prefix too short to be a choice says so (not "nothing has the id")
+    assert "too short to name one id" in run(home, "show", chunk_id[:2], code=2).output
     unknown = run(home, "show", "0123abcd", code=1).output
     assert "no chunk or record with id '0123abcd'" in unknown
     assert (

@@ -146,3 +146,17 @@ def test_exactly_the_memory_reading_tools_store_captured_records_first() -> None
         "ecosystem_digest",
     }
     assert not any(spec.reads_memory and spec.writes for spec in TOOLS)
+
+
+def test_a_list_argument_takes_one_value_too(home: Path) -> None:
+    _, (one, listed, kinds) = _mcp(
+        home,
+        [
+            ("search_api", {"chunk_type": "class"}),
+            ("search_api", {"chunk_type": ["class"]}),
+            ("search", {"query": "x", "kinds": "api"}),
+        ],
+    )
+    for result in (one, listed, kinds):
+        assert not result.is_error, result.content[0].text
+    assert one.structured_content == listed.structured_content

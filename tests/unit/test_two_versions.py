@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from ctxhub.config import Settings
+from ctxhub.core.errors import NotFoundError
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
@@ -50,7 +51,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
     for name, padding in (("tv", 40), ("tv-old", 0)):
         pkg = root / name / "tv"
         pkg.mkdir(parents=True)
-        (pkg / "__init__.py").write_text("")
+        (pkg / "__init__.py").write_text("from tv.main import App\n")
         (pkg / "main.py").write_text(_main(padding))
         (pkg / "models.py").write_text(MODELS)
         specs.append(SourceSpec(name=name, kind=["python"], path=str(root / name)))
@@ -83,10 +84,18 @@ def _fresh_lookups(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_snippet_comes_from_the_installed_version_and_names_the_other(
     hub: HubSession,
 ) -> None:
-    for asked in ("App.add", "Ap.add", "tv.main.App.add"):
+    for asked in ("App.add", "tv.main.App.add"):
         snippet = code_tools.get_code_snippet(hub, symbol=asked)
         assert snippet.source == "tv", asked
         assert "tv.main.App.add (source tv-old)" in snippet.alternatives
+    # a public name (the package re-exports App) reads both versions' definitions
+    for asked in ("tv.App", "tv.App.add"):
+        snippet = code_tools.get_code_snippet(hub, symbol=asked)
+        assert snippet.source == "tv", asked
+        assert any("(source tv-old)" in a for a in snippet.alternatives), asked
+    # a misspelt class is not read past: the method is offered, not answered
+    with pytest.raises(NotFoundError, match=r"did you mean tv\.main\.App\.add"):
+        code_tools.get_code_snippet(hub, symbol="Ap.add")
     pinned = code_tools.get_code_snippet(hub, symbol="App.add", source="tv-old")
     assert pinned.source == "tv-old"
 

@@ -10,7 +10,7 @@ import click
 
 from ctxhub.cli.context import Context, pass_ctx
 from ctxhub.core import limits
-from ctxhub.core.errors import NotFoundError, shown
+from ctxhub.core.errors import InputError, NotFoundError, shown
 
 #: Chunk ids are 16 hex digits, record ids uuids: anything else may be a page path.
 _ID = re.compile(r"[0-9a-f]{4,16}|[0-9a-f]{8}-[0-9a-f-]{0,27}")
@@ -35,7 +35,7 @@ def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_j
     from ctxhub.cli.output import print_json
     from ctxhub.cli.tool_cmds import print_answer
     from ctxhub.session import HubSession
-    from ctxhub.store.ids import resolve_id
+    from ctxhub.store.ids import MIN_PREFIX, resolve_id
     from ctxhub.tools.docs_tools import find_page
     from ctxhub.tools.render_memory import record_text
     from ctxhub.tools.run import parse_args
@@ -64,6 +64,11 @@ def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_j
             try:
                 find_page(hub, chunk_id, None)
             except NotFoundError:
+                if len(chunk_id) < MIN_PREFIX and hub.store.chunk_ids_with_prefix(chunk_id, 1):
+                    raise InputError(
+                        f"{chunk_id!r} is too short to name one id: give at least "
+                        f"{MIN_PREFIX} characters"
+                    ) from None
                 raise NotFoundError(
                     f"nothing has the id {shown(chunk_id)}: it is no chunk id, record id (or "
                     "unique prefix of one) or doc page path (ids come from search hits, "

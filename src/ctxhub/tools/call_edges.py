@@ -17,51 +17,14 @@ from ctxhub.core.calls import as_written, call_sites, marker, via_kind
 from ctxhub.core.knowledge import Chunk
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
-from ctxhub.tools.resolve import api_chunks, by_preference, recorded_reexport, with_suffix
-
-
-def class_chunk(
-    store: Store, module: str | None, class_name: str, source: str | None = None
-) -> Chunk | None:
-    if module:
-        exact = api_chunks(store, source, symbol=f"{module}.{class_name}", chunk_types=("class",))
-        if exact:
-            return exact[0]
-    found = with_suffix(store, class_name, source, ["class"])
-    return found[0] if found else None
-
-
-def method_in_hierarchy(
-    store: Store,
-    cls: Chunk,
-    name: str,
-    *,
-    skip_self: bool = False,
-    depth: int = 0,
-    seen: set[str] | None = None,
-) -> Chunk | None:
-    """`name` defined on `cls` or, following `bases` by name, on its nearest base."""
-    seen = seen if seen is not None else set()
-    if cls.symbol is None or cls.symbol in seen or depth > 8:
-        return None
-    seen.add(cls.symbol)
-    if not skip_self:
-        member = f"{cls.symbol}.{name}"
-        types = ("method", "function")
-        # the class's own source first: another indexed version of it is another class
-        own = api_chunks(store, cls.source, symbol=member, chunk_types=types) or api_chunks(
-            store, symbol=member, chunk_types=types
-        )
-        if own:
-            return own[0]
-    for base in cls.metadata.bases:
-        base_name = base.split("[", 1)[0].rsplit(".", 1)[-1]
-        base_cls = class_chunk(store, None, base_name, cls.source)
-        if base_cls is not None and base_cls.id != cls.id:
-            found = method_in_hierarchy(store, base_cls, name, depth=depth + 1, seen=seen)
-            if found is not None:
-                return found
-    return None
+from ctxhub.tools.resolve import (
+    api_chunks,
+    by_preference,
+    class_chunk,
+    method_in_hierarchy,
+    recorded_reexport,
+    with_suffix,
+)
 
 
 def _qualified_class(store: Store, dotted: str, source: str | None) -> Chunk | None:
@@ -146,14 +109,20 @@ def _nested_def(store: Store, caller: Chunk, name: str) -> Chunk | None:
 
 def _imported(store: Store, caller: Chunk, parts: list[str]) -> Chunk | None:
     """The definition a call's first name is imported as (`from .exceptions import X`,
-    relative imports resolved at ingest into the chunk's `imports`), or None."""
+    relative imports resolved at ingest into the chunk's `imports`; `httpx.Client`
+    after `import httpx`, read through the package's re-exports), or None."""
     head, rest = parts[0], parts[1:]
     for target in caller.metadata.imports:
         if target.rsplit(".", 1)[-1] != head:
             continue
         dotted = ".".join([target, *rest])
-        found = api_chunks(store, caller.source, symbol=dotted) or recorded_reexport(
-            store, dotted, caller.source
+        # the caller's own source first; a name it imports from another indexed
+        # package (a project calling `httpx.Client`) is that package's definition
+        found = (
+            api_chunks(store, caller.source, symbol=dotted)
+            or recorded_reexport(store, dotted, caller.source)
+            or api_chunks(store, None, symbol=dotted)
+            or recorded_reexport(store, dotted, None)
         )
         if found:
             first = by_preference(found)[0]

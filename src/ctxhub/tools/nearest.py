@@ -10,31 +10,53 @@ from ctxhub.session import HubSession
 #: Names compared by spelling: every indexed last part with the same first letter (a
 #: typo rarely starts a name), at most this many
 MAX_SPELLED = 20_000
+#: Definitions read per close name, to pick those under a qualifier like the one asked
+PER_NAME = 20
 
 
 def nearest_names(
     hub: HubSession, symbol: str, source: str | None = None, most: int = 5
 ) -> list[str]:
     """Qualified API names spelled closest to `symbol` (a typo, another case, a missing
-    letter: `Litestr` -> `litestar.app.Litestar`), then what a search for it finds."""
+    letter: `Litestr` -> `litestar.app.Litestar`), then what a search for it finds.
+    Among names spelled alike, those whose qualifier reads like the one asked come
+    first (`Console.prnt` -> `rich.console.Console.print` before `rich.print`)."""
     filters = SearchFilters(source=[source] if source else None)
     request = SearchRequest(query=symbol, kinds=["api"], filters=filters, limit=10)
     # one name once: a property's getter and setter are two chunks of one symbol
     found = list(dict.fromkeys(h.symbol for h in hub.retriever.search(request).hits if h.symbol))
-    last = symbol.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1].lower()
+    asked = symbol.strip().strip("`").removesuffix("()")
+    last = asked.rsplit(".", 1)[-1].lower()
     if not last:
         return found[:most]
+    qualifier = asked.rsplit(".", 1)[0].lower() if "." in asked else ""
     spelled = hub.store.bare_names(last[:1], MAX_SPELLED)
     tails = {n: n.rsplit(".", 1)[-1].lower() for n in found}
     close = difflib.get_close_matches(
         last, list(dict.fromkeys([*tails.values(), *spelled])), n=most, cutoff=0.6
     )
-    for name in close:  # the definitions of a close name the search did not find
-        if name not in tails.values():
-            ids = [cid for cid, _ in hub.store.symbol_lookup([name], filters, ["api"], 2)]
-            for chunk in hub.store.get_chunks(ids):
-                if chunk.symbol and chunk.symbol not in tails:
-                    tails[chunk.symbol] = name
-                    found.append(chunk.symbol)
-    ranked = sorted(found, key=lambda n: close.index(tails[n]) if tails[n] in close else most)
-    return ranked[:most]
+    for name in close:  # the definitions of a close name, those under a like qualifier
+        ids = [cid for cid, _ in hub.store.symbol_lookup([name], filters, ["api"], PER_NAME)]
+        named = [c.symbol for c in hub.store.get_chunks(ids) if c.symbol]
+        named.sort(key=lambda n: -_qualifier_likeness(n, qualifier))
+        for defined in named[:2]:
+            if defined not in tails:
+                tails[defined] = name
+                found.append(defined)
+
+    def order(n: str) -> tuple[int, float]:
+        spelling = close.index(tails[n]) if tails[n] in close else most
+        return spelling, -_qualifier_likeness(n, qualifier)
+
+    return sorted(found, key=order)[:most]
+
+
+def _qualifier_likeness(name: str, qualifier: str) -> float:
+    """How closely `name`'s qualifier (its parts before the last) reads like the one
+    asked: the best spelling ratio of the asked qualifier's last part to any of them;
+    0 when none was asked."""
+    if not qualifier:
+        return 0.0
+    want = qualifier.rsplit(".", 1)[-1]
+    parts = [p.lower() for p in name.split(".")[:-1]]
+    return max((difflib.SequenceMatcher(None, want, p).ratio() for p in parts), default=0.0)

@@ -1,6 +1,7 @@
-"""Names -> indexed definitions: the symbol cascade (exact, re-export, suffix, class,
-method, alias, instance), aliases and stubs followed to what they stand for, and the
-order among several sources. The call graph's edges are `call_edges.py`."""
+"""Names -> indexed definitions: the symbol cascade (exact, re-export, suffix, inherited,
+class, method, alias, instance), a class's members along its bases, aliases and stubs
+followed to what they stand for, and the order among several sources. The call graph's
+edges are `call_edges.py`."""
 
 from __future__ import annotations
 
@@ -86,7 +87,12 @@ def recorded_reexport(
             chunks = api_chunks(store, source, symbol=target) or recorded_reexport(
                 store, target, source, depth + 1
             )
-            found.update((c.id, c) for c in by_preference(chunks)[:1])
+            # the best definition per source: with two versions of a package indexed,
+            # each is kept, and the caller puts the installed one first
+            per_source: dict[str, Chunk] = {}
+            for c in by_preference(chunks):
+                per_source.setdefault(c.source, c)
+            found.update((c.id, c) for c in per_source.values())
         if found:
             return list(found.values())
     return []
@@ -96,8 +102,10 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     """Definitions for `name`: exact qualified name -> a re-export (`pkg.File` defined as
     `pkg.file.File`: what module `pkg` recorded it imports, else a guess among the
     definitions named `File` below `pkg`, "ambiguous re-export" when several) ->
-    `Class.method` (a dotted suffix) -> a class of that name -> a function or method of
-    that name -> a module-level alias of that name -> a documented module-level instance
+    `Class.method` (a dotted suffix) -> a member the qualifier's class inherits
+    (`pkg.Sub.run` defined on a base of `Sub`); a dotted name stops there. An undotted
+    name goes on: a class of that name -> a function or method of that name -> a
+    module-level alias of that name -> a documented module-level instance
     (`format_exc_info = ExceptionRenderer()`). ([], "") if none; `through_alias`
     follows an alias to its definition."""
     name = name.strip().strip("`").removesuffix("()")
@@ -108,7 +116,9 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     if "." in name:
         recorded = recorded_reexport(store, name, source)
         if recorded:
-            return recorded, "re-export" if len(recorded) == 1 else "ambiguous re-export"
+            # one symbol from two sources (two versions) is not ambiguous
+            one = len({c.symbol for c in recorded}) == 1
+            return recorded, "re-export" if one else "ambiguous re-export"
         package = name.rsplit(".", 1)[0]
         exported = [
             c
@@ -121,6 +131,11 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
         found = with_suffix(store, name, source)
         if found:
             return _exact_case_first(found, last), "class.method"
+        # A dotted name's qualifier must hold the name: a class's member is looked up
+        # along its bases, and nothing else of that last name answers (never another
+        # class's or package's method that happens to share it).
+        inherited = _inherited(store, package, last, source)
+        return (inherited, "inherited") if inherited else ([], "")
     found = with_suffix(store, last, source, ["class"])
     if found:
         return _exact_case_first(found, last), "class"
@@ -134,6 +149,66 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     if found:
         return _exact_case_first(found, last), "instance"
     return [], ""
+
+
+#: Classes a qualifier may name (`Event.wait`: several `Event`s) whose bases are read.
+MAX_OWNERS = 5
+
+
+def _inherited(store: Store, qualifier: str, member: str, source: str | None) -> list[Chunk]:
+    """`member` as the classes `qualifier` names define or inherit it ([] when the
+    qualifier names no class, or classes without that member)."""
+    owners, _ = find_symbol(store, qualifier, source)
+    found: dict[str, Chunk] = {}
+    for owner in [c for c in owners if c.metadata.chunk_type == "class"][:MAX_OWNERS]:
+        hit = method_in_hierarchy(store, owner, member)
+        if hit is not None:
+            found.setdefault(hit.id, hit)
+    return list(found.values())
+
+
+def class_chunk(
+    store: Store, module: str | None, class_name: str, source: str | None = None
+) -> Chunk | None:
+    if module:
+        exact = api_chunks(store, source, symbol=f"{module}.{class_name}", chunk_types=("class",))
+        if exact:
+            return exact[0]
+    found = with_suffix(store, class_name, source, ["class"])
+    return found[0] if found else None
+
+
+def method_in_hierarchy(
+    store: Store,
+    cls: Chunk,
+    name: str,
+    *,
+    skip_self: bool = False,
+    depth: int = 0,
+    seen: set[str] | None = None,
+) -> Chunk | None:
+    """`name` defined on `cls` or, following `bases` by name, on its nearest base."""
+    seen = seen if seen is not None else set()
+    if cls.symbol is None or cls.symbol in seen or depth > 8:
+        return None
+    seen.add(cls.symbol)
+    if not skip_self:
+        member = f"{cls.symbol}.{name}"
+        types = ("method", "function")
+        # the class's own source first: another indexed version of it is another class
+        own = api_chunks(store, cls.source, symbol=member, chunk_types=types) or api_chunks(
+            store, symbol=member, chunk_types=types
+        )
+        if own:
+            return own[0]
+    for base in cls.metadata.bases:
+        base_name = base.split("[", 1)[0].rsplit(".", 1)[-1]
+        base_cls = class_chunk(store, None, base_name, cls.source)
+        if base_cls is not None and base_cls.id != cls.id:
+            found = method_in_hierarchy(store, base_cls, name, depth=depth + 1, seen=seen)
+            if found is not None:
+                return found
+    return None
 
 
 def through_alias(store: Store, found: list[Chunk], how: str) -> tuple[list[Chunk], str]:

@@ -66,7 +66,7 @@ def _sources(source: str | list[str] | None) -> list[str] | None:
 def search(
     hub: HubSession,
     query: str,
-    kinds: list[HitKind] | None = None,
+    kinds: HitKind | list[HitKind] | None = None,
     source: str | list[str] | None = None,
     limit: int = DEFAULT_HITS,
     max_tokens: int = DEFAULT_TOKENS,
@@ -74,6 +74,7 @@ def search(
     if not query.strip():
         raise InputError("query must not be empty")
     check_sources(hub.store, source)
+    kinds = [kinds] if isinstance(kinds, str) else kinds
     request = _request(query, kinds, SearchFilters(source=_sources(source)), limit, max_tokens)
     return _explained(hub, hub.retriever.search(request))
 
@@ -120,6 +121,12 @@ def search_examples(
     return _explained(hub, hub.retriever.search(request, options))
 
 
+def _last_part(name: str | None) -> str | None:
+    """`httpx.TimeoutException` -> `TimeoutException`; None for nothing."""
+    name = (name or "").strip().strip("`").removesuffix("()")
+    return name.rsplit(".", 1)[-1] or None
+
+
 def _cursor_key(query: str, filters: SearchFilters) -> str:
     return cursor_key(query, filters.model_dump_json())
 
@@ -129,7 +136,7 @@ def search_api(
     query: str = "",
     module: str | None = None,
     class_name: str | None = None,
-    chunk_type: list[str] | None = None,
+    chunk_type: str | list[str] | None = None,
     base_class: str | None = None,
     yields: str | None = None,
     calls: str | None = None,
@@ -147,8 +154,9 @@ def search_api(
         source=_sources(source),
         module_prefix=module or None,
         class_prefix=class_name or None,
-        chunk_type=chunk_type or None,
-        base_class=base_class or None,
+        chunk_type=[chunk_type] if isinstance(chunk_type, str) else chunk_type or None,
+        # bases are recorded as written (`Base`, `mod.Base`), matched by the last part
+        base_class=_last_part(base_class),
         yields=yields or None,
         calls=calls or None,
         calls_via=calls_via,

@@ -1,13 +1,15 @@
 """Module-level names that stand for another definition: a plain alias
-(`websocket_listener = WebsocketListenerRouteHandler`) and a pre-configured one
-(`frozen = partial(define, frozen=True)`). Each is a public way to reach the
-definition, so it gets a chunk of its own that points at it (`alias_of`), and a lookup
-of the name finds the definition."""
+(`websocket_listener = WebsocketListenerRouteHandler`), a pre-configured one
+(`frozen = partial(define, frozen=True)`) and a public module's import under another
+name (`from .wait import wait_random_exponential as wait_full_jitter`). Each is a
+public way to reach the definition, so it gets a chunk of its own that points at it
+(`alias_of`), and a lookup of the name finds the definition."""
 
 from __future__ import annotations
 
 import ast
 
+from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk, ChunkMeta
 from ctxhub.ingest.embed_text import build_embed_text
 from ctxhub.ingest.python.callgraph import alias_targets, dotted_chain
@@ -22,6 +24,8 @@ def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> l
     (`s = attributes = attrs`)."""
     out: list[Chunk] = []
     for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom):
+            out.extend(_import_aliases(f, stmt, defined))
         if not isinstance(stmt, ast.Assign):
             continue
         named, bound = _aliased(f, stmt.value)
@@ -35,9 +39,33 @@ def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> l
             target = f.ctx.imports.qualify(".".join(chain))
         if target is None or not f.ctx.is_internal(target):
             continue  # an alias of a constant or of another library's name: not an API
+        end = stmt.end_lineno or stmt.lineno
+        text = "\n".join(line.rstrip() for line in f.lines[stmt.lineno - 1 : end]).strip()
         for name in alias_targets(stmt):
             if name not in defined:
-                out.append(_alias_chunk(f, stmt, name, target, bound))
+                out.append(_alias_chunk(f, (stmt.lineno, end), text or name, name, target, bound))
+    # a name bound twice is one chunk (one id): the later binding, as at import time
+    return list({c.id: c for c in out}.values())
+
+
+def _import_aliases(f: FileContext, stmt: ast.ImportFrom, defined: dict[str, str]) -> list[Chunk]:
+    """`from .mod import name as other` in a public module: `other` is a public name of
+    the framework's `name`. A private module's renames are its own business, and
+    `import name as name` (a re-export marker) renames nothing."""
+    if is_private_path(f.module):
+        return []
+    out = []
+    for alias in stmt.names:
+        bound = alias.asname
+        if not bound or bound == alias.name or bound.startswith("_") or bound in defined:
+            continue
+        target = f.ctx.imports.bindings.get(bound)
+        if target is None or not f.ctx.is_internal(target):
+            continue
+        # the one name's line, as the code spells it (a long import lists many)
+        text = f"from {'.' * stmt.level}{stmt.module or ''} import {alias.name} as {bound}"
+        line = getattr(alias, "lineno", stmt.lineno)
+        out.append(_alias_chunk(f, (line, line), text, bound, target, None))
     return out
 
 
@@ -57,10 +85,13 @@ def _aliased(f: FileContext, value: ast.expr) -> tuple[ast.expr | None, str | No
 
 
 def _alias_chunk(
-    f: FileContext, stmt: ast.Assign, name: str, target: str, bound: str | None
+    f: FileContext,
+    span: tuple[int, int],
+    text: str,
+    name: str,
+    target: str,
+    bound: str | None,
 ) -> Chunk:
-    end = stmt.end_lineno or stmt.lineno
-    text = "\n".join(line.rstrip() for line in f.lines[stmt.lineno - 1 : end]).strip() or name
     symbol = f"{f.module}.{name}"
     short = target.rsplit(".", 1)[-1]
     about = f"{short} with {bound} already set" if bound else f"alias of {target}"
@@ -72,7 +103,7 @@ def _alias_chunk(
         0,
         title=name,
         section=f.module,
-        span=(stmt.lineno, end),
+        span=span,
         content=text,
         embed=build_embed_text([symbol, about], text),
         meta=ChunkMeta(chunk_type="alias", module=f.module, language="python", extra=extra),

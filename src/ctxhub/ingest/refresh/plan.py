@@ -60,7 +60,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # a conditional warning about one usage, a deprecated `Annotated` Doc: partial records;
     # and every name of a chained alias (`s = attributes = attrs`) is an alias, and a
     # function's calls of its own nested defs are `calls_nested`; 19: a pre-configured
-    # name (`frozen = partial(define, frozen=True)`) is an alias with `bound_arguments`
+    # name (`frozen = partial(define, frozen=True)`) is an alias with `bound_arguments`;
+    # 20: a public module's `from .mod import name as other` is an alias
     "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new

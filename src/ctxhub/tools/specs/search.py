@@ -30,7 +30,8 @@ FUNCTIONS = "ctxhub.tools.search_tools"
 class SearchArgs(ToolArgs):
     query: Query
     kinds: Annotated[
-        list[KnowledgeKind] | None, Field(description="Only these kinds of hits; default all")
+        KnowledgeKind | list[KnowledgeKind] | None,
+        Field(description="Only these kinds of hits (one or a list); default all"),
     ] = None
     source: Sources = None
     limit: Hits = limits.DEFAULT_HITS
@@ -65,10 +66,15 @@ class SearchApiArgs(ToolArgs):
         Name, Field(description="Class name prefix; methods of matching classes")
     ] = None
     chunk_type: Annotated[
-        list[ApiChunkType] | None, Field(description="Only these definition types")
+        ApiChunkType | list[ApiChunkType] | None,
+        Field(description="Only these definition types (one or a list)"),
     ] = None
     base_class: Annotated[
-        Name, Field(description="Classes deriving directly from this base (last dotted part)")
+        Name,
+        Field(
+            description="Classes deriving directly from this base, by its name "
+            "(a dotted name is read by its last part: 'httpx.TimeoutException')"
+        ),
     ] = None
     yields: Annotated[
         Name, Field(description="Functions that yield this name (e.g. an event or message class)")

@@ -1,0 +1,181 @@
+"""A dotted name is looked up where its qualifier says: a class's member along its
+bases, a package's renamed import as an alias, and nothing else that merely shares the
+last name (another class's or another package's method is never the answer)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.core.errors import NotFoundError
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.session import HubSession, set_embedder
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import code_tools, deprecation_tools
+
+INIT = """
+from .streams import ReceiveStream, MemoryReceiveStream
+from .waiting import wait_exponential as wait_full_jitter
+"""
+
+STREAMS = '''
+class UnreliableReceiveStream:
+    """A stream that may lose items."""
+
+    def receive(self):
+        """The next item."""
+        item = self.buffer.pop()
+        self.count += 1
+        return item
+
+
+class ReceiveStream(UnreliableReceiveStream):
+    """A stream that never loses items."""
+
+    def close(self):
+        """Close it."""
+        self.closed = True
+        self.count = 0
+        return None
+
+
+class MemoryReceiveStream(ReceiveStream):
+    """A stream in memory."""
+
+    def peek(self):
+        """The next item, kept."""
+        item = self.buffer[-1]
+        self.count += 0
+        return item
+'''
+
+WAITING = '''
+def wait_exponential(multiplier=1, maximum=60):
+    """Wait longer after each attempt."""
+    delay = multiplier * 2
+    delay = min(delay, maximum)
+    return delay
+'''
+
+OTHER = '''
+class Event:
+    """Another library's event."""
+
+    def wait(self):
+        """Wait until it is set."""
+        self.waiters += 1
+        result = self.flag
+        return result
+'''
+
+
+#: a user's project calling the framework by its public names
+PROJECT = '''
+import streamy
+
+
+def fetch():
+    """Read one item."""
+    stream = streamy.MemoryReceiveStream()
+    return stream
+'''
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
+    root = tmp_path_factory.mktemp("qualified")
+    for package, files in (
+        ("streamy", {"__init__.py": INIT, "streams.py": STREAMS, "waiting.py": WAITING}),
+        ("otherlib", {"__init__.py": "", "events.py": OTHER}),
+        ("project", {"__init__.py": "", "main.py": PROJECT}),
+    ):
+        folder = root / package / package
+        folder.mkdir(parents=True)
+        for name, text in files.items():
+            (folder / name).write_text(text)
+    home = root / "home"
+    embedder = HashingEmbedder(dim=64)
+    specs = [
+        SourceSpec(name=p, kind=["python"], path=str(root / p))
+        for p in ("streamy", "otherlib", "project")
+    ]
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(store, specs, home, embedder)
+    set_embedder(embedder)
+    with HubSession(Settings(home=home)) as h:
+        yield h
+    set_embedder(None)
+
+
+def test_an_inherited_member_is_read_along_the_bases(hub: HubSession) -> None:
+    for asked in (
+        "streamy.MemoryReceiveStream.receive",  # two bases up, through the re-export
+        "streamy.streams.ReceiveStream.receive",
+        "MemoryReceiveStream.close",
+    ):
+        snippet = code_tools.get_code_snippet(hub, symbol=asked)
+        want = "receive" if asked.endswith("receive") else "close"
+        owner = "UnreliableReceiveStream" if want == "receive" else "ReceiveStream"
+        assert snippet.symbol == f"streamy.streams.{owner}.{want}", asked
+        assert snippet.resolution == "inherited", asked
+
+
+def test_a_member_the_named_class_lacks_is_not_found(hub: HubSession) -> None:
+    # `wait` exists only on another package's class: never the answer
+    for asked in ("streamy.ReceiveStream.wait", "streamy.wait", "requests.Session.wait"):
+        with pytest.raises(NotFoundError, match="no definition named"):
+            code_tools.get_code_snippet(hub, symbol=asked)
+    with pytest.raises(NotFoundError) as raised:
+        code_tools.trace_calls(hub, "streamy.ReceiveStream.wait")
+    assert "otherlib" not in str(raised.value)
+    answer = deprecation_tools.check_deprecation(hub, "streamy.ReceiveStream.wait")
+    assert not answer.found
+    # the bare name still finds the one method of that name
+    assert code_tools.get_code_snippet(hub, symbol="wait").symbol == "otherlib.events.Event.wait"
+
+
+def test_did_you_mean_prefers_names_under_a_like_qualifier(hub: HubSession) -> None:
+    with pytest.raises(NotFoundError) as raised:
+        code_tools.get_code_snippet(hub, symbol="streamy.MemoryRecieveStream.peek")
+    offered = str(raised.value).split("did you mean ", 1)[1]
+    assert offered.startswith("streamy.streams.MemoryReceiveStream.peek")
+
+
+def test_a_renamed_import_of_a_public_module_is_an_alias(hub: HubSession) -> None:
+    snippet = code_tools.get_code_snippet(hub, symbol="streamy.wait_full_jitter")
+    assert snippet.symbol == "streamy.waiting.wait_exponential"
+    assert snippet.alias is not None
+    assert "import wait_exponential as wait_full_jitter" in snippet.alias
+
+
+def test_a_private_modules_renamed_import_is_no_alias(tmp_path: Path) -> None:
+    from ctxhub.ingest.python.chunks import extract_python_file
+
+    code = b"from .waiting import wait_exponential as backoff\n"
+    public = extract_python_file("p", "p/api.py", code, version="1", internal_packages={"p"})
+    private = extract_python_file("p", "p/_impl.py", code, version="1", internal_packages={"p"})
+    kinds = [c.metadata.chunk_type for c in public.chunks]
+    assert kinds.count("alias") == 1
+    assert [c for c in private.chunks if c.metadata.chunk_type == "alias"] == []
+
+
+def test_a_base_class_filter_takes_a_dotted_name(hub: HubSession) -> None:
+    from ctxhub.tools import search_tools
+
+    for base in ("ReceiveStream", "streamy.ReceiveStream", "streamy.streams.ReceiveStream"):
+        listed = search_tools.search_api(hub, base_class=base)
+        assert [h.symbol for h in listed.hits] == ["streamy.streams.MemoryReceiveStream"], base
+
+
+def test_a_project_call_of_a_public_name_reaches_the_other_packages_definition(
+    hub: HubSession,
+) -> None:
+    trace = code_tools.trace_calls(hub, "project.main.fetch")
+    assert [n.symbol for n in trace.nodes] == ["streamy.streams.MemoryReceiveStream"]
+    assert trace.unresolved == []
