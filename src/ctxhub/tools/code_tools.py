@@ -115,7 +115,7 @@ def _snippet(
         companions=companions,
         alternatives=alternatives[:10],
         stubs=stubs or [],
-        source_notes=source_notes(hub.store, {chunk.source}),
+        source_notes=source_notes(hub.store, {chunk.source}) + _unread_file_note(hub, chunk),
     )
     # The budget trims the code, never the citation (ids, paths, full line range); the
     # metadata, which is not the answer, gives way before the code does.
@@ -155,6 +155,16 @@ def _stub_ref(chunk: Chunk) -> TypedStub:
         line_start=chunk.line_start,
         signature=chunk.metadata.signature,
     )
+
+
+def _unread_file_note(hub: HubSession, chunk: Chunk) -> list[str]:
+    """A note when the last refresh could not read the chunk's file (it stopped parsing):
+    the code shown is the last good index of it, not what the file now holds."""
+    state = hub.store.file_states(chunk.source).get(chunk.path)
+    if state is None or state.status == "ok":
+        return []
+    why = state.reason or state.status
+    return [f"{chunk.path}: the last refresh could not read it ({why}); shown as last indexed"]
 
 
 def _covering_chunk(hub: HubSession, source: str | None, path: str, line: int) -> Chunk | None:
