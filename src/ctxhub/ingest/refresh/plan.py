@@ -44,7 +44,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 19,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 20,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
