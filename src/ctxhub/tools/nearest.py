@@ -53,10 +53,12 @@ def nearest_names(
 
 def _qualifier_likeness(name: str, qualifier: str) -> float:
     """How closely `name`'s qualifier (its parts before the last) reads like the one
-    asked: the best spelling ratio of the asked qualifier's last part to any of them;
-    0 when none was asked."""
+    asked: 1 for the same top-level package, plus the best spelling ratio of the asked
+    qualifier's last part to any of its parts; 0 when none was asked."""
     if not qualifier:
         return 0.0
     want = qualifier.rsplit(".", 1)[-1]
     parts = [p.lower() for p in name.split(".")[:-1]]
-    return max((difflib.SequenceMatcher(None, want, p).ratio() for p in parts), default=0.0)
+    same_package = 1.0 if parts and parts[0] == qualifier.split(".", 1)[0] else 0.0
+    ratio = max((difflib.SequenceMatcher(None, want, p).ratio() for p in parts), default=0.0)
+    return same_package + ratio
