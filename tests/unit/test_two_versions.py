@@ -1,11 +1,13 @@
 """Two versions of one package indexed as two sources: get_code_snippet and trace_calls
 answer from the version installed and name the other, and a call graph stays within its
-root's source (tools/code_tools.py, tools/resolve.py, hub_status.installed_ranks)."""
+root's source (tools/code_tools.py, tools/resolve.py, hub_status.installed_ranks); a
+pinned release is never due a refresh, at `serve`'s start as in status."""
 
 from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -14,9 +16,12 @@ from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
+from ctxhub.sources.manifest import writable_manifest
+from ctxhub.store.protocol import SourceState
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import code_tools
 from ctxhub.tools import hub_status as hub_status_module
+from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools.render import call_trace
 
 BODY = '        """Do it."""\n        step = 1\n        step += 1\n        return step\n'
@@ -111,3 +116,27 @@ def test_a_call_graph_names_the_other_sources_of_its_root(hub: HubSession) -> No
 def test_installed_ranks_put_the_installed_version_first(hub: HubSession) -> None:
     ranks = hub_status_module.installed_ranks(hub.store, {"tv", "tv-old"})
     assert ranks == {"tv": hub_status_module.INSTALLED, "tv-old": hub_status_module.UNKNOWN}
+
+
+def test_a_pinned_release_is_never_due_at_serve_start_nor_in_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ctxhub.app.refresh import distributions_due
+
+    monkeypatch.chdir(tmp_path)  # no project manifest here
+    settings = Settings(home=tmp_path / "home")
+    manifest = writable_manifest(settings.home, cwd=tmp_path)
+    # a pinned release of a package this interpreter has in another version
+    manifest.add(SourceSpec(name="pinned", kind=["docs"], package="pydantic", release="0.0.1"))
+    manifest.add(SourceSpec(name="follows", kind=["python"], package="pydantic"))
+    manifest.save()
+    with SQLiteStore(settings.home / "ctxhub.db") as store:
+        store.upsert_source(
+            SourceState(name="pinned", origin="pypi:pydantic==0.0.1", version="0.0.1")
+        )
+        store.upsert_source(SourceState(name="follows", origin="pypi:pydantic", version="0.0.2"))
+        report = {s.name: s for s in hub_status(store, 30).sources}
+    due = [s.name for s in distributions_due(settings)]
+    assert due == ["follows"]
+    assert [name for name, s in report.items() if s.refresh_due] == due
+    assert report["follows"].installed_version == importlib.metadata.version("pydantic")
