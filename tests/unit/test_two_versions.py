@@ -19,10 +19,10 @@ from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.manifest import writable_manifest
 from ctxhub.store.protocol import SourceState
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools
+from ctxhub.tools import code_tools, search_tools
 from ctxhub.tools import hub_status as hub_status_module
 from ctxhub.tools.hub_status import hub_status
-from ctxhub.tools.render import call_trace
+from ctxhub.tools.render import call_trace, search_response
 
 BODY = '        """Do it."""\n        step = 1\n        step += 1\n        return step\n'
 MODELS = 'class Config:\n    """The settings."""\n\n    debug = False\n    level = 1\n'
@@ -48,6 +48,13 @@ def _main(padding: int) -> str:
     )
 
 
+def _readme(source: str, package: str) -> str:
+    return (
+        f"# {package}\n\n## Configure the app\n\nConfigure the app with a Config: set its"
+        f" debug flag and level before you run it ({source} edition).\n"
+    )
+
+
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
     root = tmp_path_factory.mktemp("versions")
@@ -58,7 +65,13 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
         (pkg / "__init__.py").write_text("")
         (pkg / "main.py").write_text(_main(padding))
         (pkg / "models.py").write_text(MODELS)
-        specs.append(SourceSpec(name=name, kind=["python"], path=str(root / name)))
+        (root / name / "README.md").write_text(_readme(name, "tv"))
+        specs.append(SourceSpec(name=name, kind=["python", "docs"], path=str(root / name)))
+    # another package with a page of the same path: another answer, never folded
+    (root / "ot" / "ot").mkdir(parents=True)
+    (root / "ot" / "ot" / "__init__.py").write_text("def unrelated():\n    return 0\n")
+    (root / "ot" / "README.md").write_text(_readme("ot", "ot"))
+    specs.append(SourceSpec(name="ot", kind=["python", "docs"], path=str(root / "ot")))
     home = root / "home"
     embedder = HashingEmbedder(dim=64)
     installed = importlib.metadata.version("pydantic")
@@ -72,8 +85,12 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
                 ("pypi:pydantic", installed)
                 if state.name == "tv"
                 else ("pypi:pydantic==0.1", "0.1")
+                if state.name == "tv-old"
+                else (state.origin, None)
             )
             store.upsert_source(state.model_copy(update={"origin": origin, "version": version}))
+            if version:
+                store.relabel_version(state.name, version)
     set_embedder(embedder)
     with HubSession(Settings(home=home)) as h:
         yield h
@@ -140,3 +157,49 @@ def test_a_pinned_release_is_never_due_at_serve_start_nor_in_status(
     assert due == ["follows"]
     assert [name for name, s in report.items() if s.refresh_due] == due
     assert report["follows"].installed_version == importlib.metadata.version("pydantic")
+
+
+def test_a_search_folds_the_other_version_into_the_installed_ones_hit(hub: HubSession) -> None:
+    for kinds in (None, ["api"]):
+        response = search_tools.search(hub, "App add step", kinds=kinds, limit=10)
+        copies = [h for h in response.hits if h.symbol == "tv.main.App.add"]
+        assert [h.source for h in copies] == ["tv"], kinds
+        [also] = copies[0].metadata["also_in"]
+        assert also["source"] == "tv-old" and also["version"] == "0.1"
+        assert hub.store.get_chunks([also["id"]])[0].source == "tv-old"
+        assert "also in v0.1 (tv-old)" in search_response(response)
+    # asked of the old version alone, it answers alone
+    pinned = search_tools.search(hub, "App add step", source="tv-old", limit=10)
+    assert [h.source for h in pinned.hits if h.symbol == "tv.main.App.add"] == ["tv-old"]
+
+
+def test_a_page_of_two_versions_is_one_hit_and_another_packages_page_stays(
+    hub: HubSession,
+) -> None:
+    response = search_tools.search_docs(hub, "configure the app debug flag level", limit=10)
+    readmes = [(h.source, h.path) for h in response.hits if h.path == "README.md"]
+    assert sorted(readmes) == [("ot", "README.md"), ("tv", "README.md")]
+    tv = next(h for h in response.hits if h.source == "tv")
+    assert [v["source"] for v in tv.metadata["also_in"]] == ["tv-old"]
+    ot = next(h for h in response.hits if h.source == "ot")
+    assert "also_in" not in ot.metadata
+
+
+def test_without_the_environment_the_better_ranked_copy_is_kept() -> None:
+    from ctxhub.search.rank import Candidate
+    from ctxhub.search.versions import fold_versions
+    from tests.conftest import make_chunk
+
+    def cand(source: str, symbol: str, score: float) -> Candidate:
+        return Candidate(chunk=make_chunk(source, "p/m.py", symbol), fused=score, signals={})
+
+    ranked = [cand("old", "p.m.f", 0.9), cand("new", "p.m.g", 0.8), cand("new", "p.m.f", 0.7)]
+    kept = fold_versions(ranked, list, None)
+    assert [(c.chunk.source, c.chunk.symbol) for c in kept] == [("old", "p.m.f"), ("new", "p.m.g")]
+    assert [c.source for c in kept[0].versions] == ["new"]
+    preferred = fold_versions(ranked, list, lambda names: {"new": 0, "old": 1})
+    assert [(c.chunk.source, c.chunk.symbol) for c in preferred] == [
+        ("new", "p.m.f"),
+        ("new", "p.m.g"),
+    ]
+    assert preferred[0].score == 0.9 and [c.source for c in preferred[0].versions] == ["old"]

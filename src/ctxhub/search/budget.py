@@ -29,7 +29,9 @@ ENVELOPE_TOKENS = 150
 SIGNATURE_CHARS = 400
 SLIM_SIGNATURE_CHARS = 160
 #: What a hit's metadata keeps when the budget is tight.
-CORE_METADATA = frozenset({"chunk_type", "signature", "deprecated", "example", "tags"})
+CORE_METADATA = frozenset(
+    {"chunk_type", "signature", "deprecated", "example", "tags", "public_path", "also_in"}
+)
 #: The least snippet a hit is kept with (its first lines): a hit list is cut before its
 #: hits' code is reduced to `…`.
 MIN_SNIPPET_CHARS = 120
@@ -117,6 +119,10 @@ def _hit(cand: Candidate, norm: float) -> Hit:
         metadata["boosts"] = cand.boosts
     if cand.duplicates:
         metadata["also_at"] = cand.duplicates[:5]
+    if cand.versions:
+        metadata["also_in"] = [
+            {"source": c.source, "version": c.version, "id": c.id} for c in cand.versions[:5]
+        ]
     return Hit(
         id=chunk.id,
         kind=chunk.kind,

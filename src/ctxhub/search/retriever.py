@@ -45,6 +45,7 @@ from ctxhub.search.rank import (
 )
 from ctxhub.search.reexports import recorded_targets
 from ctxhub.search.stubs import fold_stubs, runtime_definition
+from ctxhub.search.versions import SourceRank, fold_versions
 from ctxhub.store.protocol import Store
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,9 @@ class SearchOptions:
     collapse: bool = True
     #: the caller looks for API to use (search_api): private definitions step back
     public_first: bool = False
+    #: which of several sources holding one definition or page is kept (the installed
+    #: version first: search/versions.py); None keeps the better-ranked copy
+    source_rank: SourceRank | None = None
 
 
 #: The symbol path's score for a definition that builds a name the query uses (an exact
@@ -322,7 +326,10 @@ class Retriever:
             final = self._drill(analysis, request, final, window_led, vocabulary)
         if options.collapse:
             # a stub and the code it types are one definition (search/stubs.py)
-            final = collapse(fold_stubs(final, lambda c: runtime_definition(self.store, c)))
+            final = fold_stubs(final, lambda c: runtime_definition(self.store, c))
+            # two versions of one package: one hit per definition or page, the installed
+            # version's copy at the better rank (before `collapse` keeps a first copy)
+            final = collapse(fold_versions(final, self.store.sources, options.source_rank))
         coverage = conf.term_coverage(analysis.terms, vocabulary[0]) if vocabulary else 1.0
         feats = conf.features(analysis, final, list(ranked), coverage)
         return Ranking(

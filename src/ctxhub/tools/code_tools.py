@@ -12,7 +12,7 @@ from ctxhub.core.name_templates import keys_for_name
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, TypedStub
 from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
 from ctxhub.session import HubSession
-from ctxhub.tools import call_edges, resolve
+from ctxhub.tools import call_edges, resolve, search_tools
 from ctxhub.tools.fold import fold_header
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.nearest import nearest_names
@@ -274,7 +274,7 @@ def get_code_snippet(
         filters=SearchFilters(source=[source] if source else None),
         limit=5,
     )
-    hits = hub.retriever.search(request).hits
+    hits = hub.retriever.search(request, search_tools.options(hub)).hits
     if not hits:
         raise NotFoundError(f"nothing in the index matches {shown(intent)}")
     [chunk] = hub.store.get_chunks([hits[0].id])

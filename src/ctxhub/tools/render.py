@@ -73,6 +73,18 @@ def _hit_facts(hit: Hit) -> list[str]:
     return facts
 
 
+def _also_in(versions: Any) -> str:
+    """`also in v14.3.3 (rich-sdist)`: the other versions folded into a hit."""
+    if not isinstance(versions, list) or not versions:
+        return ""
+    named = [
+        f"v{v['version']} ({v['source']})" if v.get("version") else str(v.get("source"))
+        for v in versions
+        if isinstance(v, dict)
+    ]
+    return "also in " + ", ".join(named) if named else ""
+
+
 def render_hit(rank: int, hit: Hit) -> str:
     name = hit.symbol or hit.section or hit.title or hit.path
     where = f"{hit.source}:{hit.path}{_lines(hit.line_start, hit.line_end)}"
@@ -81,6 +93,8 @@ def render_hit(rank: int, hit: Hit) -> str:
         cite.append(hit.url)
     if hit.version:
         cite.append(f"v{hit.version}")
+    if also := _also_in(hit.metadata.get("also_in")):
+        cite.append(also)
     head = [f"## {rank}. [{hit.kind}] {name}  (score {hit.score:.2f})", " · ".join(cite)]
     body = hit.snippet.strip("\n")
     if body and hit.kind in ("api", "example"):
