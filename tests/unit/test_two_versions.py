@@ -19,10 +19,10 @@ from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.manifest import writable_manifest
 from ctxhub.store.protocol import SourceState
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, search_tools
+from ctxhub.tools import code_tools, docs_tools, search_tools
 from ctxhub.tools import hub_status as hub_status_module
 from ctxhub.tools.hub_status import hub_status
-from ctxhub.tools.render import call_trace, search_response
+from ctxhub.tools.render import call_trace, code_snippet, doc_page, search_response
 
 BODY = '        """Do it."""\n        step = 1\n        step += 1\n        return step\n'
 MODELS = 'class Config:\n    """The settings."""\n\n    debug = False\n    level = 1\n'
@@ -203,3 +203,22 @@ def test_without_the_environment_the_better_ranked_copy_is_kept() -> None:
         ("new", "p.m.g"),
     ]
     assert preferred[0].score == 0.9 and [c.source for c in preferred[0].versions] == ["old"]
+
+
+def test_a_path_lookup_answers_from_the_installed_version_and_names_the_others(
+    hub: HubSession,
+) -> None:
+    snippet = code_tools.get_code_snippet(hub, path="tv/models.py", line_start=2)
+    assert snippet.source == "tv" and snippet.other_sources == ["tv-old"]
+    assert "also in: tv-old (pass source=NAME)" in code_snippet(snippet)
+    pinned = code_tools.get_code_snippet(hub, path="tv/models.py", line_start=2, source="tv-old")
+    assert pinned.source == "tv-old" and pinned.other_sources == []
+
+
+def test_a_doc_page_by_path_answers_from_the_installed_version_and_names_the_others(
+    hub: HubSession,
+) -> None:
+    page = docs_tools.get_doc(hub, path="README")
+    assert page.source == "tv" and sorted(page.other_sources) == ["ot", "tv-old"]
+    assert "also in: " in doc_page(page) and "tv-old" in doc_page(page)
+    assert docs_tools.get_doc(hub, path="README", source="ot").other_sources == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -64,6 +65,17 @@ def installed_ranks(store: HubStore, names: set[str]) -> dict[str, int]:
             else:
                 ranks[state.name] = NOT_INSTALLED
     return ranks
+
+
+def installed_first(store: HubStore, names: Sequence[str]) -> list[str]:
+    """`names` (sources holding one path or name) once each, the installed version's
+    first (installed_ranks; the environment is asked only when there are several),
+    otherwise in their given order."""
+    unique = list(dict.fromkeys(names))
+    if len(unique) < 2:
+        return unique
+    ranks = installed_ranks(store, set(unique))
+    return sorted(unique, key=lambda n: ranks.get(n, UNKNOWN))
 
 
 def source_notes(store: HubStore, names: set[str]) -> list[str]:

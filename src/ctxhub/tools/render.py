@@ -165,6 +165,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
         )
     if snippet.alternatives:
         lines.append("other matches: " + _names(snippet.alternatives, 10))
+    if snippet.other_sources:
+        lines.append(f"also in: {_names(snippet.other_sources)} (pass source=NAME)")
     lines.extend(snippet.source_notes)
     return "\n".join(lines)
 
@@ -178,6 +180,8 @@ def doc_page(page: DocPage) -> str:
     lines = [f"# {page.title or page.path}", " · ".join(cite)]
     if page.section:
         lines.append(f"section matching {page.section!r}")
+    if page.other_sources:
+        lines.append(f"also in: {_names(page.other_sources)} (pass source=NAME)")
     if len(page.sections) > 1:
         lines.append("sections: " + " | ".join(page.sections[:40]))
     lines.append("")
