@@ -78,6 +78,11 @@ class CodeSnippet(BaseModel):
     truncated: bool = Field(description="Fewer lines than the definition has (max_lines or budget)")
     code: str
     signature: str | None = None
+    public_path: str | None = Field(
+        default=None,
+        description="The shortest public dotted name of this definition when it is defined "
+        "under another (anyio.fail_after for anyio._core._tasks.fail_after): import it so",
+    )
     version: str | None = None
     alias: str | None = Field(
         default=None,

@@ -43,7 +43,7 @@ from ctxhub.search.rank import (
     SymbolBoost,
     rerank,
 )
-from ctxhub.search.reexports import recorded_targets
+from ctxhub.search.reexports import public_paths, recorded_targets
 from ctxhub.search.stubs import fold_stubs, runtime_definition
 from ctxhub.search.versions import SourceRank, fold_versions
 from ctxhub.store.protocol import Store
@@ -387,7 +387,11 @@ class Retriever:
         ranking = self.rank(request, options)
         low = ranking.confidence < conf.LOW_CONFIDENCE
         norm = display_norm(ranking.norm, (c.score for c in ranking.candidates))
-        fitted = to_hits(ranking.candidates[: request.limit], norm, request.max_tokens)
+        shown = ranking.candidates[: request.limit]
+        public = public_paths(
+            self.store, [c.chunk.symbol or "" for c in shown if c.chunk.kind == "api"]
+        )
+        fitted = to_hits(shown, norm, request.max_tokens, public=public)
         return SearchResponse(
             query=request.query,
             hits=fitted.hits,

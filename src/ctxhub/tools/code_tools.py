@@ -11,6 +11,7 @@ from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINE
 from ctxhub.core.name_templates import keys_for_name
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, TypedStub
 from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
+from ctxhub.search.reexports import public_paths
 from ctxhub.session import HubSession
 from ctxhub.tools import call_edges, resolve, search_tools
 from ctxhub.tools.fold import fold_header
@@ -109,6 +110,7 @@ def _snippet(
         truncated=truncated,
         code="\n".join(shown),
         signature=metadata.get("signature"),
+        public_path=_public_path(hub, chunk),
         version=chunk.version,
         alias=alias,
         metadata=metadata,
@@ -135,6 +137,12 @@ def _snippet(
         snippet.line_end = numbered[len(fitted) - 1][0] if fitted else first
         snippet.truncated = True
     return snippet
+
+
+def _public_path(hub: HubSession, chunk: Chunk) -> str | None:
+    if chunk.kind != "api" or not chunk.symbol:
+        return None
+    return public_paths(hub.store, [chunk.symbol]).get(chunk.symbol)
 
 
 def _installed_first(hub: HubSession, found: list[Chunk]) -> tuple[list[Chunk], list[Chunk]]:

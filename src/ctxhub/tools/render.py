@@ -87,6 +87,8 @@ def _also_in(versions: Any) -> str:
 
 def render_hit(rank: int, hit: Hit) -> str:
     name = hit.symbol or hit.section or hit.title or hit.path
+    if hit.metadata.get("public_path"):
+        name += f" (public: {hit.metadata['public_path']})"
     where = f"{hit.source}:{hit.path}{_lines(hit.line_start, hit.line_end)}"
     cite = [f"id {hit.id}", where]
     if hit.url:
@@ -143,7 +145,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
     cite = [f"id {snippet.id}", f"{snippet.source}:{snippet.path}", span]
     if snippet.version:
         cite.append(f"v{snippet.version}")
-    lines = [f"{name} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
+    public = f" (public: {snippet.public_path})" if snippet.public_path else ""
+    lines = [f"{name}{public} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
     if snippet.alias:
         lines.append(f"asked by an alias of it: {snippet.alias}")
     if snippet.metadata.get("deprecated"):

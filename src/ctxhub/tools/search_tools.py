@@ -18,6 +18,7 @@ from ctxhub.core.knowledge import (
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.rank import Candidate
+from ctxhub.search.reexports import public_paths
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
@@ -218,7 +219,8 @@ def _list_filtered(
             notice=_empty_hub(hub) or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
         )
     shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
-    hits, truncated, _ = to_hits(candidates, shown, max_tokens)  # the cursor follows
+    public = public_paths(hub.store, [c.chunk.symbol or "" for c in candidates])
+    hits, truncated, _ = to_hits(candidates, shown, max_tokens, public=public)  # cursor follows
     if filters.calls:
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
