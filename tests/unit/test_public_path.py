@@ -9,12 +9,13 @@ from collections.abc import Iterator
 import pytest
 
 from ctxhub.config import Settings
+from ctxhub.core.errors import NotFoundError
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, search_tools
+from ctxhub.tools import code_tools, deprecation_tools, search_tools
 from ctxhub.tools.render import code_snippet, search_response
 
 BODY = "    waited = 0\n    while waited < delay:\n        waited += 1\n    return waited\n"
@@ -27,6 +28,11 @@ FILES = {
     '    """Raise a timeout error after the delay in seconds."""\n' + BODY + "\n\n"
     "def hidden_helper(delay):\n"
     '    """Wait for the delay in seconds, a helper nobody exports."""\n' + BODY,
+    "pk/_core/_old.py": "import warnings\n\nfrom pk._core._tasks import fail_after\n\n\n"
+    "def old_timeout(delay):\n"
+    '    """Raise after the delay."""\n'
+    '    warnings.warn("old_timeout is deprecated, use fail_after instead", DeprecationWarning)\n'
+    "    return fail_after(delay)\n",
     "pk/_client.py": "class Client:\n"
     '    """An HTTP client that sends requests."""\n\n'
     "    def send(self, request):\n"
@@ -77,3 +83,11 @@ def test_a_snippet_names_its_public_path(hub: HubSession) -> None:
     assert "(public: pk.fail_after)" in code_snippet(snippet)
     helper = code_tools.get_code_snippet(hub, symbol="pk._core._tasks.hidden_helper")
     assert helper.public_path is None
+
+
+def test_did_you_mean_and_a_replacement_offer_the_public_path(hub: HubSession) -> None:
+    with pytest.raises(NotFoundError) as missing:
+        code_tools.get_code_snippet(hub, symbol="pk.fail_aftr")
+    assert "did you mean pk.fail_after" in str(missing.value)
+    report = deprecation_tools.check_deprecation(hub, "pk._core._old.old_timeout")
+    assert report.deprecated and report.replacement == "pk.fail_after"

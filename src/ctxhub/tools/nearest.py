@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 
 from ctxhub.core.knowledge import SearchFilters, SearchRequest
+from ctxhub.search.reexports import public_paths
 from ctxhub.session import HubSession
 
 #: Names compared by spelling: every indexed last part with the same first letter (a
@@ -23,7 +24,8 @@ def nearest_names(
     found = list(dict.fromkeys(h.symbol for h in hub.retriever.search(request).hits if h.symbol))
     last = symbol.strip().strip("`").removesuffix("()").rsplit(".", 1)[-1].lower()
     if not last:
-        return found[:most]
+        public = public_paths(hub.store, found[:most])
+        return list(dict.fromkeys(public.get(n, n) for n in found[:most]))
     spelled = hub.store.bare_names(last[:1], MAX_SPELLED)
     tails = {n: n.rsplit(".", 1)[-1].lower() for n in found}
     close = difflib.get_close_matches(
@@ -37,4 +39,6 @@ def nearest_names(
                     tails[chunk.symbol] = name
                     found.append(chunk.symbol)
     ranked = sorted(found, key=lambda n: close.index(tails[n]) if tails[n] in close else most)
-    return ranked[:most]
+    # offered as a user imports them: `anyio.Lock`, not `anyio._core._synchronization.Lock`
+    public = public_paths(hub.store, ranked[:most])
+    return list(dict.fromkeys(public.get(n, n) for n in ranked[:most]))
