@@ -231,3 +231,18 @@ def test_declared_api_is_looked_up_by_qualified_name(hub_store: HubStore) -> Non
     assert hub_store.exported([]) == set()
     hub_store.replace_file("fw", "pkg/__init__.py", [])  # the declaration goes with its file
     assert hub_store.exported(wanted) == set()
+
+
+def test_the_modules_that_declare_a_definition_are_looked_up(hub_store: HubStore) -> None:
+    _fill(hub_store)
+    wanted = ["pkg._a.Speaker", "pkg._a.Speaker.run", "lib.b.speak"]
+    assert hub_store.exporters(wanted) == {}
+    for path, module in (("pkg/__init__.py", "pkg"), ("pkg/api/__init__.py", "pkg.api")):
+        declared = make_chunk(
+            "fw", path, module, chunk_type="module", extra={"exports": ["pkg._a.Speaker"]}
+        )
+        hub_store.replace_file("fw", path, [declared])
+    assert hub_store.exporters(wanted) == {"pkg._a.Speaker": {"pkg", "pkg.api"}}
+    assert hub_store.exporters([]) == {}
+    hub_store.replace_file("fw", "pkg/__init__.py", [])  # the declaration goes with its file
+    assert hub_store.exporters(wanted) == {"pkg._a.Speaker": {"pkg.api"}}

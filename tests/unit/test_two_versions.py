@@ -1,11 +1,13 @@
 """Two versions of one package indexed as two sources: get_code_snippet and trace_calls
 answer from the version installed and name the other, and a call graph stays within its
-root's source (tools/code_tools.py, tools/resolve.py, hub_status.installed_ranks)."""
+root's source (tools/code_tools.py, tools/resolve.py, hub_status.installed_ranks); a
+pinned release is never due a refresh, at `serve`'s start as in status."""
 
 from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -15,10 +17,13 @@ from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
+from ctxhub.sources.manifest import writable_manifest
+from ctxhub.store.protocol import SourceState
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools
+from ctxhub.tools import code_tools, docs_tools, search_tools
 from ctxhub.tools import hub_status as hub_status_module
-from ctxhub.tools.render import call_trace
+from ctxhub.tools.hub_status import hub_status
+from ctxhub.tools.render import call_trace, code_snippet, doc_page, search_response
 
 BODY = '        """Do it."""\n        step = 1\n        step += 1\n        return step\n'
 MODELS = 'class Config:\n    """The settings."""\n\n    debug = False\n    level = 1\n'
@@ -44,6 +49,13 @@ def _main(padding: int) -> str:
     )
 
 
+def _readme(source: str, package: str) -> str:
+    return (
+        f"# {package}\n\n## Configure the app\n\nConfigure the app with a Config: set its"
+        f" debug flag and level before you run it ({source} edition).\n"
+    )
+
+
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
     root = tmp_path_factory.mktemp("versions")
@@ -54,7 +66,13 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
         (pkg / "__init__.py").write_text("from tv.main import App\n")
         (pkg / "main.py").write_text(_main(padding))
         (pkg / "models.py").write_text(MODELS)
-        specs.append(SourceSpec(name=name, kind=["python"], path=str(root / name)))
+        (root / name / "README.md").write_text(_readme(name, "tv"))
+        specs.append(SourceSpec(name=name, kind=["python", "docs"], path=str(root / name)))
+    # another package with a page of the same path: another answer, never folded
+    (root / "ot" / "ot").mkdir(parents=True)
+    (root / "ot" / "ot" / "__init__.py").write_text("def unrelated():\n    return 0\n")
+    (root / "ot" / "README.md").write_text(_readme("ot", "ot"))
+    specs.append(SourceSpec(name="ot", kind=["python", "docs"], path=str(root / "ot")))
     home = root / "home"
     embedder = HashingEmbedder(dim=64)
     installed = importlib.metadata.version("pydantic")
@@ -68,8 +86,12 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
                 ("pypi:pydantic", installed)
                 if state.name == "tv"
                 else ("pypi:pydantic==0.1", "0.1")
+                if state.name == "tv-old"
+                else (state.origin, None)
             )
             store.upsert_source(state.model_copy(update={"origin": origin, "version": version}))
+            if version:
+                store.relabel_version(state.name, version)
     set_embedder(embedder)
     with HubSession(Settings(home=home)) as h:
         yield h
@@ -94,7 +116,7 @@ def test_a_snippet_comes_from_the_installed_version_and_names_the_other(
         assert snippet.source == "tv", asked
         assert any("(source tv-old)" in a for a in snippet.alternatives), asked
     # a misspelt class is not read past: the method is offered, not answered
-    with pytest.raises(NotFoundError, match=r"did you mean tv\.main\.App\.add"):
+    with pytest.raises(NotFoundError, match=r"did you mean tv\.App\.add"):
         code_tools.get_code_snippet(hub, symbol="Ap.add")
     pinned = code_tools.get_code_snippet(hub, symbol="App.add", source="tv-old")
     assert pinned.source == "tv-old"
@@ -120,3 +142,92 @@ def test_a_call_graph_names_the_other_sources_of_its_root(hub: HubSession) -> No
 def test_installed_ranks_put_the_installed_version_first(hub: HubSession) -> None:
     ranks = hub_status_module.installed_ranks(hub.store, {"tv", "tv-old"})
     assert ranks == {"tv": hub_status_module.INSTALLED, "tv-old": hub_status_module.UNKNOWN}
+
+
+def test_a_pinned_release_is_never_due_at_serve_start_nor_in_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ctxhub.app.refresh import distributions_due
+
+    monkeypatch.chdir(tmp_path)  # no project manifest here
+    settings = Settings(home=tmp_path / "home")
+    manifest = writable_manifest(settings.home, cwd=tmp_path)
+    # a pinned release of a package this interpreter has in another version
+    manifest.add(SourceSpec(name="pinned", kind=["docs"], package="pydantic", release="0.0.1"))
+    manifest.add(SourceSpec(name="follows", kind=["python"], package="pydantic"))
+    manifest.save()
+    with SQLiteStore(settings.home / "ctxhub.db") as store:
+        store.upsert_source(
+            SourceState(name="pinned", origin="pypi:pydantic==0.0.1", version="0.0.1")
+        )
+        store.upsert_source(SourceState(name="follows", origin="pypi:pydantic", version="0.0.2"))
+        report = {s.name: s for s in hub_status(store, 30).sources}
+    due = [s.name for s in distributions_due(settings)]
+    assert due == ["follows"]
+    assert [name for name, s in report.items() if s.refresh_due] == due
+    assert report["follows"].installed_version == importlib.metadata.version("pydantic")
+
+
+def test_a_search_folds_the_other_version_into_the_installed_ones_hit(hub: HubSession) -> None:
+    for kinds in (None, ["api"]):
+        response = search_tools.search(hub, "App add step", kinds=kinds, limit=10)
+        copies = [h for h in response.hits if h.symbol == "tv.main.App.add"]
+        assert [h.source for h in copies] == ["tv"], kinds
+        [also] = copies[0].metadata["also_in"]
+        assert also["source"] == "tv-old" and also["version"] == "0.1"
+        assert hub.store.get_chunks([also["id"]])[0].source == "tv-old"
+        assert "also in v0.1 (tv-old)" in search_response(response)
+    # asked of the old version alone, it answers alone
+    pinned = search_tools.search(hub, "App add step", source="tv-old", limit=10)
+    assert [h.source for h in pinned.hits if h.symbol == "tv.main.App.add"] == ["tv-old"]
+
+
+def test_a_page_of_two_versions_is_one_hit_and_another_packages_page_stays(
+    hub: HubSession,
+) -> None:
+    response = search_tools.search_docs(hub, "configure the app debug flag level", limit=10)
+    readmes = [(h.source, h.path) for h in response.hits if h.path == "README.md"]
+    assert sorted(readmes) == [("ot", "README.md"), ("tv", "README.md")]
+    tv = next(h for h in response.hits if h.source == "tv")
+    assert [v["source"] for v in tv.metadata["also_in"]] == ["tv-old"]
+    ot = next(h for h in response.hits if h.source == "ot")
+    assert "also_in" not in ot.metadata
+
+
+def test_without_the_environment_the_better_ranked_copy_is_kept() -> None:
+    from ctxhub.search.rank import Candidate
+    from ctxhub.search.versions import fold_versions
+    from tests.conftest import make_chunk
+
+    def cand(source: str, symbol: str, score: float) -> Candidate:
+        return Candidate(chunk=make_chunk(source, "p/m.py", symbol), fused=score, signals={})
+
+    ranked = [cand("old", "p.m.f", 0.9), cand("new", "p.m.g", 0.8), cand("new", "p.m.f", 0.7)]
+    kept = fold_versions(ranked, list, None)
+    assert [(c.chunk.source, c.chunk.symbol) for c in kept] == [("old", "p.m.f"), ("new", "p.m.g")]
+    assert [c.source for c in kept[0].versions] == ["new"]
+    preferred = fold_versions(ranked, list, lambda names: {"new": 0, "old": 1})
+    assert [(c.chunk.source, c.chunk.symbol) for c in preferred] == [
+        ("new", "p.m.f"),
+        ("new", "p.m.g"),
+    ]
+    assert preferred[0].score == 0.9 and [c.source for c in preferred[0].versions] == ["old"]
+
+
+def test_a_path_lookup_answers_from_the_installed_version_and_names_the_others(
+    hub: HubSession,
+) -> None:
+    snippet = code_tools.get_code_snippet(hub, path="tv/models.py", line_start=2)
+    assert snippet.source == "tv" and snippet.other_sources == ["tv-old"]
+    assert "also in: tv-old (pass source=NAME)" in code_snippet(snippet)
+    pinned = code_tools.get_code_snippet(hub, path="tv/models.py", line_start=2, source="tv-old")
+    assert pinned.source == "tv-old" and pinned.other_sources == []
+
+
+def test_a_doc_page_by_path_answers_from_the_installed_version_and_names_the_others(
+    hub: HubSession,
+) -> None:
+    page = docs_tools.get_doc(hub, path="README")
+    assert page.source == "tv" and sorted(page.other_sources) == ["ot", "tv-old"]
+    assert "also in: " in doc_page(page) and "tv-old" in doc_page(page)
+    assert docs_tools.get_doc(hub, path="README", source="ot").other_sources == []

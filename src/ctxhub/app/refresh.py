@@ -11,7 +11,7 @@ from ctxhub.ingest.refresh.incremental import RefreshSummary, refresh
 from ctxhub.session import default_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.manifest import effective_sources
-from ctxhub.sources.pypi import installed_version
+from ctxhub.sources.pypi import installed_state
 from ctxhub.store.factory import open_store
 from ctxhub.store.protocol import HubStore
 
@@ -69,7 +69,9 @@ def refresh_index(
 
 
 def distributions_due(settings: Settings) -> list[SourceSpec]:
-    """The manifest's `pypi:` sources whose installed version is not the indexed one."""
+    """The manifest's sources that follow an installed distribution and are due a
+    refresh, by the rule status and doctor report (`sources/pypi.installed_state`): a
+    pinned release (`pypi:NAME==X`) never is."""
     wanted = [spec for spec in effective_sources(settings.home) if spec.package]
     if not wanted:
         return []
@@ -79,8 +81,8 @@ def distributions_due(settings: Settings) -> list[SourceSpec]:
         spec
         for spec in wanted
         if spec.name in indexed
-        and (now := installed_version(spec.package or "", spec.python)) is not None
-        and now != indexed[spec.name]
+        and (state := installed_state(spec.origin, indexed[spec.name])) is not None
+        and state.refresh_due
     ]
 
 

@@ -26,6 +26,12 @@ class DocPage(BaseModel):
     )
     content: str
     truncated: bool = Field(default=False, description="Content was cut to fit max_tokens")
+    other_sources: list[str] = Field(
+        default_factory=list,
+        description="Other sources with a page of this path (a lookup by path; another "
+        "indexed version or package): the source whose version is installed answers; "
+        "pass source=NAME for another",
+    )
 
 
 class Companion(BaseModel):
@@ -72,6 +78,11 @@ class CodeSnippet(BaseModel):
     truncated: bool = Field(description="Fewer lines than the definition has (max_lines or budget)")
     code: str
     signature: str | None = None
+    public_path: str | None = Field(
+        default=None,
+        description="The shortest public dotted name of this definition when it is defined "
+        "under another (anyio.fail_after for anyio._core._tasks.fail_after): import it so",
+    )
     version: str | None = None
     alias: str | None = Field(
         default=None,
@@ -86,6 +97,12 @@ class CodeSnippet(BaseModel):
         default_factory=list,
         description="Other symbols that matched the name; 'SYMBOL (source NAME)' is the "
         "same symbol in another source (another indexed version): pass source=NAME",
+    )
+    other_sources: list[str] = Field(
+        default_factory=list,
+        description="Other sources that hold the same path (a path lookup; another indexed "
+        "version or package): the source whose version is installed answers; pass "
+        "source=NAME for another",
     )
     stubs: list[TypedStub] = Field(
         default_factory=list,

@@ -10,7 +10,7 @@ shrink (on a line boundary), and only then do the lowest-ranked hits go, counted
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ctxhub.core.budget import elide_signature, estimate_tokens, trim
@@ -29,7 +29,9 @@ ENVELOPE_TOKENS = 150
 SIGNATURE_CHARS = 400
 SLIM_SIGNATURE_CHARS = 160
 #: What a hit's metadata keeps when the budget is tight.
-CORE_METADATA = frozenset({"chunk_type", "signature", "deprecated", "example", "tags"})
+CORE_METADATA = frozenset(
+    {"chunk_type", "signature", "deprecated", "example", "tags", "public_path", "also_in"}
+)
 #: The least snippet a hit is kept with (its first lines): a hit list is cut before its
 #: hits' code is reduced to `…`.
 MIN_SNIPPET_CHARS = 120
@@ -76,13 +78,18 @@ def display_norm(fused_norm: float, scores: Iterable[float]) -> float:
 
 
 def to_hits(
-    ranked: Sequence[Candidate], norm: float, max_tokens: int, snippet_chars: int = SNIPPET_CHARS
+    ranked: Sequence[Candidate],
+    norm: float,
+    max_tokens: int,
+    snippet_chars: int = SNIPPET_CHARS,
+    public: Mapping[str, str] | None = None,
 ) -> FittedHits:
     """Hits that fit max_tokens together, each with at least its snippet's first lines
     (MIN_SNIPPET_CHARS). Over budget, the metadata is slimmed first, then the
     lowest-ranked hits go (`left_out`). A hit's 0-1 `score` is its re-ranked score over
-    `norm` (`display_norm`)."""
-    hits = [_hit(c, norm) for c in ranked]
+    `norm` (`display_norm`). `public` gives API hits their public dotted names
+    (`search/reexports.public_paths`)."""
+    hits = [_hit(c, norm, public or {}) for c in ranked]
     room = max_tokens - ENVELOPE_TOKENS
     least = [estimate_tokens(c.chunk.content[:MIN_SNIPPET_CHARS]) for c in ranked]
     costs = [_citation(h) for h in hits]
@@ -110,13 +117,19 @@ def _citation(hit: Hit) -> int:
     return estimate_tokens(hit.model_dump_json(exclude={"snippet"}))
 
 
-def _hit(cand: Candidate, norm: float) -> Hit:
+def _hit(cand: Candidate, norm: float, public: Mapping[str, str]) -> Hit:
     chunk = cand.chunk
     metadata = hit_metadata(chunk)
+    if chunk.kind == "api" and (name := public.get(chunk.symbol or "")):
+        metadata["public_path"] = name
     if cand.boosts:
         metadata["boosts"] = cand.boosts
     if cand.duplicates:
         metadata["also_at"] = cand.duplicates[:5]
+    if cand.versions:
+        metadata["also_in"] = [
+            {"source": c.source, "version": c.version, "id": c.id} for c in cand.versions[:5]
+        ]
     return Hit(
         id=chunk.id,
         kind=chunk.kind,

@@ -25,6 +25,8 @@ class Candidate:
     score: float = 0.0
     boosts: dict[str, float] = field(default_factory=dict)
     duplicates: list[str] = field(default_factory=list)  # "source:path:line" of same text
+    #: the same definition or page in other versions of its package (search/versions.py)
+    versions: list[Chunk] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.score:

@@ -9,8 +9,9 @@ its `__all__` and re-exports; `imports`: its own imports).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.store.protocol import Store
 
@@ -47,3 +48,34 @@ def recorded_as(modules: Sequence[Chunk], name: str) -> tuple[list[str], list[st
         return [t for t in dict.fromkeys(recorded) if t.rsplit(".", 1)[-1] == last and t != name]
 
     return named(declared), named(imported)
+
+
+def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
+    """{symbol: the shortest public dotted name of it} for those of `symbols` that a
+    module re-exports, itself or its class (`anyio._core._tasks.fail_after` ->
+    `anyio.fail_after`, `httpx._client.Client.send` -> `httpx.Client.send`): the
+    exporting module's name and the exported definition's own name. One store query
+    for all of them; a symbol already spelled as its shortest public name is left out."""
+    wanted = {s for s in symbols if s and "." in s}
+    prefixes = {p for s in wanted for p in _owners(s)}
+    if not prefixes:
+        return {}
+    exporters = store.exporters(sorted(prefixes))
+    found: dict[str, str] = {}
+    for symbol in wanted:
+        spelled = [
+            f"{module}.{prefix.rsplit('.', 1)[-1]}{symbol[len(prefix) :]}"
+            for prefix in _owners(symbol)
+            for module in exporters.get(prefix, ())
+        ]
+        public = [s for s in spelled if not is_private_path(s)]
+        best = min(public, key=lambda s: (s.count("."), len(s), s), default=None)
+        if best is not None and best != symbol:
+            found[symbol] = best
+    return found
+
+
+def _owners(symbol: str) -> list[str]:
+    """`a.b.C.m` -> [`a.b.C.m`, `a.b.C`, `a.b`]: the definition and what holds it."""
+    parts = symbol.split(".")
+    return [".".join(parts[:n]) for n in range(len(parts), 1, -1)]

@@ -43,8 +43,9 @@ from ctxhub.search.rank import (
     SymbolBoost,
     rerank,
 )
-from ctxhub.search.reexports import recorded_targets
+from ctxhub.search.reexports import public_paths, recorded_targets
 from ctxhub.search.stubs import fold_stubs, runtime_definition
+from ctxhub.search.versions import SourceRank, fold_versions
 from ctxhub.store.protocol import Store
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,9 @@ class SearchOptions:
     collapse: bool = True
     #: the caller looks for API to use (search_api): private definitions step back
     public_first: bool = False
+    #: which of several sources holding one definition or page is kept (the installed
+    #: version first: search/versions.py); None keeps the better-ranked copy
+    source_rank: SourceRank | None = None
 
 
 #: The symbol path's score for a definition that builds a name the query uses (an exact
@@ -322,7 +326,10 @@ class Retriever:
             final = self._drill(analysis, request, final, window_led, vocabulary)
         if options.collapse:
             # a stub and the code it types are one definition (search/stubs.py)
-            final = collapse(fold_stubs(final, lambda c: runtime_definition(self.store, c)))
+            final = fold_stubs(final, lambda c: runtime_definition(self.store, c))
+            # two versions of one package: one hit per definition or page, the installed
+            # version's copy at the better rank (before `collapse` keeps a first copy)
+            final = collapse(fold_versions(final, self.store.sources, options.source_rank))
         coverage = conf.term_coverage(analysis.terms, vocabulary[0]) if vocabulary else 1.0
         feats = conf.features(analysis, final, list(ranked), coverage)
         return Ranking(
@@ -380,7 +387,11 @@ class Retriever:
         ranking = self.rank(request, options)
         low = ranking.confidence < conf.LOW_CONFIDENCE
         norm = display_norm(ranking.norm, (c.score for c in ranking.candidates))
-        fitted = to_hits(ranking.candidates[: request.limit], norm, request.max_tokens)
+        shown = ranking.candidates[: request.limit]
+        public = public_paths(
+            self.store, [c.chunk.symbol or "" for c in shown if c.chunk.kind == "api"]
+        )
+        fitted = to_hits(shown, norm, request.max_tokens, public=public)
         return SearchResponse(
             query=request.query,
             hits=fitted.hits,

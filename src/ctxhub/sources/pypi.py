@@ -125,6 +125,27 @@ def distribution_of(origin: str) -> tuple[str, str | None] | None:
     return (name, python) if name else None
 
 
+@dataclass(frozen=True)
+class InstalledState:
+    """A `pypi:NAME` source's indexed version beside the one installed now."""
+
+    installed_version: str | None
+    refresh_due: bool  # installed, and not the version indexed
+    not_installed: bool
+
+
+def installed_state(origin: str, indexed: str | None) -> InstalledState | None:
+    """The one "refresh due" rule (status, doctor, sources, search notes and `serve`'s
+    start all ask it): a source that follows an installed distribution is due when the
+    version installed now is not the indexed one. None for any other origin, a pinned
+    release (`pypi:NAME==X`) included: it never follows the environment."""
+    found = distribution_of(origin)
+    if found is None:
+        return None
+    now = installed_version(*found)
+    return InstalledState(now, now is not None and now != indexed, now is None)
+
+
 def origin_of(name: str, python: str | None) -> str:
     return f"pypi:{name}" + (f" @ {python}" if python else "")
 

@@ -11,10 +11,11 @@ from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINE
 from ctxhub.core.name_templates import keys_for_name
 from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, TypedStub
 from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
+from ctxhub.search.reexports import public_paths
 from ctxhub.session import HubSession
-from ctxhub.tools import call_edges, resolve
+from ctxhub.tools import call_edges, resolve, search_tools
 from ctxhub.tools.fold import fold_header
-from ctxhub.tools.hub_status import installed_ranks, source_notes
+from ctxhub.tools.hub_status import installed_first, installed_ranks, source_notes
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
@@ -109,6 +110,7 @@ def _snippet(
         truncated=truncated,
         code="\n".join(shown),
         signature=metadata.get("signature"),
+        public_path=_public_path(hub, chunk),
         version=chunk.version,
         alias=alias,
         metadata=metadata,
@@ -135,6 +137,12 @@ def _snippet(
         snippet.line_end = numbered[len(fitted) - 1][0] if fitted else first
         snippet.truncated = True
     return snippet
+
+
+def _public_path(hub: HubSession, chunk: Chunk) -> str | None:
+    if chunk.kind != "api" or not chunk.symbol:
+        return None
+    return public_paths(hub.store, [chunk.symbol]).get(chunk.symbol)
 
 
 def _installed_first(hub: HubSession, found: list[Chunk]) -> tuple[list[Chunk], list[Chunk]]:
@@ -167,12 +175,17 @@ def _unread_file_note(hub: HubSession, chunk: Chunk) -> list[str]:
     return [f"{chunk.path}: the last refresh could not read it ({why}); shown as last indexed"]
 
 
-def _covering_chunk(hub: HubSession, source: str | None, path: str, line: int) -> Chunk | None:
-    """The narrowest chunk of `path` whose span contains `line`."""
+def _covering_chunk(
+    hub: HubSession, source: str | None, path: str, line: int
+) -> tuple[Chunk | None, list[str]]:
+    """The narrowest chunk of `path` whose span contains `line`, from the installed
+    version's source when several hold the path; and the other sources that do."""
     chunks = hub.store.find_chunks(ChunkQuery(source=source, path=path, covering_line=line))
     if not chunks:
-        return None
-    return min(chunks, key=lambda c: ((c.line_end or 0) - (c.line_start or 0), c.id))
+        return None, []
+    order = installed_first(hub.store, sorted({c.source for c in chunks}))
+    mine = [c for c in chunks if c.source == order[0]]
+    return min(mine, key=lambda c: ((c.line_end or 0) - (c.line_start or 0), c.id)), order[1:]
 
 
 def _no_such_symbol(hub: HubSession, symbol: str, source: str | None) -> str:
@@ -270,13 +283,15 @@ def get_code_snippet(
             raise InputError("line_start must be >= 1 and line_end >= line_start")
         if max(line_start, line_end or 0) > MAX_LINE:
             raise InputError(f"line numbers must be at most {MAX_LINE:,}")
-        chunk = _covering_chunk(hub, source, path, line_start)
+        chunk, others = _covering_chunk(hub, source, path, line_start)
         if chunk is None:
             raise NotFoundError(f"no indexed code at {shown(path)}:{line_start}")
         end = line_end if line_end is not None else (chunk.line_end or line_start)
-        return _snippet(
+        snippet = _snippet(
             hub, chunk, "path", max_lines, [], window=(line_start, end), max_tokens=max_tokens
         )
+        snippet.other_sources = others
+        return snippet
     assert intent is not None
     request = SearchRequest(
         query=intent,
@@ -284,7 +299,7 @@ def get_code_snippet(
         filters=SearchFilters(source=[source] if source else None),
         limit=5,
     )
-    hits = hub.retriever.search(request).hits
+    hits = hub.retriever.search(request, search_tools.options(hub)).hits
     if not hits:
         raise NotFoundError(f"nothing in the index matches {shown(intent)}")
     [chunk] = hub.store.get_chunks([hits[0].id])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ctxhub.core.errors import InputError
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport
+from ctxhub.search.reexports import public_paths
 from ctxhub.search.stubs import runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
@@ -155,4 +156,6 @@ def _final_replacement(hub: HubSession, replacement: str | None, hops: int = 5) 
         if not onward:
             break
         replacement = onward[0]
+    if replacement:  # the name a user imports (`anyio.wait_readable`), not its module's
+        return public_paths(hub.store, [replacement]).get(replacement, replacement)
     return replacement

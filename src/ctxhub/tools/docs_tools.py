@@ -9,6 +9,7 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import DocPage
 from ctxhub.session import HubSession
+from ctxhub.tools.hub_status import installed_first
 from ctxhub.tools.source_check import check_sources
 
 #: Tokens held back for the text rendering's header and JSON escaping.
@@ -29,10 +30,10 @@ def _page_chunks(hub: HubSession, source: str, path: str) -> list[Chunk]:
     return sorted(chunks, key=lambda c: (c.line_start or 0, c.id))
 
 
-def find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]:
-    """(source, stored path) of the page `path` names: PATH itself, PATH with any page
-    suffix, or a directory-style page PATH/index.* (MkDocs' `hashing/` is
-    `hashing/index.html`)."""
+def page_sources(hub: HubSession, path: str, source: str | None) -> list[tuple[str, str]]:
+    """(source, stored path) of each page `path` names, the installed version's source
+    first: PATH itself, PATH with any page suffix, or a directory-style page PATH/index.*
+    (MkDocs' `hashing/` is `hashing/index.html`)."""
     wanted = normalize_doc_path(path)
     pages = hub.store.doc_pages(source or None)
     by_path = [(s, p, normalize_doc_path(p)) for s, p in pages]
@@ -47,7 +48,13 @@ def find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]
             + (f" in {source}" if source else "")
             + "; use search_docs to find one"
         )
-    return matches[0]
+    order = installed_first(hub.store, [s for s, _ in matches])
+    return sorted(matches, key=lambda m: order.index(m[0]))
+
+
+def find_page(hub: HubSession, path: str, source: str | None) -> tuple[str, str]:
+    """(source, stored path) of the page `path` names (page_sources' first)."""
+    return page_sources(hub, path, source)[0]
 
 
 def get_doc(
@@ -63,6 +70,7 @@ def get_doc(
     check_sources(hub.store, source)
     if not doc_id and not path:
         raise InputError("give doc_id (from a search hit) or path")
+    others: list[str] = []
     if doc_id:
         found = hub.store.get_chunks([doc_id])
         if not found or found[0].kind != "doc":
@@ -72,7 +80,9 @@ def get_doc(
         page_source, page_path = found[0].source, found[0].path
     else:
         assert path is not None
-        page_source, page_path = find_page(hub, path, source)
+        pages = page_sources(hub, path, source)
+        page_source, page_path = pages[0]
+        others = list(dict.fromkeys(s for s, _ in pages[1:] if s != page_source))
     chunks = _page_chunks(hub, page_source, page_path)
     sections = list(dict.fromkeys(c.section or c.title for c in chunks))
     chosen = chunks
@@ -107,6 +117,7 @@ def get_doc(
         sections=sections,
         section=section,
         content="",
+        other_sources=others,
     )
     # The budget trims the content, never the page's citation or its list of sections.
     room = max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS

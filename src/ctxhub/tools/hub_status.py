@@ -3,29 +3,25 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from ctxhub.core.outputs import HubStatus, MemoryStatus, SourceStatus
 from ctxhub.ingest.refresh.running import INTERRUPTED, PARTIAL, label
 from ctxhub.memory.records.pending import pending_count
 from ctxhub.session import HubSession
-from ctxhub.sources.pypi import distribution_of, installed_version
+from ctxhub.sources import pypi
 from ctxhub.store.protocol import HubStore
 from ctxhub.tools.render import version_note
 
 
 def installed_state(origin: str, indexed: str | None) -> dict[str, Any]:
     """For a `pypi:NAME` source: the version installed now, whether it differs from the
-    indexed one, and whether it is gone; nothing for other origins (SourceStatus fields)."""
-    found = distribution_of(origin)
-    if found is None:
-        return {}
-    now = installed_version(*found)
-    return {
-        "installed_version": now,
-        "refresh_due": now is not None and now != indexed,
-        "not_installed": now is None,
-    }
+    indexed one, and whether it is gone (sources/pypi.installed_state); nothing for other
+    origins (SourceStatus fields)."""
+    state = pypi.installed_state(origin, indexed)
+    return {} if state is None else asdict(state)
 
 
 def environment_note(origin: str, indexed: str | None) -> str | None:
@@ -62,13 +58,24 @@ def installed_ranks(store: HubStore, names: set[str]) -> dict[str, int]:
     ranks: dict[str, int] = {}
     for state in store.sources():
         if state.name in names:
-            if distribution_of(state.origin) is None:
+            if pypi.distribution_of(state.origin) is None:
                 ranks[state.name] = UNKNOWN
             elif _cached_note(state.origin, state.version) is None:
                 ranks[state.name] = INSTALLED
             else:
                 ranks[state.name] = NOT_INSTALLED
     return ranks
+
+
+def installed_first(store: HubStore, names: Sequence[str]) -> list[str]:
+    """`names` (sources holding one path or name) once each, the installed version's
+    first (installed_ranks; the environment is asked only when there are several),
+    otherwise in their given order."""
+    unique = list(dict.fromkeys(names))
+    if len(unique) < 2:
+        return unique
+    ranks = installed_ranks(store, set(unique))
+    return sorted(unique, key=lambda n: ranks.get(n, UNKNOWN))
 
 
 def source_notes(store: HubStore, names: set[str]) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 
 from ctxhub.core.knowledge import SearchFilters, SearchRequest
+from ctxhub.search.reexports import public_paths
 from ctxhub.session import HubSession
 
 #: Names compared by spelling: every indexed last part with the same first letter (a
@@ -28,7 +29,7 @@ def nearest_names(
     asked = symbol.strip().strip("`").removesuffix("()")
     last = asked.rsplit(".", 1)[-1].lower()
     if not last:
-        return found[:most]
+        return _as_imported(hub, found[:most])
     qualifier = asked.rsplit(".", 1)[0].lower() if "." in asked else ""
     spelled = hub.store.bare_names(last[:1], MAX_SPELLED)
     tails = {n: n.rsplit(".", 1)[-1].lower() for n in found}
@@ -48,7 +49,13 @@ def nearest_names(
         spelling = close.index(tails[n]) if tails[n] in close else most
         return spelling, -_qualifier_likeness(n, qualifier)
 
-    return sorted(found, key=order)[:most]
+    return _as_imported(hub, sorted(found, key=order)[:most])
+
+
+def _as_imported(hub: HubSession, names: list[str]) -> list[str]:
+    """Offered as a user imports them: `anyio.Lock`, not `anyio._core._synchronization.Lock`."""
+    public = public_paths(hub.store, names)
+    return list(dict.fromkeys(public.get(n, n) for n in names))
 
 
 def _qualifier_likeness(name: str, qualifier: str) -> float:

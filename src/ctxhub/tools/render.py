@@ -73,14 +73,30 @@ def _hit_facts(hit: Hit) -> list[str]:
     return facts
 
 
+def _also_in(versions: Any) -> str:
+    """`also in v14.3.3 (rich-sdist)`: the other versions folded into a hit."""
+    if not isinstance(versions, list) or not versions:
+        return ""
+    named = [
+        f"v{v['version']} ({v['source']})" if v.get("version") else str(v.get("source"))
+        for v in versions
+        if isinstance(v, dict)
+    ]
+    return "also in " + ", ".join(named) if named else ""
+
+
 def render_hit(rank: int, hit: Hit) -> str:
     name = hit.symbol or hit.section or hit.title or hit.path
+    if hit.metadata.get("public_path"):
+        name += f" (public: {hit.metadata['public_path']})"
     where = f"{hit.source}:{hit.path}{_lines(hit.line_start, hit.line_end)}"
     cite = [f"id {hit.id}", where]
     if hit.url:
         cite.append(hit.url)
     if hit.version:
         cite.append(f"v{hit.version}")
+    if also := _also_in(hit.metadata.get("also_in")):
+        cite.append(also)
     head = [f"## {rank}. [{hit.kind}] {name}  (score {hit.score:.2f})", " · ".join(cite)]
     body = hit.snippet.strip("\n")
     if body and hit.kind in ("api", "example"):
@@ -129,7 +145,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
     cite = [f"id {snippet.id}", f"{snippet.source}:{snippet.path}", span]
     if snippet.version:
         cite.append(f"v{snippet.version}")
-    lines = [f"{name} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
+    public = f" (public: {snippet.public_path})" if snippet.public_path else ""
+    lines = [f"{name}{public} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
     if snippet.alias:
         lines.append(f"asked by an alias of it: {snippet.alias}")
     if snippet.metadata.get("deprecated"):
@@ -151,6 +168,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
         )
     if snippet.alternatives:
         lines.append("other matches: " + _names(snippet.alternatives, 10))
+    if snippet.other_sources:
+        lines.append(f"also in: {_names(snippet.other_sources)} (pass source=NAME)")
     lines.extend(snippet.source_notes)
     return "\n".join(lines)
 
@@ -164,6 +183,8 @@ def doc_page(page: DocPage) -> str:
     lines = [f"# {page.title or page.path}", " · ".join(cite)]
     if page.section:
         lines.append(f"section matching {page.section!r}")
+    if page.other_sources:
+        lines.append(f"also in: {_names(page.other_sources)} (pass source=NAME)")
     if len(page.sections) > 1:
         lines.append("sections: " + " | ".join(page.sections[:40]))
     lines.append("")

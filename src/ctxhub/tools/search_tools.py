@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ctxhub.core.calls import CallsVia, call_sites, marker, via_kind
 from ctxhub.core.cursor import cursor_key, make_cursor, parse_cursor
 from ctxhub.core.errors import InputError
@@ -16,10 +18,11 @@ from ctxhub.core.knowledge import (
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.rank import Candidate
+from ctxhub.search.reexports import public_paths
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
-from ctxhub.tools.hub_status import source_notes
+from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.source_check import check_sources
 
 
@@ -57,6 +60,12 @@ def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
     return response.model_copy(update={"notice": notice, "confidence": 0.0}) if notice else response
 
 
+def options(hub: HubSession, **given: Any) -> SearchOptions:
+    """The search options of a tool: two versions of one package fold into the hit of
+    the version installed (search/versions.py; the environment is asked only then)."""
+    return SearchOptions(source_rank=lambda names: installed_ranks(hub.store, set(names)), **given)
+
+
 def _sources(source: str | list[str] | None) -> list[str] | None:
     if source is None:
         return None
@@ -76,7 +85,7 @@ def search(
     check_sources(hub.store, source)
     kinds = [kinds] if isinstance(kinds, str) else kinds
     request = _request(query, kinds, SearchFilters(source=_sources(source)), limit, max_tokens)
-    return _explained(hub, hub.retriever.search(request))
+    return _explained(hub, hub.retriever.search(request, options(hub)))
 
 
 def search_docs(
@@ -92,7 +101,8 @@ def search_docs(
     check_sources(hub.store, source)
     filters = SearchFilters(source=_sources(source), path_prefix=area or None)
     return _explained(
-        hub, hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens))
+        hub,
+        hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens), options(hub)),
     )
 
 
@@ -117,8 +127,8 @@ def search_examples(
     # filters on example-only facets; they rank a little below example code.
     kinds: list[HitKind] = ["example"] if narrowed else ["example", "doc"]
     request = _request(query, kinds, filters, limit, max_tokens)
-    options = SearchOptions(prefer={"example": 1.0, "doc": 0.8})
-    return _explained(hub, hub.retriever.search(request, options))
+    preferred = options(hub, prefer={"example": 1.0, "doc": 0.8})
+    return _explained(hub, hub.retriever.search(request, preferred))
 
 
 def _last_part(name: str | None) -> str | None:
@@ -174,7 +184,7 @@ def search_api(
             raise InputError("cursor only pages through a structurally filtered set")
         response = hub.retriever.search(
             _request(query, ["api"], filters, limit, max_tokens),
-            SearchOptions(public_first=True),
+            options(hub, public_first=True),
         )
         return _explained(hub, response)
     return _list_filtered(hub, query, filters, limit, cursor, max_tokens)
@@ -217,7 +227,8 @@ def _list_filtered(
             notice=_empty_hub(hub) or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
         )
     shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
-    hits, truncated, _ = to_hits(candidates, shown, max_tokens)  # the cursor follows
+    public = public_paths(hub.store, [c.chunk.symbol or "" for c in candidates])
+    hits, truncated, _ = to_hits(candidates, shown, max_tokens, public=public)  # cursor follows
     if filters.calls:
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows

@@ -253,6 +253,21 @@ class PgSearchQueries:
         )
         return {str(r[0]) for r in rows}
 
+    def exporters(self, symbols: Sequence[str]) -> dict[str, set[str]]:
+        wanted = sorted(set(symbols))
+        if not wanted:
+            return {}
+        rows = self._all(
+            "SELECT DISTINCT t.value, c.symbol FROM chunk_terms t "
+            "JOIN chunks c ON c.rowid = t.chunk "
+            "WHERE t.field = 'exports' AND t.value = ANY(%s) AND c.symbol IS NOT NULL",
+            (wanted,),
+        )
+        found: dict[str, set[str]] = {}
+        for value, module in rows:
+            found.setdefault(str(value), set()).add(str(module))
+        return found
+
     def list_ids(
         self, filters: SearchFilters, kinds: list[str] | None, limit: int, offset: int = 0
     ) -> tuple[list[str], int]:

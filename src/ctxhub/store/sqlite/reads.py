@@ -222,6 +222,22 @@ class SearchQueries:
         ).fetchall()
         return {r[0] for r in rows}
 
+    def exporters(self, symbols: Sequence[str]) -> dict[str, set[str]]:
+        wanted = sorted(set(symbols))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = self.conn.execute(
+            "SELECT DISTINCT t.value, c.symbol FROM chunk_terms t "
+            "JOIN chunks c ON c.rowid = t.chunk "
+            f"WHERE t.field = 'exports' AND t.value IN ({marks}) AND c.symbol IS NOT NULL",
+            wanted,
+        ).fetchall()
+        found: dict[str, set[str]] = {}
+        for value, module in rows:
+            found.setdefault(str(value), set()).add(str(module))
+        return found
+
     def list_ids(
         self, filters: SearchFilters, kinds: list[str] | None, limit: int, offset: int = 0
     ) -> tuple[list[str], int]:

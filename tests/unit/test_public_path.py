@@ -1,0 +1,93 @@
+"""Hits and snippets of a definition kept in a private module name its public import
+path: the shortest dotted name a package re-exports it under (`search/reexports.py`,
+`Store.exporters`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.core.errors import NotFoundError
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.session import HubSession, set_embedder
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import code_tools, deprecation_tools, search_tools
+from ctxhub.tools.render import code_snippet, search_response
+
+BODY = "    waited = 0\n    while waited < delay:\n        waited += 1\n    return waited\n"
+FILES = {
+    "pk/__init__.py": "from pk._core._tasks import fail_after\nfrom pk._client import Client\n"
+    '__all__ = ["fail_after", "Client"]\n',
+    "pk/net/__init__.py": "from pk._client import Client\n",
+    "pk/_core/__init__.py": "",
+    "pk/_core/_tasks.py": "def fail_after(delay):\n"
+    '    """Raise a timeout error after the delay in seconds."""\n' + BODY + "\n\n"
+    "def hidden_helper(delay):\n"
+    '    """Wait for the delay in seconds, a helper nobody exports."""\n' + BODY,
+    "pk/_core/_old.py": "import warnings\n\nfrom pk._core._tasks import fail_after\n\n\n"
+    "def old_timeout(delay):\n"
+    '    """Raise after the delay."""\n'
+    '    warnings.warn("old_timeout is deprecated, use fail_after instead", DeprecationWarning)\n'
+    "    return fail_after(delay)\n",
+    "pk/_client.py": "class Client:\n"
+    '    """An HTTP client that sends requests."""\n\n'
+    "    def send(self, request):\n"
+    '        """Send one request and return its response."""\n'
+    "        sent = [request]\n        for part in sent:\n            part.close()\n"
+    "        return sent\n",
+}
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
+    root = tmp_path_factory.mktemp("public")
+    for rel, text in FILES.items():
+        (root / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "src" / rel).write_text(text)
+    home = root / "home"
+    embedder = HashingEmbedder(dim=64)
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(
+            store, [SourceSpec(name="pk", kind=["python"], path=str(root / "src"))], home, embedder
+        )
+    set_embedder(embedder)
+    with HubSession(Settings(home=home)) as h:
+        yield h
+    set_embedder(None)
+
+
+def test_a_hit_names_its_shortest_public_path(hub: HubSession) -> None:
+    response = search_tools.search(hub, "timeout delay seconds send request", kinds=["api"])
+    public = {h.symbol: h.metadata.get("public_path") for h in response.hits}
+    assert public["pk._core._tasks.fail_after"] == "pk.fail_after"
+    assert public["pk._client.Client.send"] == "pk.Client.send"  # through its class
+    assert public["pk._core._tasks.hidden_helper"] is None  # exported nowhere
+    assert "pk._core._tasks.fail_after (public: pk.fail_after)" in search_response(response)
+
+
+def test_a_listed_hit_names_its_public_path(hub: HubSession) -> None:
+    listed = search_tools.search_api(hub, module="pk._client")
+    public = {h.symbol: h.metadata.get("public_path") for h in listed.hits}
+    assert public["pk._client.Client"] == "pk.Client"  # not the longer pk.net.Client
+
+
+def test_a_snippet_names_its_public_path(hub: HubSession) -> None:
+    snippet = code_tools.get_code_snippet(hub, symbol="pk.fail_after")
+    assert snippet.symbol == "pk._core._tasks.fail_after"
+    assert snippet.public_path == "pk.fail_after"
+    assert "(public: pk.fail_after)" in code_snippet(snippet)
+    helper = code_tools.get_code_snippet(hub, symbol="pk._core._tasks.hidden_helper")
+    assert helper.public_path is None
+
+
+def test_did_you_mean_and_a_replacement_offer_the_public_path(hub: HubSession) -> None:
+    with pytest.raises(NotFoundError) as missing:
+        code_tools.get_code_snippet(hub, symbol="pk.fail_aftr")
+    assert "did you mean pk.fail_after" in str(missing.value)
+    report = deprecation_tools.check_deprecation(hub, "pk._core._old.old_timeout")
+    assert report.deprecated and report.replacement == "pk.fail_after"
