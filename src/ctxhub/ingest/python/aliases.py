@@ -19,7 +19,7 @@ from ctxhub.ingest.python.callgraph import (
     own_nodes,
     scope_statements,
 )
-from ctxhub.ingest.python.deprecation_text import warn_sites
+from ctxhub.ingest.python.deprecation_warnings import warn_sites
 
 
 @dataclass(frozen=True)
