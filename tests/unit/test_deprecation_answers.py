@@ -19,6 +19,7 @@ from ctxhub.ingest.python.changelog import extract_changelog_deprecations, is_ch
 from ctxhub.ingest.python.chunks import extract_python_file
 from ctxhub.ingest.refresh.file_roles import is_text_changelog
 from ctxhub.session import HubSession, set_embedder
+from ctxhub.tools.deprecation_names import is_removal
 from ctxhub.tools.deprecation_tools import check_deprecation
 from ctxhub.tools.render import deprecation_report
 
@@ -292,6 +293,21 @@ def test_removals_read_removed_and_a_repeated_entry_once(hub: HubSession) -> Non
         "acme.Client: not deprecated; its `uds` parameter was REMOVED (in 0.13.0)"
     )
     assert "is deprecated" not in text.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("note", "removed"),
+    [
+        ("Removed the deprecated `x`.", True),
+        ("Dropped support for `x`.", True),
+        ("Removed: `x` had previously been deprecated.", True),
+        ("Deprecated `x`; it will be removed in 3.0.", False),
+    ],
+)
+def test_a_removal_is_told_by_its_opening_words(note: str, removed: bool) -> None:
+    record = Deprecation(source="acme", symbol="x", note=note, origin="changelog")
+    assert is_removal(record) is removed
+    assert not is_removal(record.model_copy(update={"origin": "warn"}))
 
 
 def test_version_history_entries_outside_sections(hub: HubSession) -> None:

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import re
+
 from ctxhub.core.knowledge import Deprecation
+
+_REMOVED = re.compile(r"remov|^drop")
 
 
 def member_path(symbol: str) -> str:
@@ -33,5 +37,11 @@ def is_removal(record: Deprecation) -> bool:
     """A changelog's "Removed" entry (for a parameter too): the name is gone in that
     version, not merely deprecated."""
     head = record.text.lower()[:40]
-    removed = "remov" in head or head.startswith(("drop", "dropped"))
-    return record.origin == "changelog" and removed and "deprecat" not in head
+    removed = _REMOVED.search(head)
+    deprecated = head.find("deprecat")
+    # "Removed the deprecated `x`" is a removal; "Deprecated `x`, to be removed" is not
+    return (
+        record.origin == "changelog"
+        and removed is not None
+        and (deprecated < 0 or removed.start() < deprecated)
+    )
