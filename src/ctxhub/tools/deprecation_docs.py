@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ctxhub.core.knowledge import Chunk, SearchFilters
 from ctxhub.ingest.python.deprecation_text import find_replacement, find_since
 from ctxhub.store.protocol import Store
+from ctxhub.tools.deprecation_names import member_path
 
 #: Doc chunks read per question: the name is rare, so BM25 ranks the chunks that hold it
 #: and the deprecation words first.
@@ -54,8 +55,9 @@ class DocDeprecation:
 
 
 def _mention(name: str) -> re.Pattern[str]:
-    # the bare name or a dotted name ending with it, as a whole word
-    return re.compile(r"(?<![\w.])(?:\w+\.)*" + re.escape(name) + r"(?![\w])")
+    # the bare name or a dotted name ending with it, as a whole word; not the owner of a
+    # member (`X.y()` is about `X.y`, not `X`)
+    return re.compile(r"(?<![\w.])(?:\w+\.)*" + re.escape(name) + r"(?!\w|\.\w)")
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:
@@ -117,10 +119,10 @@ def _in_chunk(chunk: Chunk, pattern: re.Pattern[str]) -> list[DocDeprecation]:
 
 
 def docs_deprecations(
-    store: Store, symbol: str, limit: int = 5, source: str | None = None
+    store: Store, symbol: str, limit: int = 5, source: str | None = None, *, whole: bool = False
 ) -> list[DocDeprecation]:
     """Where the indexed docs (of `source`, or all) say `symbol` (qualified or its last
-    part) is deprecated."""
+    part; with `whole`, all of it past its modules: `Event.clear`) is deprecated."""
     name = symbol.strip().strip("`").removesuffix("()")
     last = name.rsplit(".", 1)[-1]
     if len(last) < 3:
@@ -129,7 +131,7 @@ def docs_deprecations(
     filters = SearchFilters(source=[source] if source else None)
     ranked = store.bm25(terms, filters, ["doc"], _CANDIDATES)
     chunks = store.get_chunks([cid for cid, _ in ranked])
-    pattern = _mention(last)
+    pattern = _mention(member_path(name) if whole else last)
     out: list[DocDeprecation] = []
     for chunk in chunks:
         if pattern.search(chunk.content):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from ctxhub.core.errors import InputError
-from ctxhub.core.knowledge import Deprecation
+from ctxhub.core.knowledge import Chunk, Deprecation
 from ctxhub.core.outputs import DeprecationReport
 from ctxhub.search.reexports import public_paths
 from ctxhub.search.stubs import runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 from ctxhub.tools.deprecation_docs import DocDeprecation, docs_deprecations
+from ctxhub.tools.deprecation_names import is_removal, names_it
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
@@ -32,15 +33,10 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         raise InputError("symbol must not be empty")
     check_sources(hub.store, source)
     entries = [d for d in hub.store.deprecations(symbol) if source is None or d.source == source]
-    # A class's constructor parameters are the class's: `Cls(x=...)` is how they are passed.
-    entries += [
-        d
-        for d in hub.store.deprecations(f"{symbol}.__init__")
-        if d.parameter and d.symbol.endswith(".__init__") and source in (None, d.source)
-    ]
+    entries += _constructor_records(hub, symbol, source)
     # Another name of a definition (an alias `s = attrs`, a re-export `pkg.Option`, a type
     # stub) answers as the definition that runs does: its records count too.
-    defined = resolve.through_alias(hub.store, *resolve.find_symbol(hub.store, symbol, source))[0]
+    defined = _definitions(hub, symbol, source)
     runtime = runtime_definition(hub.store, defined[0]) if defined else None
     if runtime is not None:
         defined = [runtime, *defined]
@@ -48,11 +44,19 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         known = {(d.symbol, d.path, d.line, d.note) for d in entries}
         entries += [
             d
-            for d in hub.store.deprecations(defined[0].symbol)
-            if d.symbol == defined[0].symbol
+            for d in [
+                *hub.store.deprecations(defined[0].symbol),
+                *_constructor_records(hub, defined[0].symbol, source),
+            ]
+            if d.symbol in (defined[0].symbol, f"{defined[0].symbol}.__init__")
             and source in (None, d.source)
             and (d.symbol, d.path, d.line, d.note) not in known
         ]
+    if not defined:
+        # A name defined nowhere: only a record that names it (a changelog's removal, a
+        # deprecated alias) answers; one about a namesake (`get` for `a.Session.get`)
+        # does not.
+        entries = [d for d in entries if names_it(d.symbol, symbol)]
     low = symbol.lower()
 
     def rank(d: Deprecation) -> tuple[bool, bool, bool]:
@@ -68,7 +72,9 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         # Only parameters (or usages) are deprecated: the symbol itself stays current.
         return DeprecationReport(symbol=symbol, deprecated=False, parameters=parameters)
     if not entries and not flagged:
-        stated = docs_deprecations(hub.store, symbol, source=source)
+        # an undefined name must be named whole past its modules (`Event.clear`, not
+        # any `clear`)
+        stated = docs_deprecations(hub.store, symbol, source=source, whole=not defined)
         if stated:
             return _docs_report(symbol, stated, found=bool(defined))
         if not defined:
@@ -135,8 +141,37 @@ def _docs_report(symbol: str, stated: list[DocDeprecation], *, found: bool) -> D
 
 def _is_removal(d: Deprecation) -> bool:
     """A changelog's "Removed" entry: the name is gone in that version, not deprecated."""
-    head = (d.note or "").lower()[:40]
-    return d.origin == "changelog" and "remov" in head and "deprecat" not in head
+    return is_removal(d)
+
+
+def _constructor_records(hub: HubSession, symbol: str, source: str | None) -> list[Deprecation]:
+    """A class's constructor parameters are the class's: `Cls(x=...)` is how they are
+    passed (`__init__`, or `__new__` for a class that builds something else)."""
+    return [
+        d
+        for method in ("__init__", "__new__")
+        for d in hub.store.deprecations(f"{symbol}.{method}")
+        if d.parameter and d.symbol.endswith(f".{method}") and source in (None, d.source)
+    ]
+
+
+def _definitions(hub: HubSession, symbol: str, source: str | None) -> list[Chunk]:
+    """The definitions `symbol` names: a member of a class reached by another name
+    (`pkg.Client.request` with `pkg.Client` re-exported from `pkg._client`) is that
+    class's member; otherwise what `find_symbol` finds, if it carries the name asked
+    (never a namesake of another spelling)."""
+    store = hub.store
+    owner, _, member = symbol.rpartition(".")
+    if owner:
+        classes = resolve.through_alias(store, *resolve.find_symbol(store, owner, source))[0]
+        cls = classes[0] if classes else None
+        if cls is not None and cls.metadata.chunk_type == "class" and cls.symbol != owner:
+            members = resolve.api_chunks(store, source, symbol=f"{cls.symbol}.{member}")
+            if members:
+                return members
+    found, how = resolve.find_symbol(store, symbol, source)
+    found = [c for c in found if (c.symbol or "").rsplit(".", 1)[-1] == member]
+    return resolve.through_alias(store, found, how)[0]
 
 
 def _final_replacement(hub: HubSession, replacement: str | None, hops: int = 5) -> str | None:

@@ -16,6 +16,7 @@ from ctxhub.core.outputs import (
     ExampleBundle,
     HubStatus,
 )
+from ctxhub.tools.deprecation_names import is_removal
 
 #: How many names of a metadata list the text shows (the structured content has them all).
 LIST_SHOWN = 8
@@ -296,22 +297,26 @@ def _parameter_report(report: DeprecationReport) -> str:
     """Not deprecated itself; name each deprecated parameter (and usage), since when, what
     instead."""
     said: dict[str, str] = {}
+    gone: dict[str, str] = {}  # parameters a changelog says were removed
     for name in dict.fromkeys(d.parameter for d in report.parameters if d.parameter):
         # code and changelog may each tell part: since from one, the replacement from another
         about = [d for d in report.parameters if d.parameter == name]
+        removed = all(is_removal(d) for d in about)
         since = next((d.since for d in about if d.since), None)
         instead = next((d.replacement for d in about if d.replacement), None)
-        extra = [f"since {since}"] if since else []
+        extra = [f"{'in' if removed else 'since'} {since}"] if since else []
         extra += [f"use `{instead}` instead"] if instead else []
-        said[name] = f" ({'; '.join(extra)})" if extra else ""
+        (gone if removed else said)[name] = f" ({'; '.join(extra)})" if extra else ""
     heads = []
-    if len(said) == 1:
-        ((name, extra_text),) = said.items()
-        heads.append(f"its `{name}` parameter is deprecated{extra_text}")
-    elif said:
-        heads.append(
-            "these parameters are deprecated: " + ", ".join(f"`{n}`{e}" for n, e in said.items())
-        )
+    for told, verb in ((said, "is deprecated"), (gone, "was REMOVED")):
+        if len(told) == 1:
+            ((name, extra_text),) = told.items()
+            heads.append(f"its `{name}` parameter {verb}{extra_text}")
+        elif told:
+            plural = "are deprecated" if verb == "is deprecated" else "were REMOVED"
+            heads.append(
+                f"these parameters {plural}: " + ", ".join(f"`{n}`{e}" for n, e in told.items())
+            )
     if any(d.parameter is None for d in report.parameters):
         heads.append("one way of using it is deprecated (see the note)")
     lines = [f"{report.symbol}: not deprecated; {'; '.join(heads)}"]

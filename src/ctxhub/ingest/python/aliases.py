@@ -9,7 +9,7 @@ that names it.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ctxhub.ingest.python.callgraph import (
@@ -19,7 +19,7 @@ from ctxhub.ingest.python.callgraph import (
     own_nodes,
     scope_statements,
 )
-from ctxhub.ingest.python.deprecation_text import warn_sites
+from ctxhub.ingest.python.deprecation_warnings import warn_sites
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,31 @@ def find_aliases(
             out.extend(_getattr_proxies(stmt, tree, module, ctx))
     out.extend(_assignments(tree, module, ctx, lines, module_deprecated, deprecated))
     return out
+
+
+def alias_tables(
+    tree: ast.Module, module: str, installs_aliases: Callable[[list[str]], bool]
+) -> Iterator[Alias]:
+    """`set_deprecated_aliases({"Event": "anyio.Event"})` at module level, where the
+    function called installs a proxy that warns: each key is a deprecated alias of
+    `module` for its value."""
+    for stmt in scope_statements(tree.body):
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (
+            not isinstance(call, ast.Call)
+            or not call.args
+            or not isinstance(call.args[0], ast.Dict)
+        ):
+            continue
+        chain = dotted_chain(call.func)
+        if chain is None or not installs_aliases(chain):
+            continue
+        table = call.args[0]
+        for key, value in zip(table.keys, table.values, strict=False):
+            target = _mapped(value) if value is not None else None
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and target:
+                note = f"`{module}.{key.value}` is a deprecated alias of `{target}`."
+                yield Alias(f"{module}.{key.value}", target, note, key.lineno)
 
 
 def _all_names(tree: ast.Module) -> set[str] | None:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ctxhub.core.knowledge import Deprecation, parameter_note
+from ctxhub.ingest.python.changelog_reno import is_reno_note, reno_entries
 from ctxhub.ingest.python.deprecation_text import clean_name, find_replacement
 
 _CHANGELOG_STEMS = frozenset(
@@ -25,6 +26,9 @@ _CHANGELOG_STEMS = frozenset(
         "release-notes",
         "release_notes",
         "releasenotes",
+        "versionhistory",
+        "version-history",
+        "version_history",
     }
 )
 _CHANGELOG_EXTS = frozenset({"", "md", "markdown", "rst", "txt"})
@@ -38,6 +42,22 @@ _FRAGMENT_TYPES = {
 }
 
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+# A line set in bold or italics alone, after a blank line: a version (`**4.16.0**`) or a
+# section (`**Deprecations**:`, `*Bug fixes*`) in changelogs that use no headings for them.
+_PSEUDO_HEADING = re.compile(r"^(\*{1,2})(?P<text>[^*\n]{1,40})\1\s*:?\s*$")
+_PSEUDO_LEVEL = 99  # below every real heading
+# A horizontal rule between versions ends an entry; it is no part of one.
+_RULE = re.compile(r"^\s{0,3}([-*_])(?:\s*\1){2,}\s*$")
+# An entry outside a Deprecated/Removed section that opens by removing or deprecating a
+# named thing: "Removed the ``Event.clear()`` method", "**BREAKING** Dropped `x`".
+_LOOSE = re.compile(
+    r"^(?:\*\*[^*\n]+\*\*\s*:?\s*|[A-Z][A-Za-z ]{0,20}:\s+)?"
+    r"(?P<verb>removed|dropped|deprecated)\s+(?:support\s+for\s+)?(?:the\s+)?"
+    r"(?:(?:deprecated|undocumented|old)\s+)?"
+    r"(?:(?:method|function|class|parameter|argument|attribute|property|alias|option"
+    r"|module|keyword)s?\s+)?`",
+    re.IGNORECASE,
+)
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 _VERSION = re.compile(r"\bv?(\d+(?:\.\d+)+(?:[-.+]?[A-Za-z0-9]+)*)")
 _SECTION = re.compile(r"^\W*(?P<kind>deprecat|remov)", re.IGNORECASE)
@@ -74,7 +94,9 @@ _NOISE = re.compile(r"^[^\w`]+")  # leading emoji / markers such as "⚠️"
 
 
 def is_changelog(relpath: str) -> bool:
-    """A changelog file, or a towncrier fragment in a changelog folder."""
+    """A changelog file, a towncrier fragment in a changelog folder, or a reno note."""
+    if is_reno_note(relpath):
+        return True
     parts = relpath.split("/")
     name = parts[-1].lower()
     stem, _, ext = name.partition(".")
@@ -93,6 +115,9 @@ class _Entry:
 
 def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list[Deprecation]:
     """One record per name an entry deprecates or removes (since = its version)."""
+    if is_reno_note(relpath):
+        notes = [_Entry(kind, None, line, said) for kind, line, said in reno_entries(text)]
+        return once([r for e in notes for r in _records(e, source, relpath)])
     parts = relpath.split("/")
     in_fragment_dir = len(parts) > 1 and parts[-2].lower() in _FRAGMENT_DIRS
     fragment = _FRAGMENT.match(parts[-1].lower()) if in_fragment_dir else None
@@ -104,7 +129,23 @@ def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list
     out: list[Deprecation] = []
     for entry in entries:
         out.extend(_records(entry, source, relpath))
-    return out
+    return once(out)
+
+
+def once(records: list[Deprecation]) -> list[Deprecation]:
+    """One record per name and note: an entry repeated under a pre-release and its
+    release (`0.13.0.dev0`, `0.13.0`) is kept once, with the release's version."""
+    kept: dict[tuple[str, str | None], Deprecation] = {}
+    for r in records:
+        key = (r.symbol, r.note)
+        held = kept.get(key)
+        if held is None or (_prerelease(held.since) and not _prerelease(r.since)):
+            kept[key] = r
+    return [r for r in records if kept[(r.symbol, r.note)] is r]
+
+
+def _prerelease(version: str | None) -> bool:
+    return version is not None and bool(re.search(r"[A-Za-z]", version))
 
 
 def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
@@ -121,6 +162,10 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
         atx = _ATX.match(line)
         if atx:
             found.append((i, len(atx.group(1)), atx.group(2)))
+            continue
+        pseudo = _PSEUDO_HEADING.match(line)
+        if pseudo and (i == 0 or not lines[i - 1].strip()):
+            found.append((i, _PSEUDO_LEVEL, pseudo.group("text").strip()))
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         under = _RST_UNDERLINE.match(nxt)
@@ -141,19 +186,55 @@ def _changelog_entries(lines: list[str]) -> list[_Entry]:
     heads = _headings(lines)
     entries: list[_Entry] = []
     version: str | None = None
+    versions: list[tuple[int, str | None]] = []  # (line, version) where each starts
+    read: list[tuple[int, int]] = []  # the Deprecated/Removed sections' line spans
     for n, (i, level, text) in enumerate(heads):
         section = _SECTION.match(text)
         if not section:
             match = _VERSION.search(text)
             if match or "unreleased" in text.lower():
                 version = match.group(1) if match else None
+                versions.append((i, version))
             continue
         # The section runs to the next heading of its level or above.
         end = next((j for j, lvl, _ in heads[n + 1 :] if lvl <= level), len(lines))
         body_end = next((j for j, _, _ in heads[n + 1 :]), len(lines))
         kind = "deprecated" if section.group("kind").lower() == "deprecat" else "removed"
         entries.extend(_entries(lines[i + 1 : min(end, body_end)], i + 1, kind, version))
+        read.append((i, min(end, body_end)))
+    if versions:
+        entries.extend(_loose_entries(lines, versions, read))
     return entries
+
+
+def _loose_entries(
+    lines: list[str], versions: list[tuple[int, str | None]], read: list[tuple[int, int]]
+) -> list[_Entry]:
+    """Bullets outside the Deprecated/Removed sections (at any depth) that open by
+    removing or deprecating a named thing; each of the version above it."""
+    out: list[_Entry] = []
+    i = 0
+    while i < len(lines):
+        bullet = _BULLET.match(lines[i].lstrip())
+        if not bullet or any(a <= i < b for a, b in read):
+            i += 1
+            continue
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        body, j = [lines[i].lstrip()[bullet.end() :]], i + 1
+        while j < len(lines) and lines[j].strip() and not _BULLET.match(lines[j].lstrip()):
+            if len(lines[j]) - len(lines[j].lstrip()) <= indent:
+                break
+            body.append(lines[j].strip())
+            j += 1
+        text = " ".join(b.strip() for b in body if b.strip())
+        loose = _LOOSE.match(text)
+        if loose:
+            kind = "deprecated" if loose.group("verb").lower() == "deprecated" else "removed"
+            version = next((v for at, v in reversed(versions) if at < i), None)
+            if any(at < i for at, _ in versions):
+                out.append(_Entry(kind, version, i + 1, text))
+        i = j
+    return out
 
 
 def _entries(lines: list[str], offset: int, kind: str, version: str | None) -> list[_Entry]:
@@ -178,6 +259,9 @@ def _entries(lines: list[str], offset: int, kind: str, version: str | None) -> l
             continue
         if fenced:
             continue  # code samples belong to the entry's story, not its names
+        if _RULE.match(line):
+            flush()
+            continue
         if has_bullets:
             starts = bool(_BULLET.match(line)) and len(line) - len(line.lstrip()) == base
         else:

@@ -7,7 +7,7 @@ import ast
 
 from ctxhub.ingest.python.aliases import Alias
 from ctxhub.ingest.python.deprecation_helpers import HelperView
-from ctxhub.ingest.python.deprecation_text import deprecation_message, warn_sites
+from ctxhub.ingest.python.deprecation_warnings import deprecation_message, warn_sites
 from ctxhub.ingest.python.exports import declared_all
 
 

@@ -27,10 +27,10 @@ from ctxhub.ingest.python.deprecation_text import (
     find_replacement,
     find_since,
     find_subject,
-    guarded_warn_sites,
     message_text,
     says_self_deprecated,
 )
+from ctxhub.ingest.python.deprecation_warnings import guarded_warn_sites
 
 _INIT_LIKE = frozenset({"__init__", "__new__", "__post_init__"})
 # When two records deprecate one symbol, the first origin here supplies note and line.
@@ -116,7 +116,8 @@ class DeprecationFinder:
         for d in docstring_directives(doc):
             line = first_line + d.line_offset
             if d.nested:
-                text = parameter_note(d.parameter, d.text) if d.parameter else d.text
+                # under a section entry: a part of the object, never the object itself
+                text = parameter_note(d.parameter, d.text) if d.parameter else usage_note(d.text)
                 self.add(symbol, text, "docstring", line, whole=False, since=d.version)
                 continue
             # A top-level note may still be about one parameter or usage, and a later

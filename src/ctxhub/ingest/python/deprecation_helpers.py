@@ -26,11 +26,8 @@ from dataclasses import dataclass, field
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.ingest.python.callgraph import ImportTable, dotted_chain, own_nodes
-from ctxhub.ingest.python.deprecation_text import (
-    STD_CATEGORIES,
-    arguments_message,
-    message_text,
-)
+from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES, message_text
+from ctxhub.ingest.python.deprecation_warnings import arguments_message
 from ctxhub.ingest.python.helper_scan import ScannedFunction, ScannedModule, qualify, scan_module
 from ctxhub.ingest.python.source import decode_source, parse_source
 
@@ -59,12 +56,16 @@ class DeprecationHelpers:
     functions: dict[str, Helper] = field(default_factory=dict)  # definitions and re-exports
     categories: set[str] = field(default_factory=set)  # the package's own categories
     packages: frozenset[str] = frozenset()  # top-level packages that were scanned
+    #: functions that install a warning proxy: a def nested in them warns (a module
+    #: `__getattr__` that a `set_deprecated_aliases({"Old": "pkg.New"})` puts in place)
+    alias_installers: frozenset[str] = frozenset()
 
     def fingerprint(self) -> str:
         """Changes whenever what call sites would read changes ("" when nothing found)."""
-        if not self.functions and not self.categories:
+        if not self.functions and not self.categories and not self.alias_installers:
             return ""
         text = repr(sorted(self.functions.items())) + repr(sorted(self.categories))
+        text += repr(sorted(self.alias_installers))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -230,7 +231,41 @@ def find_helpers(modules: list[ScannedModule], packages: Iterable[str]) -> Depre
             break
         helpers.update(new)
         _add_reexports(modules, helpers)
-    return DeprecationHelpers(helpers, categories, frozenset(packages))
+    installers = _alias_installers(functions, helpers, categories)
+    return DeprecationHelpers(helpers, categories, frozenset(packages), installers)
+
+
+def _alias_installers(
+    functions: list[tuple[ScannedFunction, ScannedModule]],
+    helpers: Mapping[str, Helper],
+    categories: set[str],
+) -> frozenset[str]:
+    """Functions (not helpers) with a parameter whose nested def emits a deprecation
+    warning, itself or through a helper: what they are called with names deprecated
+    aliases (`set_deprecated_aliases({"Event": "anyio.Event"})`)."""
+    found: set[str] = set()
+    for fn, m in functions:
+        if fn.qualname in helpers or not fn.params:
+            continue
+        nested = [n for n in own_nodes(fn.node.body) if isinstance(n, ast.FunctionDef)]
+        for node in (c for d in nested for c in ast.walk(d) if isinstance(c, ast.Call)):
+            chain = dotted_chain(node.func)
+            if chain is None:
+                continue
+            target = qualify(chain, m.imports, m.module, m.names)
+            if target in helpers or (chain[-1] == "warn" and _warns_category(node, m, categories)):
+                found.add(fn.qualname)
+                break
+    return frozenset(found)
+
+
+def _warns_category(call: ast.Call, m: ScannedModule, categories: set[str]) -> bool:
+    category = call.args[1] if len(call.args) > 1 else None
+    category = next((k.value for k in call.keywords if k.arg == "category"), category)
+    chain = dotted_chain(category) if category is not None else None
+    if not chain:
+        return False
+    return chain[-1] in STD_CATEGORIES or qualify(chain, m.imports, m.module, m.names) in categories
 
 
 def scan_package(
@@ -297,6 +332,10 @@ class HelperView:
         if self.helpers is None:
             return False
         return self._target(chain).split(".", 1)[0] in self.helpers.packages
+
+    def installs_aliases(self, chain: list[str]) -> bool:
+        """A call of a function that installs a deprecated-alias proxy."""
+        return self.helpers is not None and self._target(chain) in self.helpers.alias_installers
 
     def helper(self, chain: list[str]) -> Helper | None:
         return None if self.helpers is None else self.helpers.functions.get(self._target(chain))

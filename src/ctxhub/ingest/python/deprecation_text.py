@@ -11,11 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-from ctxhub.ingest.python.callgraph import NESTED_SCOPES, dotted_chain, own_nodes
 
 # A referenced name: a Sphinx role (:class:`~a.B`), backticked or quoted text, or a bare
 # dotted identifier.
@@ -53,7 +49,14 @@ _KEYWORD_ARG = re.compile(r"^[A-Za-z_]\w*=([A-Za-z_][\w.]*)\(")
 _DIRECTIVE = re.compile(
     r"^(?P<indent>[ \t]*)\.\.\s+deprecated::[ \t]*(?P<version>\S*)[ \t]*(?P<rest>.*)$"
 )
-_PARAM_LINE = re.compile(r"^\s*\*{0,2}(?P<name>[A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*:")
+# A parameter's entry: Google's `name (type):`, numpy's `name : type`, or a Sphinx field
+# `:param name:` / `:param type name:` (also `:keyword name:`, `:arg name:`, ...).
+_PARAM_LINE = re.compile(
+    r"^\s*(?:\*{0,2}(?P<name>[A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*:"
+    r"|:(?:param|parameter|arg|argument|key|keyword|kwarg)\s+(?:[^:]*\s)?"
+    r"\*{0,2}(?P<field>[A-Za-z_]\w*)\s*:)"
+)
+_SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,20}:\s*$")
 _DEPRECATED_FIRST_LINE = re.compile(r"^\W*deprecated\b", re.IGNORECASE)
 #: The standard deprecation categories. FutureWarning counts: libraries use it for
 #: deprecations meant for end users (pandas, numpy, scikit-learn), and the note's text
@@ -182,6 +185,8 @@ def docstring_directives(doc: str) -> list[Directive]:
                 break
             para.append(line.strip())
         out.append(Directive(find_since(" ".join(para)), " ".join(para), first, False, None))
+    if not out and not top_directive:
+        out.extend(_self_deprecation_paragraphs(lines))
     for i, line in enumerate(lines):
         match = _DIRECTIVE.match(line)
         if not match:
@@ -198,6 +203,24 @@ def docstring_directives(doc: str) -> list[Directive]:
     return out
 
 
+def _self_deprecation_paragraphs(lines: list[str]) -> list[Directive]:
+    """A paragraph anywhere in the docstring (a `Warn:` section's body too) that says
+    "This class is deprecated ...": a note about the documented object itself."""
+    out: list[Directive] = []
+    start: int | None = None
+    for i, line in enumerate([*lines, ""]):
+        if line.strip() and start is None:
+            start = i
+        elif not line.strip() and start is not None:
+            if _SECTION_HEADER.match(lines[start]):
+                start += 1  # "Warn:" / "Warning:" above the paragraph
+            text = " ".join(s.strip() for s in lines[start:i])
+            if says_self_deprecated(text):
+                out.append(Directive(find_since(text), text, start, False, None))
+            start = None
+    return out[:1]
+
+
 def _owner(lines: list[str], index: int, indent: int) -> str | None:
     """The parameter whose entry an indented directive belongs to."""
     for line in reversed(lines[:index]):
@@ -206,149 +229,5 @@ def _owner(lines: list[str], index: int, indent: int) -> str | None:
         own = len(line) - len(line.lstrip())
         if own < indent:
             match = _PARAM_LINE.match(line)
-            return match.group("name") if match else None
+            return (match.group("name") or match.group("field")) if match else None
     return None
-
-
-class HelperLookup(Protocol):
-    """One module's view of the package's deprecation helpers (deprecation_helpers.py)."""
-
-    def is_category(self, chain: list[str]) -> bool: ...
-
-    def scanned(self, chain: list[str]) -> bool: ...
-
-    def helper(self, chain: list[str]) -> Any: ...
-
-    def message(self, helper: Any, call: ast.Call) -> str: ...
-
-
-def _is_category(expr: ast.expr | None, view: HelperLookup | None) -> bool:
-    chain = dotted_chain(expr) if expr is not None else None
-    if not chain:
-        return False
-    if chain[-1] in STD_CATEGORIES or (view is not None and view.is_category(chain)):
-        return True
-    # A category defined outside the indexed package: only its name can tell.
-    scanned = view is not None and view.scanned(chain)
-    return not scanned and chain[-1].endswith("DeprecationWarning")
-
-
-def deprecation_message(call: ast.Call, view: HelperLookup | None = None) -> str | None:
-    """The message of a call that emits a deprecation warning ("" if not literal):
-    `warnings.warn(..., <category>)`, or a call of a deprecation helper."""
-    chain = dotted_chain(call.func)
-    if chain is None:
-        return None
-    name = chain[-1]
-    first = call.args[0] if call.args else None
-    if name == "warn":
-        category = call.args[1] if len(call.args) > 1 else None
-        for kw in call.keywords:
-            if kw.arg == "category":
-                category = kw.value
-        if _is_category(category, view):
-            return message_text(first) or ""
-        if isinstance(first, ast.Call) and _is_category(first.func, view):
-            # warnings.warn(DeprecationWarning("..."))
-            return message_text(first.args[0] if first.args else None) or ""
-        return None
-    helper = view.helper(chain) if view is not None else None
-    if helper is not None and view is not None:
-        return view.message(helper, call)
-    if view is not None and view.scanned(chain):
-        return None  # the first pass read its definition: it is no deprecation helper
-    # Fallback for helpers defined outside the indexed package (or a file read without
-    # the first pass): only the name can tell, as in warn_deprecated(...).
-    lowered = name.lower()
-    if "deprecat" in lowered and "warn" in lowered:
-        return message_text(first) or helper_message(call)
-    return None
-
-
-#: What a deprecation helper's keyword arguments usually mean, by their names.
-_HELPER_SUBJECT = re.compile(r"(?:^|_)(name|symbol|what|feature|deprecated)$")
-_HELPER_SINCE = re.compile(r"^(?:version|since|deprecated_in|deprecated_since)$")
-_HELPER_INSTEAD = re.compile(r"^(?:alternative|replacement|instead|use|new_name|new)$")
-_HELPER_NOTE = re.compile(r"^(?:info|message|msg|reason|details|extra|text)$")
-_HELPER_REMOVAL = re.compile(r"^(?:removal_in|removed_in|remove_in|pending)$")
-
-
-def helper_message(call: ast.Call) -> str:
-    """A project helper's warning (`warn_deprecation(version="2.0",
-    deprecated_name="StaticFilesConfig", kind="class", alternative="...")`) as the
-    sentence the helper would build: "StaticFilesConfig is deprecated since 2.0; use ...
-    instead. ..."; "" when its arguments say nothing literal."""
-    return arguments_message({kw.arg: kw.value for kw in call.keywords if kw.arg})
-
-
-def arguments_message(arguments: Mapping[str, ast.expr]) -> str:
-    """The sentence a helper's arguments (by parameter name) say; "" if no subject."""
-    fields: dict[str, str] = {}
-    for arg, expr in arguments.items():
-        value = message_text(expr)
-        if not value:
-            continue
-        for key, pattern in (
-            ("subject", _HELPER_SUBJECT),
-            ("since", _HELPER_SINCE),
-            ("instead", _HELPER_INSTEAD),
-            ("note", _HELPER_NOTE),
-            ("removal", _HELPER_REMOVAL),
-        ):
-            if pattern.search(arg.lower()):
-                fields.setdefault(key, value)
-    if "subject" not in fields:
-        return ""
-    text = f"`{fields['subject']}` is deprecated"
-    if "since" in fields:
-        text += f" since {fields['since']}"
-    if "removal" in fields:
-        text += f" and will be removed in {fields['removal']}"
-    if "instead" in fields:
-        text += f"; use `{fields['instead']}` instead"
-    return text + (f". {fields['note']}" if "note" in fields else ".")
-
-
-def warn_sites(
-    body: list[ast.stmt], conditional: bool = False, view: HelperLookup | None = None
-) -> Iterator[tuple[ast.Call, str, bool]]:
-    """(call, message, conditional) for each deprecation warning in a scope's own body."""
-    for call, message, conditional_, _ in guarded_warn_sites(body, conditional, None, view):
-        yield call, message, conditional_
-
-
-def guarded_warn_sites(
-    body: list[ast.stmt],
-    conditional: bool = False,
-    guard: ast.expr | None = None,
-    view: HelperLookup | None = None,
-) -> Iterator[tuple[ast.Call, str, bool, ast.expr | None]]:
-    """(call, message, conditional, guard) for each deprecation warning in a scope's own
-    body; `guard` is the test of the innermost `if`/`while` around it (what it warns
-    about, when that is one argument)."""
-    for stmt in body:
-        if isinstance(stmt, NESTED_SCOPES):
-            continue
-        blocks: list[tuple[list[ast.stmt], bool, ast.expr | None]] = []
-        if isinstance(stmt, ast.If | ast.While):
-            blocks = [(stmt.body, True, stmt.test), (stmt.orelse, True, None)]
-        elif isinstance(stmt, ast.For | ast.AsyncFor):
-            blocks = [(stmt.body, True, guard), (stmt.orelse, True, guard)]
-        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
-            blocks = [(getattr(stmt, "body", []), conditional, guard)]
-            blocks += [(h.body, True, guard) for h in getattr(stmt, "handlers", [])]
-            blocks += [(getattr(stmt, "orelse", []), conditional, guard)]
-            blocks += [(getattr(stmt, "finalbody", []), conditional, guard)]
-        elif isinstance(stmt, ast.With | ast.AsyncWith):
-            blocks = [(stmt.body, conditional, guard)]
-        elif isinstance(stmt, ast.Match):
-            blocks = [(c.body, True, guard) for c in stmt.cases]
-        if blocks:
-            for block, cond, test in blocks:
-                yield from guarded_warn_sites(block, cond, test, view)
-            continue
-        for node in own_nodes([stmt]):
-            if isinstance(node, ast.Call):
-                message = deprecation_message(node, view)
-                if message is not None:
-                    yield node, message, conditional, guard

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from ctxhub.core.knowledge import Deprecation
-from ctxhub.ingest.python.aliases import find_aliases
+from ctxhub.ingest.python.aliases import alias_tables, find_aliases
 from ctxhub.ingest.python.callgraph import ScopeContext
 from ctxhub.ingest.python.changelog import extract_changelog_deprecations, is_changelog
 from ctxhub.ingest.python.definitions import Definition, class_fields
@@ -87,6 +87,7 @@ def find_code_deprecations(
             finder.warnings_in(d.node.body, d)
     module_deprecated = module in finder.full
     aliases = find_aliases(tree, module, ctx, lines, module_deprecated, set(finder.full))
+    aliases += alias_tables(tree, module, view.installs_aliases)
     for alias in aliases:
         finder.add(
             alias.symbol, alias.note, "alias", alias.line, whole=True, replacement=alias.replacement

@@ -10,6 +10,7 @@ import re
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.ingest.examples.layout import Example
 from ctxhub.ingest.python.changelog import is_changelog
+from ctxhub.ingest.python.changelog_reno import is_reno_note
 from ctxhub.ingest.python.modules import PackageLayout, is_python_path
 from ctxhub.sources.base import ContentKind
 
@@ -25,9 +26,12 @@ HOUSEKEEPING = re.compile(
 
 
 def is_text_changelog(relpath: str) -> bool:
-    """A changelog read as deprecation records: Markdown or reST. A built HTML changelog
-    (Sphinx's changes.html) is a page of the docs site, indexed as docs."""
+    """A changelog read as deprecation records: Markdown, reST or a reno note (YAML). A
+    built HTML changelog (Sphinx's changes.html) is a page of the docs site, indexed as
+    docs."""
     low = relpath.lower()
+    if is_reno_note(relpath):
+        return True
     return is_changelog(relpath) and low.endswith(DOC_EXT) and not low.endswith((".html", ".htm"))
 
 
