@@ -52,3 +52,10 @@ def test_show_says_which_kinds_of_id_it_tried(home: Path) -> None:
     out = run(home, "show", "zzzz", code=1).output
     assert "no chunk id, record id (or unique prefix of one) or doc page path" in out
     assert "no doc page" not in out
+
+
+def test_a_page_not_found_offers_the_paths_it_likely_means(home: Path) -> None:
+    # a folder left out, and a typo
+    assert "did you mean docs/testing.md" in run(home, "doc", "testing", code=1).output
+    assert "did you mean tricks.rst" in run(home, "doc", "trics", code=1).output
+    assert "did you mean" not in run(home, "doc", "zzzqqq", code=1).output

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from ctxhub.core.budget import estimate_tokens, trim
 from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import InputError, NotFoundError, shown
@@ -30,6 +32,24 @@ def _page_chunks(hub: HubSession, source: str, path: str) -> list[Chunk]:
     return sorted(chunks, key=lambda c: (c.line_start or 0, c.id))
 
 
+#: Page paths a not-found answer offers.
+MAX_NEAR_PAGES = 5
+
+
+def _near_pages(wanted: str, paths: list[str]) -> list[str]:
+    """Stored page paths that `wanted` most likely means: those ending in it (`api` ->
+    `docs/api.rst`, a folder left out), then those whose last part is spelt like it."""
+    if not wanted:
+        return []
+    normal = {p: normalize_doc_path(p) for p in dict.fromkeys(paths)}
+    tail = wanted.rsplit("/", 1)[-1]
+    ending = [p for p, n in normal.items() if n.endswith("/" + wanted)]
+    lasts = {p: n.rsplit("/", 1)[-1] for p, n in normal.items()}
+    close = difflib.get_close_matches(tail, list(dict.fromkeys(lasts.values())), n=3, cutoff=0.75)
+    spelt = [p for name in close for p, last in lasts.items() if last == name]
+    return list(dict.fromkeys([*sorted(ending, key=len), *spelt]))[:MAX_NEAR_PAGES]
+
+
 def page_sources(hub: HubSession, path: str, source: str | None) -> list[tuple[str, str]]:
     """(source, stored path) of each page `path` names, the installed version's source
     first: PATH itself, PATH with any page suffix, or a directory-style page PATH/index.*
@@ -43,9 +63,11 @@ def page_sources(hub: HubSession, path: str, source: str | None) -> list[tuple[s
         if matches:
             break
     if not matches:
+        near = _near_pages(wanted, [p for _, p, _ in by_path])
         raise NotFoundError(
             f"no doc page {shown(path)}"
             + (f" in {source}" if source else "")
+            + (f"; did you mean {', '.join(near)}" if near else "")
             + "; use search_docs to find one"
         )
     order = installed_first(hub.store, [s for s, _ in matches])
