@@ -44,6 +44,25 @@ class ReceiveStream(UnreliableReceiveStream):
         return None
 
 
+class Buffered:
+    """A stream with a buffer."""
+
+    def __init__(self, size):
+        """Hold `size` items."""
+        self.size = size
+        self.buffer = []
+        self.count = 0
+
+
+class LineBuffered(Buffered):
+    """Buffered by lines."""
+
+    def __init__(self):
+        """One line."""
+        super().__init__(1)
+        self.lines = []
+
+
 class MemoryReceiveStream(ReceiveStream):
     """A stream in memory."""
 
@@ -83,6 +102,13 @@ def fetch():
     """Read one item."""
     stream = streamy.MemoryReceiveStream()
     return stream
+
+
+def make_buffer():
+    """A buffer of three."""
+    from streamy.streams import Buffered
+
+    return Buffered(3)
 '''
 
 
@@ -179,3 +205,11 @@ def test_a_project_call_of_a_public_name_reaches_the_other_packages_definition(
     trace = code_tools.trace_calls(hub, "project.main.fetch")
     assert [n.symbol for n in trace.nodes] == ["streamy.streams.MemoryReceiveStream"]
     assert trace.unresolved == []
+
+
+def test_a_constructors_callers_include_the_constructions_of_its_class(hub: HubSession) -> None:
+    trace = code_tools.trace_calls(hub, "streamy.streams.Buffered.__init__", direction="callers")
+    assert {n.symbol for n in trace.nodes} == {
+        "streamy.streams.LineBuffered.__init__",  # super().__init__(1)
+        "project.main.make_buffer",  # Buffered(3)
+    }

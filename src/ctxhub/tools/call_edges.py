@@ -216,7 +216,18 @@ def _enclosing(store: Store, chunk: Chunk) -> tuple[Chunk, str | None]:
 def callers(store: Store, callee: Chunk, limit: int = 200) -> list[CallEdge]:
     """Functions whose calls name `callee` and resolve to it (through super() and typed
     attributes too: the edge says so). A call made in a nested def is its enclosing
-    function's, the edge naming the def."""
+    function's, the edge naming the def. A constructor (`Cls.__init__`) is also called
+    by every construction of its class (`Cls(...)`), and those callers count too."""
+    out = _callers_of(store, callee, limit)
+    if (callee.symbol or "").endswith(".__init__") and callee.metadata.chunk_type == "method":
+        cls = _qualified_class(store, (callee.symbol or "").rsplit(".", 1)[0], callee.source)
+        if cls is not None:
+            seen = {e.target.id for e in out}
+            out += [e for e in _callers_of(store, cls, limit) if e.target.id not in seen]
+    return out[:limit]
+
+
+def _callers_of(store: Store, callee: Chunk, limit: int) -> list[CallEdge]:
     name = (callee.symbol or "").rsplit(".", 1)[-1]
     if not name:
         return []
