@@ -8,7 +8,7 @@ lines. Each favours a different retrieval path, so the analyser picks per-path w
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ctxhub.core.identifiers import code_names, is_identifier_like, split_identifier
 from ctxhub.core.message_templates import MESSAGE_FILLER
@@ -30,6 +30,9 @@ _IMPLEMENTATION = re.compile(
     r"|\binternally\b|\bunder the hood\b",
     re.IGNORECASE,
 )
+#: A whole query that is one (dotted) name, maybe in backticks or called: `Table`,
+#: `httpx.Client()`, ``Table``
+_ONE_NAME = re.compile(r"`?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`?")
 _CODE_MARKERS = re.compile(r"\bdef |\bclass |\bimport |\bawait |\bself\.|[(){}\[\]=]{2,}|->|::")
 
 #: Function words dropped from BM25 queries: they carry no signal and slow OR queries.
@@ -62,6 +65,17 @@ class QueryAnalysis:
     fragment_groups: list[list[str]] = field(default_factory=list)
     #: the pasted messages themselves, one per group (matched against code's templates)
     messages: list[str] = field(default_factory=list)
+    #: definitions the query names without spelling their qualified names (a public
+    #: re-export's definition, the class a bare name names): search/named.py
+    definitions: list[str] = field(default_factory=list)
+    #: the query is one name and nothing else (`httpx.Client`, `Table`, `` `run()` ``)
+    is_name: bool = False
+
+    @property
+    def names(self) -> list[str]:
+        """What the symbol path looks up: the query's names and the definitions they
+        stand for."""
+        return list(dict.fromkeys([*self.identifiers, *self.definitions]))
 
 
 def analyze(query: str) -> QueryAnalysis:
@@ -101,6 +115,7 @@ def analyze(query: str) -> QueryAnalysis:
         has_code=has_code,
         weights=path_weights(identifiers, is_error, has_code, bool(fragments), bool(pasted)),
         asks_implementation=_IMPLEMENTATION.search(query) is not None,
+        is_name=bool(_ONE_NAME.fullmatch(query.strip())),
         fragment_groups=groups,
         messages=[text for text, _ in pasted],
     )
@@ -167,6 +182,24 @@ def _emit(words: list[str], n: int, grams: list[str]) -> list[str]:
             if text not in grams:
                 grams.append(text)
     return []
+
+
+def with_definitions(analysis: QueryAnalysis, definitions: list[str]) -> QueryAnalysis:
+    """`analysis` with the definitions its names stand for, weighted as names: a query
+    that is one bare class name (`Table`) becomes a symbol query."""
+    if not definitions:
+        return analysis
+    return replace(
+        analysis,
+        definitions=definitions,
+        weights=path_weights(
+            [*analysis.identifiers, *definitions],
+            analysis.is_error,
+            analysis.has_code,
+            bool(analysis.fragments),
+            bool(analysis.messages),
+        ),
+    )
 
 
 def path_weights(

@@ -63,7 +63,7 @@ def features(
     if not ranked:
         return ConfidenceFeatures(0.0, 0.0, 0.0, 0.0, coverage)
     top = ranked[0]
-    paths = [p for p in active_paths if p in ("bm25", "dense") or analysis.identifiers]
+    paths = [p for p in active_paths if p in ("bm25", "dense") or analysis.names]
     agreeing = sum(1 for p in paths if p in top.signals and top.signals[p].rank <= 5)
     dense = top.signals.get("dense")
     symbol = (top.chunk.symbol or "").lower()
@@ -74,7 +74,7 @@ def features(
         symbol == i.lower()
         or symbol.endswith("." + i.lower())
         or (named and "." in i and symbol.rsplit(".", 1)[-1] == i.rsplit(".", 1)[-1].lower())
-        for i in analysis.identifiers
+        for i in analysis.names
     )
     second = ranked[1].score if len(ranked) > 1 else 0.0
     margin = (top.score - second) / top.score if top.score > 0 else 0.0

@@ -48,7 +48,12 @@ class SymbolBoost:
     `queue_frames` alone, so the boost grows with the number of parts matched. A class
     the query names often does its work in methods it inherits (`fields.DateTime`
     formats in `_TemporalField._serialize`), so the members of its base classes (by
-    name, in the same source, among the candidates) get one part's boost.
+    name, in the same source, among the candidates) get one part's boost. A query that
+    is one name alone (`httpx.Client`, `Table`) boosts the definition it stands for
+    (`QueryAnalysis.definitions`: `httpx._client.Client`) as if typed in full; in a
+    question the symbol path finds that definition, and the boost stays with the names
+    as written (a boosted re-export halves what the call-graph cohesion gives the code
+    around it: docs/EVAL.md).
     """
 
     name = "symbol"
@@ -57,7 +62,10 @@ class SymbolBoost:
         self.per_part = per_part
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
-        wanted = [i.lower() for i in analysis.identifiers]
+        # a query that is one name asks for its definition wherever it is defined; a
+        # question that mentions a re-exported name leaves the lookup to the symbol path
+        named = analysis.names if analysis.is_name else analysis.identifiers
+        wanted = [i.lower() for i in named]
         parts = [_matched_parts(c.chunk.symbol, wanted) for c in candidates]
         bases = {
             (c.chunk.source, _base_name(b))

@@ -5,6 +5,11 @@ The symbol path looks names up by the definitions' own qualified names, so a nam
 spelled as users import it (through a package's re-exports) matches nothing; this
 follows the record the Python ingestion keeps on each module chunk (`extra.exports`:
 its `__all__` and re-exports; `imports`: its own imports).
+
+A star import (`from ._client import *`) records only the module it reads: a package
+that declares `Client` in its `__all__` and star-imports `._client` records
+`httpx.Client` as itself. Such a name is looked for in each module the package
+imports (`httpx._client.Client`), and kept where it is defined.
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ MAX_HOPS = 3
 
 def recorded_targets(store: Store, name: str, hops: int = MAX_HOPS) -> list[str]:
     """Qualified names `pkg.mod.Name` stands for by what module `pkg.mod` recorded: its
-    declared API first, else its imports; [] for an undotted name or a module that is
-    not indexed or records no such name. Targets that are themselves re-exports are
-    followed (`hops` modules deep) and kept as well: the caller looks each one up."""
+    declared API first, else its imports, else the name in a module it imports (a star
+    import); [] for an undotted name or a module that is not indexed or records no such
+    name. Targets that are themselves re-exports are followed (`hops` modules deep) and
+    kept as well: the caller looks each one up."""
     if "." not in name or hops <= 0:
         return []
     module = name.rsplit(".", 1)[0]
@@ -32,7 +38,29 @@ def recorded_targets(store: Store, name: str, hops: int = MAX_HOPS) -> list[str]
         if targets:
             deeper = [d for t in targets for d in recorded_targets(store, t, hops - 1)]
             return list(dict.fromkeys([*targets, *deeper]))
-    return []
+    return _star_imported(store, chunks, name, hops)
+
+
+def _star_imported(store: Store, modules: Sequence[Chunk], name: str, hops: int) -> list[str]:
+    """`name`'s last part as defined in (or re-exported by) the modules its module
+    imports: `httpx.Client` -> `httpx._client.Client` when `httpx` star-imports
+    `httpx._client`. Only names that lead to a definition are kept."""
+    last = name.rsplit(".", 1)[-1]
+    found: list[str] = []
+    for imported in dict.fromkeys(t for m in modules for t in m.metadata.imports):
+        candidate = f"{imported}.{last}"
+        if candidate == name or not _is_module(store, imported):
+            continue  # an imported class or function holds methods, not re-exports
+        if store.find_chunks(ChunkQuery(kind="api", symbol=candidate, limit=1)):
+            found.append(candidate)
+        else:
+            found += recorded_targets(store, candidate, hops - 1)
+    return list(dict.fromkeys(found))
+
+
+def _is_module(store: Store, name: str) -> bool:
+    query = ChunkQuery(kind="api", symbol=name, chunk_types=("module",), limit=1)
+    return bool(store.find_chunks(query))
 
 
 def recorded_as(modules: Sequence[Chunk], name: str) -> tuple[list[str], list[str]]:

@@ -26,11 +26,13 @@ from ctxhub.search.analyzer import (
     analyze,
     bm25_terms,
     informative_terms,
+    with_definitions,
 )
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.drill import drill_down
 from ctxhub.search.fusion import max_fused, merge_windows, rrf
+from ctxhub.search.named import named_definitions
 from ctxhub.search.rank import (
     Candidate,
     Currency,
@@ -43,7 +45,7 @@ from ctxhub.search.rank import (
     SymbolBoost,
     rerank,
 )
-from ctxhub.search.reexports import public_paths, recorded_targets
+from ctxhub.search.reexports import public_paths
 from ctxhub.search.stubs import fold_stubs, runtime_definition
 from ctxhub.search.versions import SourceRank, fold_versions
 from ctxhub.store.protocol import Store
@@ -218,8 +220,8 @@ class Retriever:
                             analysis.fragments, filters, kinds, OVERFETCH
                         )
                 elif path == "symbol":
-                    if analysis.identifiers:
-                        results[path] = self._symbols(analysis.identifiers, filters, kinds)
+                    if analysis.names:
+                        results[path] = self._symbols(analysis.names, filters, kinds)
                 elif path == "template":
                     if analysis.messages and (found := self._templates(analysis, filters, kinds)):
                         results[path] = found
@@ -235,19 +237,10 @@ class Retriever:
     def _symbols(
         self, names: list[str], filters: SearchFilters, kinds: list[str] | None
     ) -> list[tuple[str, float]]:
-        """Definitions named by the query (a dotted name that names none by its own
-        qualified name is read through its package's recorded re-exports: `typer.Option`
-        -> `typer.params.Option`), then those that build the names it uses by
+        """Definitions named by the query (with those its names stand for:
+        `QueryAnalysis.definitions`), then those that build the names it uses by
         convention (`key_space` -> the code holding `f"key_{key}"`), below them."""
         found = self.store.symbol_lookup(names, filters, kinds, OVERFETCH)
-        unmatched = [n for n in names if "." in n]
-        unmatched = [n for n in unmatched if not self.store.symbol_lookup([n], filters, kinds, 1)]
-        for name in unmatched:
-            if targets := recorded_targets(self.store, name):
-                have = {cid for cid, _ in found}
-                more = self.store.symbol_lookup(targets, filters, kinds, OVERFETCH)
-                found += [(cid, score) for cid, score in more if cid not in have]
-        found.sort(key=lambda x: -x[1])
         keys = sorted({k for n in names for k in keys_for_name(n)})
         if not keys or len(found) >= OVERFETCH:
             return found
@@ -305,6 +298,10 @@ class Retriever:
         if self.ablation is not None:
             options = replace(options, paths=self.ablation.paths, scorers=self.ablation.scorers)
         analysis = analyze(request.query)
+        if "symbol" in options.paths:
+            kinds = list(request.kinds) if request.kinds else None
+            found = named_definitions(self.store, analysis, request.filters, kinds)
+            analysis = with_definitions(analysis, found)
         weights = dict(options.weights or analysis.weights)
         window_led: set[str] = set()
         try:

@@ -1,0 +1,64 @@
+"""The definitions a query names without spelling their own qualified names.
+
+The symbol path matches a name against the definitions' qualified names (or their last
+parts), and the symbol boost rewards the parts matched. Two common spellings match
+nothing, so the definition they name ranks below its own methods, which share its name
+in their text:
+
+- a public path read through its package's re-exports: `httpx.Client` is defined as
+  `httpx._client.Client` (search/reexports.py);
+- a query that is one bare capitalised name (`Table`, `Client`): a single word is no
+  identifier to the analyser (it reads as English), yet the agent who types it alone
+  asks for the class of that name. It counts when it names exactly one class (one
+  qualified name, in any number of sources): several classes of one name are left to
+  the other paths to tell apart.
+
+Each is added to the query's analysis (`QueryAnalysis.definitions`), so the symbol path
+looks it up and the boost counts its parts as it would for the qualified name typed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ctxhub.core.knowledge import ChunkQuery, SearchFilters
+from ctxhub.search.analyzer import QueryAnalysis
+from ctxhub.search.reexports import recorded_targets
+from ctxhub.store.protocol import Store
+
+#: A whole query that is one capitalised name, maybe in backticks or called: `Table`,
+#: `Table()`, ``Table``
+_BARE_CLASS = re.compile(r"`?([A-Z][A-Za-z0-9_]*)(?:\(\))?`?")
+
+
+def named_definitions(
+    store: Store, analysis: QueryAnalysis, filters: SearchFilters, kinds: Sequence[str] | None
+) -> list[str]:
+    """Qualified names of the definitions the query's names stand for (see the module
+    docstring), each once; [] when the query spells every name as defined."""
+    if kinds and "api" not in kinds:
+        return []
+    wanted = list(kinds) if kinds else None
+    found: list[str] = []
+    for name in analysis.identifiers:
+        if "." in name and not store.symbol_lookup([name], filters, wanted, 1):
+            found += recorded_targets(store, name)
+    match = _BARE_CLASS.fullmatch(analysis.text.strip())
+    if match:
+        found += _one_class(store, match.group(1), filters)
+    return list(dict.fromkeys(found))
+
+
+def _one_class(store: Store, name: str, filters: SearchFilters) -> list[str]:
+    """The qualified name of the one class called `name` (case as written) in the
+    filtered sources; [] for none or several."""
+    chunks = store.find_chunks(ChunkQuery(kind="api", symbol_name=name, chunk_types=("class",)))
+    symbols = {
+        c.symbol
+        for c in chunks
+        if c.symbol
+        and c.symbol.rsplit(".", 1)[-1] == name
+        and (not filters.source or c.source in filters.source)
+    }
+    return list(symbols) if len(symbols) == 1 else []
