@@ -25,14 +25,15 @@ from ctxhub.search.rank import Candidate
 LOW_CONFIDENCE = 0.6
 
 #: intercept, agreement, top cosine, exact symbol, margin, term coverage
-COEFFICIENTS = (-6.49, 1.14, 3.93, 1.14, 1.13, 4.78)
+COEFFICIENTS = (-5.56, 1.38, 3.33, 2.13, 0.16, 3.77)
 
 
 @dataclass
 class ConfidenceFeatures:
     agreement: float  # share of active paths that rank the top hit in their top 5
     top_cosine: float  # dense score of the top hit (0 when dense did not find it)
-    exact_symbol: float  # 1 when the top hit's symbol is a name the query gives
+    exact_symbol: float  # 1 when the top hit's symbol is a name the query gives, or
+    # the message the query pastes is in its code word for word
     margin: float  # (s1 - s2) / s1 of final scores
     coverage: float  # share of the query's terms that some indexed chunk contains
 
@@ -75,6 +76,11 @@ def features(
         or symbol.endswith("." + i.lower())
         or (named and "." in i and symbol.rsplit(".", 1)[-1] == i.rsplit(".", 1)[-1].lower())
         for i in analysis.names
+    )
+    # a pasted message found word for word (the phrase path: a literal; the template
+    # path: a formatted message) is as exact as a name typed in full
+    exact = exact or any(
+        p in top.signals and top.signals[p].rank == 1 for p in ("phrase", "template")
     )
     second = ranked[1].score if len(ranked) > 1 else 0.0
     margin = (top.score - second) / top.score if top.score > 0 else 0.0
