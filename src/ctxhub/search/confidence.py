@@ -25,7 +25,7 @@ from ctxhub.search.rank import Candidate
 LOW_CONFIDENCE = 0.6
 
 #: intercept, agreement, top cosine, exact symbol, margin, term coverage
-COEFFICIENTS = (-5.56, 1.38, 3.33, 2.13, 0.16, 3.77)
+COEFFICIENTS = (-6.29, 1.2, 4.06, 2.35, 0.32, 4.29)
 
 
 @dataclass
