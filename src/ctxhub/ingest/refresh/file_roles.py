@@ -41,6 +41,27 @@ def in_test_dir(relpath: str) -> bool:
     return "/" in relpath and first in TEST_DIRS
 
 
+#: A test module's file name (pytest's default patterns) and pytest's own config file.
+_TEST_MODULE = re.compile(r"^(test_.*|.*_test|conftest)\.pyi?$")
+#: Folders of tests inside a package (`trio/_tests/`, `pkg/tests/test_x.py`).
+_PACKAGE_TEST_DIRS = frozenset({"tests", "_tests", "test", "_test"})
+
+
+def is_package_test(relpath: str) -> bool:
+    """A test suite shipped inside the package: anything under a private tests folder
+    (`trio/_core/_tests/tutil.py`), a test module under a tests folder
+    (`pkg/tests/test_api.py`), or a `conftest.py`. A public tests package's helpers
+    (`pipecat/tests/utils.py`, which users import) and a module named like a test but
+    outside any tests folder (`aiohttp/test_utils.py`, public API) stay."""
+    parts = relpath.split("/")
+    name, folders = parts[-1], [p.lower() for p in parts[:-1]]
+    if name == "conftest.py":
+        return True
+    if any(f.startswith("_") and f in _PACKAGE_TEST_DIRS for f in folders):
+        return True
+    return bool(_TEST_MODULE.match(name)) and any(f in _PACKAGE_TEST_DIRS for f in folders)
+
+
 def is_template(rel: str, layout: PackageLayout) -> bool:
     """An .html file inside a Python package is a template the code renders, not a page."""
     if not rel.lower().endswith((".html", ".htm")):
@@ -59,6 +80,8 @@ def why_left_out(
     """Why no unit takes a listed file, in a few words the summary groups by."""
     if in_test_dir(rel) and chosen != ["examples"]:  # (an examples folder keeps them)
         return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
+    if is_python_path(rel) and is_package_test(rel) and chosen != ["examples"]:
+        return "a test module inside the package: tests are not indexed"
     if rel in site_left:
         return site_left[rel]
     for ex in examples:

@@ -32,6 +32,7 @@ from ctxhub.ingest.refresh.file_roles import (
     ext_txt,
     in_test_dir,
     is_doc,
+    is_package_test,
     is_template,
     is_text_changelog,
     why_left_out,
@@ -248,7 +249,9 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         claimed.update(ex.files)
 
     rest = [f for f in files if f not in claimed and f not in site_left]
-    py_files = [f for f in rest if is_python_path(f) and not in_test_dir(f)]
+    py_files = [
+        f for f in rest if is_python_path(f) and not in_test_dir(f) and not is_package_test(f)
+    ]
     layout = PackageLayout.from_paths(py_files)
     packages: set[str] = set()
     modules: dict[str, str] = {}
