@@ -154,6 +154,23 @@ def test_doc_budget_and_section_errors(hub: HubSession) -> None:
         docs_tools.get_doc(hub)
 
 
+def test_a_doc_hit_opened_by_its_id_shows_its_part_of_a_page_too_long_to_fit(
+    hub: HubSession,
+) -> None:
+    source, path = docs_tools.find_page(hub, "guides/quickstart", None)
+    chunks = docs_tools._page_chunks(hub, source, path)
+    last = chunks[-1]
+    assert len(chunks) > 1 and last.content.strip()
+    whole = docs_tools.get_doc(hub, doc_id=last.id)
+    assert not whole.truncated and whole.section is None  # it fits: the whole page
+    small = docs_tools.get_doc(hub, doc_id=last.id, max_tokens=200)
+    assert small.section == (last.section or last.title)
+    assert small.content.startswith(last.content.strip()[:40])
+    # the page's first section still opens at the top
+    first = docs_tools.get_doc(hub, doc_id=chunks[0].id, max_tokens=200)
+    assert first.section is None
+
+
 def test_example_budget_lists_every_file(hub: HubSession) -> None:
     [row] = hub.store.conn.execute(
         "SELECT id FROM chunks WHERE kind = 'example' AND chunk_type = 'example' "

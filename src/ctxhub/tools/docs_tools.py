@@ -50,6 +50,18 @@ def _near_pages(wanted: str, paths: list[str]) -> list[str]:
     return list(dict.fromkeys([*sorted(ending, key=len), *spelt]))[:MAX_NEAR_PAGES]
 
 
+def _joined(chunks: list[Chunk]) -> str:
+    """The chunks' text in page order, a section's window overlaps left out."""
+    parts: list[str] = []
+    last_section: str | None = None
+    previous = ""
+    for chunk in chunks:
+        same = chunk.section == last_section
+        parts.append(_strip_overlap(previous, chunk.content) if same else chunk.content)
+        previous, last_section = chunk.content, chunk.section
+    return "\n\n".join(p for p in parts if p.strip())
+
+
 def page_sources(hub: HubSession, path: str, source: str | None) -> list[tuple[str, str]]:
     """(source, stored path) of each page `path` names, the installed version's source
     first: PATH itself, PATH with any page suffix, or a directory-style page PATH/index.*
@@ -93,6 +105,7 @@ def get_doc(
     if not doc_id and not path:
         raise InputError("give doc_id (from a search hit) or path")
     others: list[str] = []
+    hit: Chunk | None = None
     if doc_id:
         found = hub.store.get_chunks([doc_id])
         if not found or found[0].kind != "doc":
@@ -100,6 +113,7 @@ def get_doc(
                 f"no doc chunk with id {shown(doc_id)}; use search_docs to find one"
             )
         page_source, page_path = found[0].source, found[0].path
+        hit = found[0]
     else:
         assert path is not None
         pages = page_sources(hub, path, source)
@@ -116,18 +130,6 @@ def get_doc(
                 f"page {page_path!r} has no section matching {shown(section)}; "
                 f"its sections: {sections[:20]}"
             )
-    parts: list[str] = []
-    last_section: str | None = None
-    previous = ""
-    for chunk in chosen:
-        body = (
-            _strip_overlap(previous, chunk.content)
-            if chunk.section == last_section
-            else (chunk.content)
-        )
-        parts.append(body)
-        previous, last_section = chunk.content, chunk.section
-    content = "\n\n".join(p for p in parts if p.strip())
     first = chunks[0]
     page = DocPage(
         id=first.id,
@@ -143,5 +145,13 @@ def get_doc(
     )
     # The budget trims the content, never the page's citation or its list of sections.
     room = max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS
-    page.content, page.truncated = trim(content, max(300, room * 3))
+    chars = max(300, room * 3)
+    content = _joined(chosen)
+    at = next((i for i, c in enumerate(chunks) if hit and c.id == hit.id), 0)
+    if hit is not None and not section and at > 0 and len(content) > chars:
+        # the page does not fit: start where the hit is, so the part a search found is
+        # in the answer (the page's top is one `section=` away)
+        content = _joined(chunks[at:])
+        page.section = hit.section or hit.title
+    page.content, page.truncated = trim(content, chars)
     return page
