@@ -159,7 +159,9 @@ def test_a_member_the_named_class_lacks_is_not_found(hub: HubSession) -> None:
             code_tools.get_code_snippet(hub, symbol=asked)
     with pytest.raises(NotFoundError) as raised:
         code_tools.trace_calls(hub, "streamy.ReceiveStream.wait")
-    assert "otherlib" not in str(raised.value)
+    assert "otherlib.events.Event.wait" not in str(raised.value).split("did you mean")[0]
+    with pytest.raises(NotFoundError, match=r"did you mean streamy\.MemoryReceiveStream\.peek"):
+        code_tools.trace_calls(hub, "streamy.MemoryRecieveStream.peek")
     answer = deprecation_tools.check_deprecation(hub, "streamy.ReceiveStream.wait")
     assert not answer.found
     # the bare name still finds the one method of that name
@@ -213,3 +215,19 @@ def test_a_constructors_callers_include_the_constructions_of_its_class(hub: HubS
         "streamy.streams.LineBuffered.__init__",  # super().__init__(1)
         "project.main.make_buffer",  # Buffered(3)
     }
+
+
+def test_a_search_for_a_name_nothing_defines_says_so(hub: HubSession) -> None:
+    from ctxhub.tools import render, search_tools
+
+    missing = search_tools.search(hub, "streamy.MemoryReceiveStream.fetch_json")
+    assert missing.notice is not None
+    assert missing.notice.startswith(
+        "no definition named 'streamy.MemoryReceiveStream.fetch_json' is indexed"
+    )
+    text = render.search_response(missing)
+    assert text.split("\n\n")[1] == missing.notice  # read before the hits
+    for present in ("streamy.MemoryReceiveStream", "streamy.streams.MemoryReceiveStream.peek"):
+        assert search_tools.search(hub, present).notice is None, present
+    # a question is no name
+    assert search_tools.search(hub, "how do I peek at the next item").notice is None

@@ -284,7 +284,8 @@ class SearchResponse(BaseModel):
     #: ranked hits left out to fit max_tokens (a search; a listing's cursor pages on)
     left_out: int = 0
     #: why there is nothing to show, when that is known (an empty hub, a filter that
-    #: admits nothing) and what to do about it
+    #: admits nothing) and what to do about it; with hits, that the query is a qualified
+    #: name nothing defines (the hits are a search for its words)
     notice: str | None = None
     #: the hits' `pypi:` sources whose installed version changed since they were
     #: indexed ("litestar: refresh due: 2.24.0 installed, 2.25.0 indexed"): their hits

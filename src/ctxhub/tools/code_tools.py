@@ -346,7 +346,9 @@ def trace_calls(
     found, _stubs = resolve.runtime_first(hub.store, found)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
-        raise NotFoundError(f"no indexed function or method named {shown(symbol)}")
+        near = nearest_names(hub, symbol, source)
+        hint = "; did you mean " + ", ".join(near) + "?" if near else ""
+        raise NotFoundError(f"no indexed function or method named {shown(symbol)}{hint}")
     found, elsewhere = _installed_first(hub, found)
     root = found[0]
     nodes: list[CallNode] = []

@@ -122,6 +122,8 @@ def search_response(response: SearchResponse) -> str:
             " them, or lower limit to give each hit more room"
         )
     lines = [head]
+    if response.notice and response.hits:  # about the hits (a name nothing defines): first
+        lines.append(response.notice)
     lines.extend(render_hit(i, hit) for i, hit in enumerate(response.hits, start=1))
     if response.next_cursor:
         lines.append(f"more: call again with cursor={response.next_cursor!r}")
@@ -130,7 +132,7 @@ def search_response(response: SearchResponse) -> str:
     if response.truncated:
         lines.append("(snippets trimmed to fit max_tokens; open a hit by its id for the rest)")
     lines.extend(response.source_notes)
-    if response.notice:
+    if response.notice and not response.hits:
         lines.append(response.notice)
     elif not response.hits:
         lines.append("nothing found; try other words, fewer filters, or get_hub_status")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ctxhub.core.calls import CallsVia, call_sites, marker, via_kind
 from ctxhub.core.cursor import cursor_key, make_cursor, parse_cursor
-from ctxhub.core.errors import InputError
+from ctxhub.core.errors import InputError, shown
 from ctxhub.core.knowledge import (
     Chunk,
     Hit,
@@ -22,7 +23,9 @@ from ctxhub.search.reexports import public_paths
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
+from ctxhub.tools import resolve
 from ctxhub.tools.hub_status import installed_ranks, source_notes
+from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
 
@@ -48,12 +51,35 @@ def _empty_hub(hub: HubSession) -> str | None:
     return None if hub.store.sources() else EMPTY_HUB
 
 
+#: A query that is one qualified name and nothing else (`requests.Session.fetch_json`).
+_ONE_DOTTED_NAME = re.compile(r"`?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?`?")
+
+
+def _named_nothing(hub: HubSession, query: str) -> str | None:
+    """For a query that is one qualified name no definition has (a hallucinated method,
+    a typo), a notice saying so with the nearest names: the hits are only what a search
+    for its words finds, never that name's definition."""
+    name = query.strip()
+    if not _ONE_DOTTED_NAME.fullmatch(name) or resolve.find_symbol(hub.store, name)[0]:
+        return None
+    near = nearest_names(hub, name)
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
+    return (
+        f"no definition named {shown(name)} is indexed{hint} The hits are what a search "
+        "for its words finds."
+    )
+
+
 def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
-    """Hits: name their sources that are due a refresh. No hits: say so plainly when the
-    hub holds nothing at all."""
+    """Hits: name their sources that are due a refresh, and say when the query is a
+    qualified name nothing defines. No hits: say so plainly when the hub holds nothing
+    at all."""
     if response.hits:
         notes = source_notes(hub.store, {h.source for h in response.hits})
-        return response.model_copy(update={"source_notes": notes}) if notes else response
+        update: dict[str, Any] = {"source_notes": notes} if notes else {}
+        if (notice := _named_nothing(hub, response.query)) is not None:
+            update["notice"] = notice
+        return response.model_copy(update=update) if update else response
     if response.notice:
         return response
     notice = _empty_hub(hub)
