@@ -182,6 +182,16 @@ def test_a_renamed_import_of_a_public_module_is_an_alias(hub: HubSession) -> Non
     assert "import wait_exponential as wait_full_jitter" in snippet.alias
 
 
+def test_a_renamed_export_is_public_under_its_new_name_only(hub: HubSession) -> None:
+    from ctxhub.search.reexports import public_paths
+
+    paths = public_paths(hub.store, ["streamy.waiting.wait_exponential"])
+    assert paths == {"streamy.waiting.wait_exponential": "streamy.wait_full_jitter"}
+    # `streamy.wait_exponential` does not exist: `streamy` binds it as wait_full_jitter
+    with pytest.raises(NotFoundError, match="did you mean"):
+        code_tools.get_code_snippet(hub, symbol="streamy.wait_exponential")
+
+
 def test_a_private_modules_renamed_import_is_no_alias(tmp_path: Path) -> None:
     from ctxhub.ingest.python.chunks import extract_python_file
 

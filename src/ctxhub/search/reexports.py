@@ -71,28 +71,51 @@ def recorded_as(modules: Sequence[Chunk], name: str) -> tuple[list[str], list[st
     last = name.rsplit(".", 1)[-1]
     declared = [str(t) for m in modules for t in m.metadata.extra.get("exports", ())]
     imported = [t for m in modules for t in m.metadata.imports]
+    renamed = renamed_in(modules)
 
     def named(recorded: list[str]) -> list[str]:
-        return [t for t in dict.fromkeys(recorded) if t.rsplit(".", 1)[-1] == last and t != name]
+        return [
+            t
+            for t in dict.fromkeys(recorded)
+            if renamed.get(t, t.rsplit(".", 1)[-1]) == last and t != name
+        ]
 
     return named(declared), named(imported)
+
+
+def renamed_in(modules: Sequence[Chunk]) -> dict[str, str]:
+    """{definition: the name the modules bind it to} for what they import under another
+    name (`extra.renamed`: `... import WebsocketImplProtocol as Websocket`)."""
+    out: dict[str, str] = {}
+    for m in modules:
+        out.update({str(k): str(v) for k, v in m.metadata.extra.get("renamed", {}).items()})
+    return out
 
 
 def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
     """{symbol: the shortest public dotted name of it} for those of `symbols` that a
     module re-exports, itself or its class (`anyio._core._tasks.fail_after` ->
     `anyio.fail_after`, `httpx._client.Client.send` -> `httpx.Client.send`): the
-    exporting module's name and the exported definition's own name. One store query
-    for all of them; a symbol already spelled as its shortest public name is left out."""
+    exporting module's name and the name it binds the definition to (its own, or the one
+    an `import x as y` gives). One store query for all of them, and one per exporting
+    module; a symbol already spelled as its shortest public name is left out."""
     wanted = {s for s in symbols if s and "." in s}
     prefixes = {p for s in wanted for p in _owners(s)}
     if not prefixes:
         return {}
     exporters = store.exporters(sorted(prefixes))
+    # a module that renames what it exports spells it its own way (one read per module)
+    renames = {
+        module: renamed_in(
+            store.find_chunks(ChunkQuery(kind="api", symbol=module, chunk_types=("module",)))
+        )
+        for module in sorted({m for ms in exporters.values() for m in ms})
+    }
     found: dict[str, str] = {}
     for symbol in wanted:
         spelled = [
-            f"{module}.{prefix.rsplit('.', 1)[-1]}{symbol[len(prefix) :]}"
+            f"{module}.{renames[module].get(prefix, prefix.rsplit('.', 1)[-1])}"
+            f"{symbol[len(prefix) :]}"
             for prefix in _owners(symbol)
             for module in exporters.get(prefix, ())
         ]

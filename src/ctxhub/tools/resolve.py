@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ctxhub.core.knowledge import Chunk, ChunkQuery
-from ctxhub.search.reexports import recorded_as
+from ctxhub.search.reexports import recorded_as, renamed_in
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
 
@@ -120,11 +120,14 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
             one = len({c.symbol for c in recorded}) == 1
             return recorded, "re-export" if one else "ambiguous re-export"
         package = name.rsplit(".", 1)[0]
+        # what `package` binds under another name is not there under its own
+        renamed = renamed_in(api_chunks(store, source, symbol=package, chunk_types=("module",)))
         exported = [
             c
             for c in with_suffix(store, last, source, ["class", "function", "instance"])
             if f".{package}." in f".{c.symbol}"  # defined in a module below `package`
             and (c.symbol or "").rsplit(".", 1)[-1] == last
+            and c.symbol not in renamed
         ]
         if exported:
             return exported, "re-export" if len(exported) == 1 else "ambiguous re-export"

@@ -38,7 +38,7 @@ from ctxhub.ingest.python.definitions import (
     is_property,
     return_type,
 )
-from ctxhub.ingest.python.exports import declared_all, module_exports
+from ctxhub.ingest.python.exports import declared_all, module_exports, renamed_imports
 from ctxhub.ingest.python.messages import MessageTables, emitted_templates
 from ctxhub.ingest.python.name_templates import function_templates
 from ctxhub.ingest.python.overview import (
@@ -194,6 +194,7 @@ def module_chunk(f: FileContext, tree: ast.Module, top_level: list[Definition]) 
     doc = docstring(tree)
     content = module_overview(tree, f.module, f.relpath, f.lines, top_level, f.deprecated)
     exports = module_exports(tree, f.module, f.ctx)
+    renamed = renamed_imports(f.module, f.ctx)
     meta = ChunkMeta(
         chunk_type="module",
         module=f.module,
@@ -204,6 +205,7 @@ def module_chunk(f: FileContext, tree: ast.Module, top_level: list[Definition]) 
             "functions": [d.name for d in top_level if not isinstance(d.node, ast.ClassDef)],
             **({"stub": True} if f.stub else {}),
             **({"exports": exports} if exports else {}),
+            **({"renamed": renamed} if renamed else {}),
         },
     )
     embed = build_embed_text(

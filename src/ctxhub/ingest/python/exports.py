@@ -57,3 +57,18 @@ def module_exports(tree: ast.Module, module: str, ctx: ScopeContext) -> list[str
             if ctx.is_internal(target, bound):
                 out.setdefault(target, None)
     return list(out)
+
+
+def renamed_imports(module: str, ctx: ScopeContext) -> dict[str, str]:
+    """{definition: the public name it is bound to} for what a public module imports
+    under another name (`from .impl import WebsocketImplProtocol as Websocket`): users
+    import it as `pkg.Websocket`, and `pkg.WebsocketImplProtocol` does not exist."""
+    if is_private_path(module):
+        return {}
+    return {
+        target: bound
+        for bound, target in ctx.imports.bindings.items()
+        if not bound.startswith("_")
+        and target.rsplit(".", 1)[-1] != bound
+        and ctx.is_internal(target, bound)
+    }
