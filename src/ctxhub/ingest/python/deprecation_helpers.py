@@ -138,6 +138,17 @@ def _warn_parts(call: ast.Call) -> tuple[ast.expr | None, ast.expr | None]:
     return message, category
 
 
+def _names_itself(message: ast.expr, fn: ScannedFunction) -> bool:
+    """Whether a warning's literal words name the function that emits it: then it tells
+    of that function, whatever argument it also shows, and the function is no helper."""
+    text = message_text(message)
+    if text is None:
+        return False
+    words = _FIELD.sub(" ", text)
+    name = fn.qualname.rsplit(".", 1)[-1]
+    return re.search(rf"(?<![\w.]){re.escape(name)}\b", words) is not None
+
+
 def _warns_itself(fn: ScannedFunction, m: ScannedModule, categories: set[str]) -> Helper | None:
     for node in own_nodes(fn.node.body):
         if not isinstance(node, ast.Call):
@@ -148,8 +159,12 @@ def _warns_itself(fn: ScannedFunction, m: ScannedModule, categories: set[str]) -
         message, category = _warn_parts(node)
         if category is None or message is None or not fn.tainted(message):
             continue  # a fixed text: the function itself is deprecated, it is no helper
+        if _names_itself(message, fn):
+            continue  # f"old_api({x!r}) is deprecated": about itself, its argument shown
         if any(_is_category(c, categories) for c in _category_candidates(category, fn, m)):
             template = message_text(message)
+            if template is None and isinstance(message, ast.Name) and message.id in fn.params:
+                template = "{" + message.id + "}"  # warn(message, ...): the caller's words
             if template is not None and not _FIELD.search(template):
                 template = None
             return Helper(fn.qualname, fn.params, fn.defaults, template)
@@ -308,6 +323,15 @@ def scan_package(
     return result
 
 
+def _argument_text(expr: ast.expr) -> str | None:
+    """A literal argument as the helper's message shows it: text, or a number
+    (`deprecation("...", 24.3)`: the version)."""
+    text = message_text(expr)
+    if text is None and isinstance(expr, ast.Constant) and isinstance(expr.value, int | float):
+        return str(expr.value)
+    return text
+
+
 class HelperView:
     """One module's view of the helpers: resolves a call through its imports."""
 
@@ -348,7 +372,7 @@ class HelperView:
         if helper.template is not None:
             text, defaults = helper.template, dict(helper.defaults)
             for name in set(_FIELD.findall(helper.template)):
-                value = message_text(bound[name]) if name in bound else defaults.get(name)
+                value = _argument_text(bound[name]) if name in bound else defaults.get(name)
                 if value is None:
                     break
                 text = text.replace("{" + name + "}", value)

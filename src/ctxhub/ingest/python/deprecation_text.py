@@ -143,10 +143,15 @@ def message_text(expr: ast.expr | None) -> str | None:
             elif isinstance(value, ast.FormattedValue):
                 parts.append("{" + ast.unparse(value.value) + "}")
         return "".join(parts)
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add | ast.Mod):
-        left = message_text(expr.left)
-        right = message_text(expr.right) if isinstance(expr.op, ast.Add) else None
-        return None if left is None else left + (right or "")
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        # "[DEPRECATION v{version}] " + message: a name joined in is a field, as in an
+        # f-string (a helper's template then keeps the message its callers pass)
+        left, right = _piece(expr.left), _piece(expr.right)
+        if left is None or right is None or not (_has_text(left) or _has_text(right)):
+            return None
+        return left + right
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
+        return message_text(expr.left)
     if (  # "...".format(...)
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Attribute)
@@ -154,6 +159,19 @@ def message_text(expr: ast.expr | None) -> str | None:
     ):
         return message_text(expr.func.value)
     return None
+
+
+def _piece(expr: ast.expr) -> str | None:
+    """One operand of a `+` in a message: its text, or `{name}` for a name or attribute."""
+    text = message_text(expr)
+    if text is None and isinstance(expr, ast.Name | ast.Attribute):
+        return "{" + ast.unparse(expr) + "}"
+    return text
+
+
+def _has_text(piece: str) -> bool:
+    """Whether a piece holds literal words, not only a `{field}`."""
+    return bool(re.sub(r"\{[^{}]*\}", "", piece).strip())
 
 
 @dataclass(frozen=True)
