@@ -54,6 +54,13 @@ class Buffered:
         self.count = 0
 
 
+    def reset(self):
+        """Empty it."""
+        self.buffer = []
+        self.count = 0
+        return self
+
+
 class LineBuffered(Buffered):
     """Buffered by lines."""
 
@@ -93,6 +100,18 @@ class Event:
 '''
 
 
+#: a module whose typed local's class comes through a private re-export
+USER = '''
+from streamy._facade import Buffered
+
+
+def fill(size):
+    """A fresh buffer."""
+    buf: Buffered | None = None
+    buf = Buffered(size)
+    return buf.reset()
+'''
+
 #: a user's project calling the framework by its public names
 PROJECT = '''
 import streamy
@@ -116,7 +135,16 @@ def make_buffer():
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
     root = tmp_path_factory.mktemp("qualified")
     for package, files in (
-        ("streamy", {"__init__.py": INIT, "streams.py": STREAMS, "waiting.py": WAITING}),
+        (
+            "streamy",
+            {
+                "__init__.py": INIT,
+                "streams.py": STREAMS,
+                "waiting.py": WAITING,
+                "_facade.py": "from .streams import Buffered\n",
+                "user.py": USER,
+            },
+        ),
         ("otherlib", {"__init__.py": "", "events.py": OTHER}),
         ("project", {"__init__.py": "", "main.py": PROJECT}),
     ):
@@ -224,6 +252,7 @@ def test_a_constructors_callers_include_the_constructions_of_its_class(hub: HubS
     assert {n.symbol for n in trace.nodes} == {
         "streamy.streams.LineBuffered.__init__",  # super().__init__(1)
         "project.main.make_buffer",  # Buffered(3)
+        "streamy.user.fill",  # Buffered(size), imported through streamy._facade
     }
 
 
@@ -241,3 +270,10 @@ def test_a_search_for_a_name_nothing_defines_says_so(hub: HubSession) -> None:
         assert search_tools.search(hub, present).notice is None, present
     # a question is no name
     assert search_tools.search(hub, "how do I peek at the next item").notice is None
+
+
+def test_a_typed_locals_call_reaches_a_class_imported_through_a_re_export(
+    hub: HubSession,
+) -> None:
+    trace = code_tools.trace_calls(hub, "streamy.user.fill")
+    assert "streamy.streams.Buffered.reset" in {n.symbol for n in trace.nodes}

@@ -6,7 +6,8 @@ The call graph stores what the code says (`self.push_frame`, `super().start`,
 resolving it to definitions uses the index itself: the caller's class and its bases (by
 name, through the class chunks' `bases`), classes named in the call, then functions of
 the caller's module, then unique names. A call through a typed attribute or local was
-resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method, or nothing.
+resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method (the class
+read through re-exports when `pkg.mod` only imports it), or nothing.
 """
 
 from __future__ import annotations
@@ -28,10 +29,16 @@ from ctxhub.tools.resolve import (
 
 
 def _qualified_class(store: Store, dotted: str, source: str | None) -> Chunk | None:
-    """The class chunk named exactly `dotted` (a class resolved at ingest), or None."""
+    """The class chunk named exactly `dotted` (a class resolved at ingest), or the one
+    that name re-exports (`pluggy._hooks.HookCaller`, imported by `_hooks` from
+    `pluggy._caller`), or None."""
     found = api_chunks(store, source, symbol=dotted, chunk_types=("class",)) or api_chunks(
         store, symbol=dotted, chunk_types=("class",)
     )
+    if not found:
+        found = [
+            c for c in recorded_reexport(store, dotted, source) if c.metadata.chunk_type == "class"
+        ]
     return found[0] if found else None
 
 
