@@ -68,7 +68,9 @@ def test_a_release_that_is_not_installed_comes_from_pypi(tmp_path: Path) -> None
     assert again.files == snap.files
     assert pypi.distribution_of(snap.origin) is None  # a pin is never "refresh due"
     installed = spec_from_argument(f"pypi:tomli_w=={importlib.metadata.version('tomli_w')}")
-    assert materialize(installed, tmp_path).origin.startswith("pypi:tomli-w")  # the installed one
+    read = materialize(installed, tmp_path)
+    assert read.origin.startswith("pypi:tomli-w")  # the installed one, and it says whose
+    assert any("installed beside ctxhub" in note for note in read.notes)
 
 
 def test_a_release_fetched_as_an_sdist_indexes_its_docs_too(

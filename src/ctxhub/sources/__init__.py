@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -48,6 +49,14 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
         snap.notes.append(f"{root.name}: sdist sha256 {digest}")
     elif spec.package:
         snap = pypi.snapshot_distribution(spec.package, spec.python)
+        if spec.release and spec.python is None:
+            # a pin met by ctxhub's own environment (a package ctxhub itself depends
+            # on): say which files these are, and how to get the release's sdist
+            snap.notes.append(
+                f"{spec.package}=={spec.release} is the distribution installed beside "
+                f"ctxhub ({sys.executable}), not an sdist: no docs or examples unless it "
+                "ships them; pass --python PATH for the project's environment"
+            )
         if spec.include or spec.exclude:
             # filter the distribution's own file list (walking site-packages would read
             # every other installed package's tree)
