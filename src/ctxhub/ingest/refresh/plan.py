@@ -44,7 +44,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 21,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 22,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -64,7 +64,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 20: a public module's `from .mod import name as other` is an alias; 21: a note
     # under a `:param x:` field deprecates x, a warning's message read from a local
     # variable, `warnings.warn("... deprecated")` without a category, a docstring
-    # paragraph "This class is deprecated", runtime deprecated-alias tables
+    # paragraph "This class is deprecated", runtime deprecated-alias tables; 22: every
+    # def has a chunk, a trivial one (`self.x = x`, an abstract `pass`) lookup-only
     "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
