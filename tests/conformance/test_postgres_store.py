@@ -308,12 +308,14 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
         conn.execute("DROP TABLE tokens")
         conn.execute("ALTER TABLE records DROP COLUMN logged_by")
         conn.execute("ALTER TABLE feedback_events DROP COLUMN author")
+        conn.execute("ALTER TABLE chunks DROP COLUMN lookup_only")
         conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     with open_store(pg_url) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 6
+        assert store.schema_version() == SCHEMA_VERSION == 7
         assert store.find_chunks(ChunkQuery(source="s"))[0].embed_windows == []  # table back
         assert store.tokens() == [] and store.ratings_by("x") == []  # tokens, authors back
-        assert store.bm25(["frame"], SearchFilters(), None, 5) == before  # dl, postings
+        # dl, postings, the lookup_only column (BM25 counts only the ranked rows)
+        assert store.bm25(["frame"], SearchFilters(), None, 5) == before
         assert store.record_bm25(["frame", "stalls"], MemoryFilters(), 5) == records_before
         assert records_before and records_before[0][0] == "r1"
         assert store.get_chunks([chunk.id])[0].content == chunk.content

@@ -201,8 +201,8 @@ def test_class_chunk_is_an_overview_not_the_source(core: dict[str, list[Chunk]])
     assert "await self._send(frame)" not in base.content  # method bodies stay out
     assert "Base class of all processors." in base.content
     assert "def __init__(self, settings: Settings, *, loop:" in base.content
-    # Methods too short for a chunk of their own are still indexed by the class.
-    assert "fakepkg.sub.core.EchoProcessor.label" not in core
+    # A short method has a chunk of its own (looked up by name) and is listed by the class.
+    assert core["fakepkg.sub.core.EchoProcessor.label"][0].lookup_only
     echo = core["fakepkg.sub.core.EchoProcessor"][0]
     assert "def label(self, x: int) -> str" in echo.content
     assert "@staticmethod def tiny() -> int" in echo.content
@@ -229,12 +229,15 @@ def test_dataclass_overview_synthesises_the_constructor(core: dict[str, list[Chu
 
 
 def test_duplicate_symbols_get_distinct_ordinals(core: dict[str, list[Chunk]]) -> None:
-    # The property getter is too short for a chunk; the setter is the second `name`.
-    (setter,) = core["fakepkg.sub.core.BaseProcessor.name"]
+    # The property getter is the first `name` (a short one, looked up by name), the
+    # setter the second.
+    getter, setter = core["fakepkg.sub.core.BaseProcessor.name"]
+    assert getter.id == chunk_id(SOURCE, CORE, "fakepkg.sub.core.BaseProcessor.name", 0)
     assert setter.id == chunk_id(SOURCE, CORE, "fakepkg.sub.core.BaseProcessor.name", 1)
     assert setter.metadata.extra["property"] is True
-    # `if TYPE_CHECKING:` stub first, runtime definition second.
-    (hook,) = core["fakepkg.sub.core.typed_hook"]
+    # `if TYPE_CHECKING:` stub first (a short one, looked up by name), runtime definition
+    # second.
+    _, hook = core["fakepkg.sub.core.typed_hook"]
     assert hook.id == chunk_id(SOURCE, CORE, "fakepkg.sub.core.typed_hook", 1)
     assert hook.line_start == line_of(CORE, "def typed_hook(frame):")
 

@@ -27,6 +27,14 @@ RetrievalPath = Literal["bm25", "dense", "symbol"]
 #: embedding at indexing time, and a window search reads this many times its limit.
 MAX_WINDOWS = 6
 
+#: `ChunkMeta.extra` key of a chunk that is looked up, never ranked: a trivial definition
+#: (`self.x = x`, an abstract `pass`) or a doc section made only of autodoc directives.
+#: The store keeps it a row (symbol, structural and call-graph lookups read it) with no
+#: text-index entry and no vector, so BM25 statistics and the dense top-k are as if it
+#: were not there; a search drops it where the symbol path finds it (a one-line body is
+#: no answer).
+LOOKUP_ONLY = "lookup_only"
+
 
 def content_hash(text: str) -> str:
     """sha256 of text, hex. Used for chunk content and embedding-cache keys."""
@@ -107,6 +115,11 @@ class Chunk(BaseModel):
     def model_post_init(self, __context: Any) -> None:
         if not self.content_hash:
             self.content_hash = content_hash(self.content)
+
+    @property
+    def lookup_only(self) -> bool:
+        """Looked up by name or structure, never ranked on its text (`LOOKUP_ONLY`)."""
+        return bool(self.metadata.extra.get(LOOKUP_ONLY))
 
 
 class Deprecation(BaseModel):
@@ -192,6 +205,9 @@ class SearchFilters(BaseModel):
     #: Definitions that build a name of any of these shapes (`key_*`, `*_changed`:
     #: core/name_templates.py); the retriever's, not a tool's
     name_templates: list[str] | None = None
+    #: Leave out lookup-only chunks (`LOOKUP_ONLY`): the retriever's, for the paths that
+    #: read chunk rows (symbols, templates); BM25 and dense never hold them
+    ranked_only: bool = False
 
     def is_structural(self) -> bool:
         """True when a filter narrows by code structure (enough to list without a query)."""

@@ -197,6 +197,10 @@ class Retriever:
         query terms' `Store.term_frequencies` when the caller has them."""
         kinds: list[str] | None = list(request.kinds) if request.kinds else None
         filters = request.filters
+        # the paths that read chunk rows, not the text index or the vectors, may find a
+        # lookup-only chunk (a trivial def): no answer, so they leave it out (a filter,
+        # not a cut after their top-k, so every list is what it was without such chunks)
+        rows = filters.model_copy(update={"ranked_only": True})
         results: dict[str, list[tuple[str, float]]] = {}
         for path in paths:
             try:
@@ -221,9 +225,9 @@ class Retriever:
                         )
                 elif path == "symbol":
                     if analysis.names:
-                        results[path] = self._symbols(analysis.names, filters, kinds)
+                        results[path] = self._symbols(analysis.names, rows, kinds)
                 elif path == "template":
-                    if analysis.messages and (found := self._templates(analysis, filters, kinds)):
+                    if analysis.messages and (found := self._templates(analysis, rows, kinds)):
                         results[path] = found
                 else:
                     raise ValueError(f"unknown retrieval path {path!r}")  # a bug: raise it
@@ -323,7 +327,7 @@ class Retriever:
             final = self._drill(analysis, request, final, window_led, vocabulary)
         if options.collapse:
             # a stub and the code it types are one definition (search/stubs.py)
-            final = fold_stubs(final, lambda c: runtime_definition(self.store, c))
+            final = fold_stubs(final, self._runtime_answer)
             # two versions of one package: one hit per definition or page, the installed
             # version's copy at the better rank (before `collapse` keeps a first copy)
             final = collapse(fold_versions(final, self.store.sources, options.source_rank))
@@ -337,6 +341,12 @@ class Retriever:
             norm=max_fused({p: w for p, w in weights.items() if ranked.get(p)}),
             confidence=conf.confidence(feats) if final else 0.0,
         )
+
+    def _runtime_answer(self, stub: Chunk) -> Chunk | None:
+        """The code a stub hit stands for, unless it is lookup-only (a trivial def is no
+        answer: the stub, with its signature, is the better hit)."""
+        found = runtime_definition(self.store, stub)
+        return None if found is None or found.lookup_only else found
 
     def _drill(
         self,

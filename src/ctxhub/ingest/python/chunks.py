@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ctxhub.core.errors import SkipFile
-from ctxhub.core.knowledge import Chunk, Deprecation
+from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, Deprecation
 from ctxhub.ingest.python.alias_chunks import alias_chunks
 from ctxhub.ingest.python.bodies import function_facts
 from ctxhub.ingest.python.callgraph import (
@@ -38,11 +38,13 @@ from ctxhub.ingest.python.messages import MessageTables
 from ctxhub.ingest.python.modules import is_package_init, module_name_for
 from ctxhub.ingest.python.source import decode_source, parse_source, split_lines
 
-__all__ = ["MIN_BODY_LINES", "PythonFileExtract", "SkipFile", "extract_python_file"]
+__all__ = ["TRIVIAL_BODY_LINES", "PythonFileExtract", "SkipFile", "extract_python_file"]
 
-#: Functions with shorter bodies get no chunk of their own (their class or module
-#: overview lists them) unless they call or yield something a structural query can ask for.
-MIN_BODY_LINES = 3
+#: A function with a shorter body that calls and yields nothing (`self.x = x`, an
+#: abstract `pass`) is trivial: its chunk is lookup-only (`LOOKUP_ONLY`): a snippet, a
+#: call graph, a `super()` chain or a class's member listing reaches it by name, and no
+#: search ranks its few words
+TRIVIAL_BODY_LINES = 3
 
 
 @dataclass
@@ -128,14 +130,15 @@ def extract_python_file(
             own = members.get(d.qualname, [])
             out.chunks.append(class_chunk(f, d, own, [facts[id(m)] for m in own if id(m) in facts]))
         else:
+            # every def, however short: a two-line constructor is what an agent opens to
+            # learn what an object holds, an abstract `pass` what overrides point at
             fn_facts = facts[id(d)]
-            if (
-                f.stub
-                or fn_facts.calls
-                or fn_facts.yields
-                or body_line_count(d.node, lines) >= MIN_BODY_LINES
+            chunk = function_chunk(f, d, d.node, fn_facts)
+            if not (f.stub or fn_facts.calls or fn_facts.yields) and (
+                body_line_count(d.node, lines) < TRIVIAL_BODY_LINES
             ):
-                out.chunks.append(function_chunk(f, d, d.node, fn_facts))
+                chunk.metadata.extra[LOOKUP_ONLY] = True
+            out.chunks.append(chunk)
     defined = {d.name: f"{module}.{d.qualname}" for d in members.get(None, [])}
     out.chunks.extend(alias_chunks(f, tree, defined))
     out.chunks.extend(instance_chunks(f, tree, defined))

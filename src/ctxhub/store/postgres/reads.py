@@ -124,10 +124,12 @@ class PgSearchQueries:
         return [(str(r[0]), str(r[1])) for r in rows]
 
     def chunk_count(self) -> int:
-        """Number of chunks, cached until the store's generation moves."""
+        """Number of ranked chunks (BM25's N: lookup-only ones are not in the text index),
+        cached until the store's generation moves."""
         generation = self.generation()
         if self._count is None or self._count[0] != generation:
-            self._count = (generation, int(self._one("SELECT count(*) FROM chunks")[0]))
+            found = self._one("SELECT count(*) FROM chunks WHERE lookup_only = 0")
+            self._count = (generation, int(found[0]))
         return self._count[1]
 
     def _window_count(self) -> int:
@@ -177,7 +179,7 @@ class PgSearchQueries:
         """Average tokens per chunk (BM25's length normalisation), cached per generation."""
         generation = self.generation()
         if self._avg is None or self._avg[0] != generation:
-            row = self._one("SELECT COALESCE(AVG(dl), 0) FROM chunks")
+            row = self._one("SELECT COALESCE(AVG(dl), 0) FROM chunks WHERE lookup_only = 0")
             self._avg = (generation, float(row[0]))
         return self._avg[1]
 
@@ -373,7 +375,7 @@ class PgSearchQueries:
     def embedding_coverage(self, model: str) -> tuple[int, int]:
         row = self._one(
             "SELECT count(e.text_hash), count(*) FROM chunks c LEFT JOIN embeddings e "
-            "ON e.model = %s AND e.text_hash = c.embed_hash",
+            "ON e.model = %s AND e.text_hash = c.embed_hash WHERE c.lookup_only = 0",
             (model,),
         )
         return int(row[0]), int(row[1])

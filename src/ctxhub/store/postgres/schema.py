@@ -285,6 +285,10 @@ MIGRATIONS: list[list[str]] = [
         f"r.rowid, p.tf, r.dl FROM records r, LATERAL ctxhub_record_postings("
         f"{_RECORD_TSV.format(row='r')}) AS p",
     ],
+    # 7: lookup-only chunks (SQLite's migration 9): an empty tsvector (no postings, no
+    # length in BM25's average) and no vector; the column lets the BM25 statistics and
+    # the nearest-chunk queries leave them out
+    ["ALTER TABLE chunks ADD COLUMN IF NOT EXISTS lookup_only INTEGER NOT NULL DEFAULT 0"],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

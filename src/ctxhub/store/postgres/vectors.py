@@ -111,7 +111,12 @@ def nearest_sql(model: str, dim: int, where: str, exact: bool) -> Any:
     return sql.SQL(
         "SELECT c.id, " + distance + " AS d FROM embeddings e "
         "JOIN chunks c ON c.embed_hash = e.text_hash "
-        "WHERE e.model = {model} AND " + where + " ORDER BY " + order + " LIMIT %s"
+        # a lookup-only chunk's text may have a cached vector: it still has none here
+        "WHERE e.model = {model} AND c.lookup_only = 0 AND "
+        + where
+        + " ORDER BY "
+        + order
+        + " LIMIT %s"
     ).format(model=sql.Literal(model))
 
 

@@ -50,7 +50,10 @@ class PgChunkWrites:
     def insert_chunk(self, conn: Any, chunk: Chunk, file: str) -> None:
         row = chunk_row(chunk, file)
         values = dict(zip(CHUNK_COLUMNS, row, strict=True))
-        texts = (fts_text(values["content"]), fts_text(values["names"]), fts_text(values["idents"]))
+        # a lookup-only chunk gets an empty tsvector: no postings, no match, length 0
+        # (left out of the average too: reads._avgdl)
+        columns = () if chunk.lookup_only else ("content", "names", "idents")
+        texts = [fts_text(values[c]) for c in columns] or ["", "", ""]
         rowid = conn.execute(_INSERT_CHUNK, (*row, *texts)).fetchone()[0]
         terms = term_values(chunk)
         if terms:
@@ -63,7 +66,7 @@ class PgChunkWrites:
                 "INSERT INTO symbol_names(name, chunk, depth) VALUES (%s, %s, %s)",
                 [(name, rowid, depth) for name, depth in symbol_suffixes(chunk.symbol)],
             )
-        if chunk.embed_windows:
+        if chunk.embed_windows and not chunk.lookup_only:  # no vectors, windows' neither
             conn.cursor().executemany(
                 "INSERT INTO chunk_windows(chunk, seq, embed_hash, embed_text) "
                 "VALUES (%s, %s, %s, %s)",

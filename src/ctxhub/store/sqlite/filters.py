@@ -82,6 +82,8 @@ def where_clause(filters: SearchFilters, kinds: list[str] | None = None) -> tupl
         parts.append(
             f"c.rowid IN (SELECT chunk FROM chunk_terms WHERE field = 'templates' AND {marks})"
         )
+    if filters.ranked_only:
+        parts.append("c.lookup_only = 0")
     return (" AND ".join(parts) if parts else "1"), params
 
 

@@ -132,10 +132,12 @@ class SearchQueries:
         return document_frequencies(self.conn, terms), self.chunk_count()
 
     def chunk_count(self) -> int:
-        """Number of chunks, cached until the store's generation moves."""
+        """Number of ranked chunks (those in the text index: lookup-only ones are not),
+        cached until the store's generation moves."""
         generation = self.generation()
         if self._count is None or self._count[0] != generation:
-            n = int(self.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+            row = self.conn.execute("SELECT COUNT(*) FROM chunks WHERE lookup_only = 0")
+            n = int(row.fetchone()[0])
             self._count = (generation, n)
         return self._count[1]
 
@@ -351,11 +353,11 @@ class SearchQueries:
         return int(row[0])
 
     def embedding_coverage(self, model: str) -> tuple[int, int]:
-        """(chunks with a vector, all chunks)."""
+        """(chunks with a vector, chunks that want one: all but the lookup-only)."""
         row = self.conn.execute(
             "SELECT COUNT(e.text_hash), COUNT(*) FROM chunks c "
             "LEFT JOIN embeddings e INDEXED BY embeddings_keys "
-            "ON e.model = ? AND e.text_hash = c.embed_hash",
+            "ON e.model = ? AND e.text_hash = c.embed_hash WHERE c.lookup_only = 0",
             (model,),
         ).fetchone()
         return int(row[0]), int(row[1])

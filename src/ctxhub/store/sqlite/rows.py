@@ -45,6 +45,7 @@ CHUNK_COLUMNS = (
     "names",
     "idents",
     "meta",
+    "lookup_only",
 )
 
 #: Side-table fields for list-valued metadata, filtered by exact value.
@@ -124,6 +125,7 @@ def chunk_row(chunk: Chunk, file: str) -> tuple[Any, ...]:
         "names": names_text(chunk),
         "idents": idents_text(chunk),
         "meta": meta.model_dump_json(exclude_defaults=True),
+        "lookup_only": int(chunk.lookup_only),
     }
     return tuple(values[c] for c in CHUNK_COLUMNS)
 
@@ -161,12 +163,13 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
 
 #: Every text the store wants a vector for, as table `x` (h, t, src, pri, ord, seq): each
 #: chunk's own text (pri 0), then its windows (pri 1), so a refresh embeds what the
-#: plain dense path needs before the extra windows. The same SQL on both backends.
+#: plain dense path needs before the extra windows; a lookup-only chunk never (it has
+#: no vector). The same SQL on both backends.
 EMBED_TEXTS = (
     "(SELECT c.embed_hash AS h, c.embed_text AS t, c.source AS src, 0 AS pri, "
-    "c.rowid AS ord, 0 AS seq FROM chunks c UNION ALL "
+    "c.rowid AS ord, 0 AS seq FROM chunks c WHERE c.lookup_only = 0 UNION ALL "
     "SELECT w.embed_hash, w.embed_text, c.source, 1, c.rowid, w.seq FROM chunk_windows w "
-    "JOIN chunks c ON c.rowid = w.chunk) x"
+    "JOIN chunks c ON c.rowid = w.chunk WHERE c.lookup_only = 0) x"
 )
 #: The window texts of the chunks a WHERE on `chunks c` admits: (chunk id, text), in order.
 WINDOWS_OF = (

@@ -281,6 +281,11 @@ MIGRATIONS: list[list[str]] = [
     # (~10x faster at 13k chunks); the queries name it (INDEXED BY): the planner prefers
     # the primary key
     ["CREATE INDEX IF NOT EXISTS embeddings_keys ON embeddings(model, text_hash)"],
+    # 9: lookup-only chunks (core/knowledge.LOOKUP_ONLY): rows with no `chunks_fts` entry
+    # and no vector. A column, not the flag in `meta`'s JSON: the vector matrix, the
+    # embedding queue and the BM25 row count exclude them on every read, which a
+    # json_extract per row would slow; existing rows are all ranked (0)
+    ["ALTER TABLE chunks ADD COLUMN lookup_only INTEGER NOT NULL DEFAULT 0"],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

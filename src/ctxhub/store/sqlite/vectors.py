@@ -150,8 +150,11 @@ class VectorIndex:
 
     def _load(self, conn: sqlite3.Connection, generation: int) -> Matrix:
         rows = conn.execute(
+            # a lookup-only chunk's text may have a vector in the cache (embedded when
+            # it was ranked, or another chunk's same text): it still has none here
             "SELECT c.rowid, e.vec FROM chunks c JOIN embeddings e "
-            "ON e.model = ? AND e.text_hash = c.embed_hash ORDER BY c.rowid",
+            "ON e.model = ? AND e.text_hash = c.embed_hash WHERE c.lookup_only = 0 "
+            "ORDER BY c.rowid",
             (self.model,),
         ).fetchall()
         return load_matrix(rows, self.dim, generation)

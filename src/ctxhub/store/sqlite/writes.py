@@ -38,15 +38,20 @@ class ChunkWrites:
     def _delete_rows(self, rowids: Sequence[int]) -> None:
         for rowid in rowids:
             old = self.conn.execute(
-                "SELECT content, names, idents FROM chunks WHERE rowid = ?", (rowid,)
+                "SELECT content, names, idents, lookup_only FROM chunks WHERE rowid = ?",
+                (rowid,),
             ).fetchone()
             if old is None:
                 continue
-            self.conn.execute(
-                "INSERT INTO chunks_fts(chunks_fts, rowid, content, names, idents) "
-                "VALUES ('delete', ?, ?, ?, ?)",
-                (rowid, old["content"], old["names"], old["idents"]),
-            )
+            # a lookup-only row was never indexed, and an external-content FTS5 'delete'
+            # of a row it does not hold corrupts the index (it subtracts tokens it never
+            # added)
+            if not old["lookup_only"]:
+                self.conn.execute(
+                    "INSERT INTO chunks_fts(chunks_fts, rowid, content, names, idents) "
+                    "VALUES ('delete', ?, ?, ?, ?)",
+                    (rowid, old["content"], old["names"], old["idents"]),
+                )
             self.conn.execute("DELETE FROM chunk_terms WHERE chunk = ?", (rowid,))
             self.conn.execute("DELETE FROM symbol_names WHERE chunk = ?", (rowid,))
             self.conn.execute("DELETE FROM chunk_windows WHERE chunk = ?", (rowid,))
@@ -61,10 +66,11 @@ class ChunkWrites:
         )
         rowid = cur.lastrowid
         values = dict(zip(CHUNK_COLUMNS, row, strict=True))
-        self.conn.execute(
-            "INSERT INTO chunks_fts(rowid, content, names, idents) VALUES (?, ?, ?, ?)",
-            (rowid, values["content"], values["names"], values["idents"]),
-        )
+        if not chunk.lookup_only:  # no text-index entry: BM25 statistics never see it
+            self.conn.execute(
+                "INSERT INTO chunks_fts(rowid, content, names, idents) VALUES (?, ?, ?, ?)",
+                (rowid, values["content"], values["names"], values["idents"]),
+            )
         terms = term_values(chunk)
         if terms:
             self.conn.executemany(
@@ -76,7 +82,7 @@ class ChunkWrites:
                 "INSERT INTO symbol_names(name, chunk, depth) VALUES (?, ?, ?)",
                 [(name, rowid, depth) for name, depth in symbol_suffixes(chunk.symbol)],
             )
-        if chunk.embed_windows:
+        if chunk.embed_windows and not chunk.lookup_only:  # no vectors, windows' neither
             assert rowid is not None
             self.conn.executemany(
                 "INSERT INTO chunk_windows(chunk, seq, embed_hash, embed_text) VALUES (?, ?, ?, ?)",
