@@ -114,11 +114,10 @@ def _modifies_noun(text: str, after: int) -> bool:
     """The names are followed by a plain word that is not a verb, conjunction or
     preposition: they qualify a noun ("`X` traceback handling"), not the subject."""
     match = _AFTER_NAMES.match(text[after:])
-    return (
-        bool(match)
-        and match.group("w") not in _FOLLOWERS
-        and not _KIND_WORD.match(match.group("w"))
-    )
+    if match is None:
+        return False
+    word = match.group("w")
+    return word not in _FOLLOWERS and not _KIND_WORD.match(word)
 
 
 _KIND_WORD = re.compile(rf"^(?:{_KIND}|{_PARAM_WORD}|name|names)$", re.I)
