@@ -19,6 +19,7 @@ from ctxhub.ingest.python.callgraph import (
     own_nodes,
     scope_statements,
 )
+from ctxhub.ingest.python.deprecation_arguments import deprecation_fields, fields_message, named
 from ctxhub.ingest.python.deprecation_warnings import warn_sites
 
 
@@ -28,6 +29,7 @@ class Alias:
     replacement: str | None
     note: str
     line: int
+    since: str | None = None
 
 
 def find_aliases(
@@ -54,24 +56,33 @@ def alias_tables(
 ) -> Iterator[Alias]:
     """`set_deprecated_aliases({"Event": "anyio.Event"})` at module level, where the
     function called installs a proxy that warns: each key is a deprecated alias of
-    `module` for its value."""
+    `module` for its value. A value may also describe the deprecation
+    (`deprecate_attributes(__name__, {"Old": DeprecatedAttribute(value,
+    version="0.33.0", instead=...)})`): each key is then a deprecated attribute, since
+    that version, replaced by `instead` when it names something."""
     for stmt in scope_statements(tree.body):
         call = stmt.value if isinstance(stmt, ast.Expr) else None
-        if (
-            not isinstance(call, ast.Call)
-            or not call.args
-            or not isinstance(call.args[0], ast.Dict)
-        ):
+        if not isinstance(call, ast.Call):
             continue
+        table = next((a for a in call.args if isinstance(a, ast.Dict)), None)
         chain = dotted_chain(call.func)
-        if chain is None or not installs_aliases(chain):
+        if table is None or chain is None or not installs_aliases(chain):
             continue
-        table = call.args[0]
         for key, value in zip(table.keys, table.values, strict=False):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                continue
+            symbol = f"{module}.{key.value}"
             target = _mapped(value) if value is not None else None
-            if isinstance(key, ast.Constant) and isinstance(key.value, str) and target:
-                note = f"`{module}.{key.value}` is a deprecated alias of `{target}`."
-                yield Alias(f"{module}.{key.value}", target, note, key.lineno)
+            if target:
+                note = f"`{symbol}` is a deprecated alias of `{target}`."
+                yield Alias(symbol, target, note, key.lineno)
+            elif isinstance(value, ast.Call):
+                keywords = {kw.arg: kw.value for kw in value.keywords if kw.arg}
+                fields = deprecation_fields(keywords)
+                if "since" in fields or "instead" in fields:
+                    note = fields_message({**fields, "subject": symbol})
+                    instead = named(fields.get("instead"))
+                    yield Alias(symbol, instead, note, key.lineno, fields.get("since"))
 
 
 def _all_names(tree: ast.Module) -> set[str] | None:

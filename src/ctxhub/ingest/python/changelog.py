@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ctxhub.core.knowledge import Deprecation, parameter_note
 from ctxhub.ingest.python.changelog_reno import is_reno_note, reno_entries
-from ctxhub.ingest.python.deprecation_text import clean_name, find_replacement
+from ctxhub.ingest.python.changelog_subjects import is_language_name, parameters, subjects
+from ctxhub.ingest.python.deprecation_text import find_replacement
 
 _CHANGELOG_STEMS = frozenset(
     {
@@ -58,37 +59,21 @@ _LOOSE = re.compile(
     r"|module|keyword)s?\s+)?`",
     re.IGNORECASE,
 )
+# Or that opens with the names and says they are gone or deprecated: "``MultiError``
+# has been deprecated in favor of ...", "`a` and `b` are now deprecated".
+_CODE = r"(?::[\w:]+:)?`{1,2}[^`\n]+`{1,2}"
+_LOOSE_PASSIVE = re.compile(
+    rf"^(?:the\s+)?{_CODE}(?:\s*(?:,|and|or|&)\s*{_CODE})*\s+"
+    r"(?:(?:method|function|class|module|attribute|parameter|argument|alias)s?\s+)?"
+    r"(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fully\s+)?"
+    r"(?P<verb>removed|deprecated)\b",
+    re.IGNORECASE,
+)
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 _VERSION = re.compile(r"\bv?(\d+(?:\.\d+)+(?:[-.+]?[A-Za-z0-9]+)*)")
 _SECTION = re.compile(r"^\W*(?P<kind>deprecat|remov)", re.IGNORECASE)
 _BULLET = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_BACKTICKED = re.compile(r"`{1,2}([^`\n]+?)`{1,2}")
-_FIRST_SENTENCE = re.compile(r"[.:;](?:\s|$)")
-_KIND = (
-    r"(?:settings?|methods?|functions?|class(?:es)?|parameters?|arguments?|attributes?"
-    r"|propert(?:y|ies)|fields?|modules?|options?|frames?|services?|aliases?)"
-)
-_SEPARATOR = re.compile(rf"^\s*(?:{_KIND}\s*)?(?:,|/|&)?\s*(?:(?:and|or)\s+)?(?:the\s+)?$", re.I)
-# "`Cls` methods `a()`, `b()`" and "`Cls`'s `a`": what follows are members of Cls.
-_MEMBERS_OF = re.compile(
-    r"^(?:\s+(?:methods?|attributes?|propert(?:y|ies)|fields?)|['’]s)\s+$", re.I
-)
-# Words that make a name a parameter ("the *x* argument", "`x` keyword").
-_PARAM_WORD = r"(?:argument|parameter|keyword|kwarg|option|flag)s?\b"
-# "`Cls()`'s *x* argument": what follows the owner names its parameter.
-_OWNER_PARAM = re.compile(
-    rf"^\s*(?:['’]s)?\s+(?:the\s+)?(?P<m>[*_`]{{1,2}})(?P<p>[A-Za-z_]\w*)=?(?P=m)\s+"
-    rf"(?:keyword\s+)?{_PARAM_WORD}"
-)
-# "`x` argument (of|to|for|in) `Owner`": the names before were parameters.
-_PARAM_AFTER = re.compile(
-    rf"^\s*(?:keyword\s+)?{_PARAM_WORD}(?:\s+(?:of|to|for|in|on)\s+(?:the\s+)?"
-    r"`{1,2}(?P<owner>[^`\n]+)`{1,2})?"
-)
-# `Cls(x=...)` names parameter x of Cls; a bare `x=` names a parameter of some owner.
-_CALL_KEYWORD = re.compile(r"^~?[\w.]+\(\s*(?P<p>[A-Za-z_]\w*)\s*=")
-_KEYWORD = re.compile(r"^(?P<p>[A-Za-z_]\w*)=(?![\w.]*\()")
 _LABEL = re.compile(r"^[A-Za-z][\w ]{0,20}:\s+(?=\S)")  # "Breaking: Removed ..."
 _NOISE = re.compile(r"^[^\w`]+")  # leading emoji / markers such as "⚠️"
 
@@ -148,13 +133,31 @@ def _prerelease(version: str | None) -> bool:
     return version is not None and bool(re.search(r"[A-Za-z]", version))
 
 
+def _is_fence(lines: list[str], i: int) -> bool:
+    """A Markdown code fence; a `~~~` line that underlines the line above is a reST
+    heading's underline (towncrier's "Features" / "Deprecations and removals"), not one."""
+    if not _FENCE.match(lines[i]):
+        return False
+    return not (i > 0 and _underlines(lines[i - 1], lines[i]))
+
+
+def _underlines(line: str, nxt: str) -> bool:
+    """`nxt` is a reST/setext underline of `line`."""
+    return bool(
+        _RST_UNDERLINE.match(nxt)
+        and line.strip()
+        and not _BULLET.match(line)
+        and len(nxt.strip()) >= len(line.strip())
+    )
+
+
 def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
     """(line index, level, text) of ATX and underlined (RST/setext) headings, outside fences."""
     found: list[tuple[int, int, str]] = []
     underline_levels: list[str] = []
     fenced = False
     for i, line in enumerate(lines):
-        if _FENCE.match(line):
+        if _is_fence(lines, i):
             fenced = not fenced
             continue
         if fenced:
@@ -169,12 +172,7 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         under = _RST_UNDERLINE.match(nxt)
-        if (
-            under
-            and line.strip()
-            and not _BULLET.match(line)
-            and len(nxt.strip()) >= len(line.strip())
-        ):
+        if under and _underlines(line, nxt):
             char = under.group(1)
             if char not in underline_levels:
                 underline_levels.append(char)
@@ -200,7 +198,9 @@ def _changelog_entries(lines: list[str]) -> list[_Entry]:
         end = next((j for j, lvl, _ in heads[n + 1 :] if lvl <= level), len(lines))
         body_end = next((j for j, _, _ in heads[n + 1 :]), len(lines))
         kind = "deprecated" if section.group("kind").lower() == "deprecat" else "removed"
-        entries.extend(_entries(lines[i + 1 : min(end, body_end)], i + 1, kind, version))
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        start = i + 2 if _underlines(lines[i], nxt) else i + 1  # past a reST underline
+        entries.extend(_entries(lines[start : min(end, body_end)], start, kind, version))
         read.append((i, min(end, body_end)))
     if versions:
         entries.extend(_loose_entries(lines, versions, read))
@@ -227,7 +227,7 @@ def _loose_entries(
             body.append(lines[j].strip())
             j += 1
         text = " ".join(b.strip() for b in body if b.strip())
-        loose = _LOOSE.match(text)
+        loose = _LOOSE.match(text) or _LOOSE_PASSIVE.match(text)
         if loose:
             kind = "deprecated" if loose.group("verb").lower() == "deprecated" else "removed"
             version = next((v for at, v in reversed(versions) if at < i), None)
@@ -254,7 +254,7 @@ def _entries(lines: list[str], offset: int, kind: str, version: str | None) -> l
         current.clear()
 
     for i, line in enumerate(lines):
-        if _FENCE.match(line):
+        if _is_fence(lines, i):
             fenced = not fenced
             continue
         if fenced:
@@ -275,66 +275,19 @@ def _entries(lines: list[str], offset: int, kind: str, version: str | None) -> l
     return entries
 
 
-def _subjects(text: str) -> tuple[list[tuple[str, str | None]], int]:
-    """The names an entry opens with (each with the parameter it names, if any: `Cls(x=...)`
-    or a bare `x=`, whose owner is then ""), and where the text after them starts."""
-    end_first = _FIRST_SENTENCE.search(text)
-    limit = end_first.start() if end_first else len(text)
-    names: list[tuple[str, str | None]] = []
-    container: str | None = None
-    last_end = -1  # end of the previous backticked token; -1 before the first
-    for match in _BACKTICKED.finditer(text):
-        if match.start() > limit:
-            break
-        raw = match.group(1).strip()
-        name = clean_name(raw)
-        keyword = _KEYWORD.match(raw)
-        call = _CALL_KEYWORD.match(raw)
-        if last_end >= 0:
-            between = text[last_end : match.start()]
-            if len(names) == 1 and container is None and _MEMBERS_OF.match(between):
-                container = names.pop()[0]  # "`Cls` methods `a()`, `b()`": members of Cls
-            elif not _SEPARATOR.match(between):
-                break  # the opening enumeration has ended
-        last_end = match.end()
-        # A non-name token (`pkg-extra`, `model:v2`) still holds a place in the list.
-        if keyword:
-            names.append((container or "", keyword.group("p")))
-        elif name is not None:
-            inside = container and not name.startswith(container + ".")
-            names.append((f"{container}.{name}" if inside else name, call and call.group("p")))
-    return names, max(last_end, 0)
-
-
-def _parameters(subjects: list[tuple[str, str | None]], rest: str) -> list[tuple[str, str | None]]:
-    """(owner, parameter) where the words after the names say they are parameters:
-    "`Cls()`'s *x* argument", "`x` argument of `f()`", "`f`'s `x` keyword"."""
-    owner_param = _OWNER_PARAM.match(rest)
-    if owner_param and len(subjects) == 1 and subjects[0][1] is None:
-        return [(subjects[0][0], owner_param.group("p"))]
-    after = _PARAM_AFTER.match(rest)
-    if not after:
-        return [s for s in subjects if s[0]]  # a bare `x=` with no owner names nothing
-    said = clean_name(after.group("owner")) if after.group("owner") else None
-    out: list[tuple[str, str | None]] = []
-    for name, param in subjects:
-        if param is not None:
-            owner = name or said
-        else:
-            owner, _, param = name.rpartition(".") if said is None else (said, "", name)
-            param = param.rsplit(".", 1)[-1]
-        if owner:
-            out.append((owner, param))
-    return out
-
-
 def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
     text = _NOISE.sub("", entry.text.replace("**", ""))
     unlabelled = _LABEL.sub("", text, count=1)
-    subjects, after = _subjects(unlabelled)
-    subjects = _parameters(subjects, unlabelled[after:])
+    named, after = subjects(unlabelled)
+    named = [(n, p) for n, p in parameters(named, unlabelled[after:]) if not is_language_name(n)]
     after += len(text) - len(unlabelled)
-    replacement = find_replacement(text[after:]) or _renamed_to(text[after:])
+    # what replaces it is said after the names, or else before them when a later
+    # sentence names them ("... previously called `x` is now named `y`. The old `x` ...")
+    replacement = (
+        find_replacement(text[after:])
+        or _renamed_to(text[after:])
+        or find_replacement(text[:after])
+    )
     removal_said = "remov" in text[:40].lower()
     note = text if entry.kind == "deprecated" or removal_said else f"Removed: {text}"
     return [
@@ -348,7 +301,7 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
             line=entry.line,
             origin="changelog",
         )
-        for name, param in dict.fromkeys(subjects)
+        for name, param in dict.fromkeys(named)
     ]
 
 

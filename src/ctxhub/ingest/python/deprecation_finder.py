@@ -12,6 +12,13 @@ from dataclasses import dataclass, field
 from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
 from ctxhub.ingest.python.callgraph import ScopeContext
 from ctxhub.ingest.python.definitions import Definition, decorator_name, docstring
+from ctxhub.ingest.python.deprecation_arguments import (
+    called_with,
+    deprecation_fields,
+    fields_message,
+    first_code,
+    named,
+)
 from ctxhub.ingest.python.deprecation_helpers import HelperView
 from ctxhub.ingest.python.deprecation_subjects import (
     annotated_docs,
@@ -27,7 +34,6 @@ from ctxhub.ingest.python.deprecation_text import (
     find_replacement,
     find_since,
     find_subject,
-    message_text,
     says_self_deprecated,
 )
 from ctxhub.ingest.python.deprecation_warnings import guarded_warn_sites
@@ -189,6 +195,10 @@ class DeprecationFinder:
             param = None if whole or d is None else _warned_parameter(message, last, params)
             if param is None and not whole and d is not None and guard is not None:
                 param = guard_parameter(guard, params, last)
+            if param is None and not whole and d is not None:
+                # `f(x=False)` is deprecated: passing x so is, not f
+                call_form = called_with(first_code(message))
+                param = call_form[1] if call_form and call_form[1] in params else None
             if param is not None:
                 # "The `x` argument is deprecated": a parameter of this def, and so is
                 # the one to use instead when the def takes it (not a member of cls).
@@ -238,15 +248,41 @@ class DeprecationFinder:
                     )
 
     def decorators(self, d: Definition) -> None:
+        """`@deprecated(...)`: its arguments say since (a version-like string), what to
+        use (`instead=`) and what is deprecated (`thing=` a dotted name: that name too); a
+        decorated `__init__` deprecates its class."""
+        if "." in d.qualname and not d.in_class and not isinstance(d.node, ast.ClassDef):
+            return  # a def nested in a function (a helper's wrapper) is no API
         symbol = f"{self.module}.{d.qualname}"
         for dec in d.node.decorator_list:
             if "deprecat" not in decorator_name(dec).split(".")[-1].lower():
                 continue
-            text = ""
+            fields: dict[str, str] = {}
             if isinstance(dec, ast.Call):
-                text = message_text(dec.args[0] if dec.args else None) or ""
+                keywords = {kw.arg: kw.value for kw in dec.keywords if kw.arg}
+                fields = deprecation_fields(keywords, dec.args)
             cls = d.parent_class if d.in_class else None
-            self.add(symbol, text, "decorator", dec.lineno, whole=True, class_qual=cls)
+            thing = named(fields.get("subject"))
+            symbols = [symbol]
+            if d.name in _INIT_LIKE and cls is not None:
+                symbols.append(f"{self.module}.{cls}")
+            if thing and "." in thing and thing not in symbols:
+                symbols.append(thing)
+            text = fields.get("note") or (
+                fields_message({**fields, "subject": thing or symbols[-1]}) if fields else ""
+            )
+            instead = self.resolve(named(fields.get("instead")), cls)
+            for name in symbols:
+                self.add(
+                    name,
+                    text,
+                    "decorator",
+                    dec.lineno,
+                    whole=True,
+                    since=fields.get("since"),
+                    replacement=instead,
+                    class_qual=cls,
+                )
 
     def result(self) -> CodeDeprecations:
         out = CodeDeprecations()

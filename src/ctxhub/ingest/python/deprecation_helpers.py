@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.ingest.python.callgraph import ImportTable, dotted_chain, own_nodes
+from ctxhub.ingest.python.deprecation_arguments import arguments_message
 from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES, message_text
-from ctxhub.ingest.python.deprecation_warnings import arguments_message
 from ctxhub.ingest.python.helper_scan import ScannedFunction, ScannedModule, qualify, scan_module
 from ctxhub.ingest.python.source import decode_source, parse_source
 

@@ -22,7 +22,8 @@ _NAME = rf"(?:{_QUOTED}|{_BARE})"
 _TRIGGER = (
     r"(?:use|import\s+from|import|move[ds]?\s+to|merged\s+into"
     r"|replac(?:e|ed|ing)\s+(?:(?:it|them|this)\s+)?(?:by|with)"
-    r"|in\s+fav(?:ou)?r\s+of|superseded\s+by|switch\s+to|migrate\s+to|renamed\s+to"
+    r"|in\s+favou?r\s+of|superseded\s+by|switch\s+to|migrate\s+to|renamed\s+to"
+    r"|(?:is\s+)?now\s+(?:named|called)"
     r"|alias\s+(?:for|of)|prefer)"
 )
 # A quoted name may follow a few words ("use Pipecat's universal `LLMContext`"); a bare

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 from ctxhub.ingest.python.callgraph import NESTED_SCOPES, dotted_chain, own_nodes
+from ctxhub.ingest.python.deprecation_arguments import helper_message
 from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES, message_text
 
 _SAYS_DEPRECATED = re.compile(r"\bdeprecat", re.IGNORECASE)
@@ -104,50 +105,6 @@ def deprecation_message(
     if "deprecat" in lowered and "warn" in lowered:
         return message_text(first) or helper_message(call)
     return None
-
-
-#: What a deprecation helper's keyword arguments usually mean, by their names.
-_HELPER_SUBJECT = re.compile(r"(?:^|_)(name|symbol|what|feature|deprecated)$")
-_HELPER_SINCE = re.compile(r"^(?:version|since|deprecated_in|deprecated_since)$")
-_HELPER_INSTEAD = re.compile(r"^(?:alternative|replacement|instead|use|new_name|new)$")
-_HELPER_NOTE = re.compile(r"^(?:info|message|msg|reason|details|extra|text)$")
-_HELPER_REMOVAL = re.compile(r"^(?:removal_in|removed_in|remove_in|pending)$")
-
-
-def helper_message(call: ast.Call) -> str:
-    """A project helper's warning (`warn_deprecation(version="2.0",
-    deprecated_name="StaticFilesConfig", kind="class", alternative="...")`) as the
-    sentence the helper would build: "StaticFilesConfig is deprecated since 2.0; use ...
-    instead. ..."; "" when its arguments say nothing literal."""
-    return arguments_message({kw.arg: kw.value for kw in call.keywords if kw.arg})
-
-
-def arguments_message(arguments: Mapping[str, ast.expr]) -> str:
-    """The sentence a helper's arguments (by parameter name) say; "" if no subject."""
-    fields: dict[str, str] = {}
-    for arg, expr in arguments.items():
-        value = message_text(expr)
-        if not value:
-            continue
-        for key, pattern in (
-            ("subject", _HELPER_SUBJECT),
-            ("since", _HELPER_SINCE),
-            ("instead", _HELPER_INSTEAD),
-            ("note", _HELPER_NOTE),
-            ("removal", _HELPER_REMOVAL),
-        ):
-            if pattern.search(arg.lower()):
-                fields.setdefault(key, value)
-    if "subject" not in fields:
-        return ""
-    text = f"`{fields['subject']}` is deprecated"
-    if "since" in fields:
-        text += f" since {fields['since']}"
-    if "removal" in fields:
-        text += f" and will be removed in {fields['removal']}"
-    if "instead" in fields:
-        text += f"; use `{fields['instead']}` instead"
-    return text + (f". {fields['note']}" if "note" in fields else ".")
 
 
 def _default_category(category: ast.expr | None) -> bool:

@@ -90,7 +90,13 @@ def find_code_deprecations(
     aliases += alias_tables(tree, module, view.installs_aliases)
     for alias in aliases:
         finder.add(
-            alias.symbol, alias.note, "alias", alias.line, whole=True, replacement=alias.replacement
+            alias.symbol,
+            alias.note,
+            "alias",
+            alias.line,
+            whole=True,
+            since=alias.since,
+            replacement=alias.replacement,
         )
     getattr_warns = any(r.symbol == f"{module}.__getattr__" for r in finder.partial) or (
         f"{module}.__getattr__" in finder.full

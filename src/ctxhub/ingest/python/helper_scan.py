@@ -42,7 +42,8 @@ def qualify(chain: list[str], imports: ImportTable, module: str, names: frozense
     """A dotted chain as written in `module`, as an absolute name where its imports or
     its own top-level names tell."""
     if chain[0] in imports.bindings:
-        return imports.resolve(chain) or ".".join(chain)
+        # `_deprecate.helper(...)` with `from pkg import _deprecate`: pkg._deprecate.helper
+        return imports.qualify(".".join(chain))
     if chain[0] in names:
         return ".".join([module, *chain])
     return ".".join(chain)

@@ -45,7 +45,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 24,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 25,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -69,7 +69,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # public module imports under another name (`extra.renamed`); 23: a helper's message
     # joined with `+` or passed bare, numeric arguments, a warning naming its own function;
     # 24: every def has a chunk, a trivial one (`self.x = x`, an abstract `pass`)
-    # lookup-only
+    # lookup-only; 25: "in favor of" read as a replacement (only "in favour of" was),
+    # decorator and helper arguments (version, instead=, thing=)
     "docs": 7,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
@@ -77,9 +78,12 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # names, short HTML pages kept, an H1 with markup not repeated after the title
     "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
-    "changelog": 3,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 4,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
-    # no horizontal rule in an entry, one record per entry repeated across versions
+    # no horizontal rule in an entry, one record per entry repeated across versions;
+    # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
+    # names are those its sentence opens with, no builtin/typing/stdlib names, "`a`
+    # method on `B`" is B.a, "`x` has been deprecated" bullets, "in favor of"
 }
 
 
