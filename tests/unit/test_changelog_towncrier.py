@@ -105,3 +105,36 @@ def test_a_later_sentence_names_what_is_deprecated() -> None:
 def test_in_favor_of_in_either_spelling() -> None:
     assert find_replacement("deprecated in favor of `acme.new`") == "acme.new"
     assert find_replacement("deprecated in favour of `acme.new`") == "acme.new"
+
+
+#: towncrier's default entries open with the issue link (pluggy's CHANGELOG.rst)
+LINKED = """Changelog
+=========
+
+pluggy 1.0.0 (2021-08-25)
+=========================
+
+Deprecations and Removals
+-------------------------
+
+- `#116 <https://x.invalid/116>`_: Remove deprecated ``implprefix`` support.
+  Decorate hook implementations using an instance of HookimplMarker instead.
+
+- `#265 <https://x.invalid/265>`_: Remove the ``_Result.result`` property.
+  Use ``_Result.get_result()`` instead.
+
+Features
+--------
+
+- `#282 <https://x.invalid/282>`_: When registering a hookimpl declared as
+  ``hookwrapper=True`` whose function is not a generator, a ``PluggyValidationError``
+  is now raised.
+"""
+
+
+def test_an_entry_opening_with_its_issue_link_is_read_past_the_link() -> None:
+    records = extract_changelog_deprecations("p", "CHANGELOG.rst", LINKED)
+    found = {r.symbol: r for r in records}
+    assert set(found) == {"implprefix", "_Result.result"}  # "`x` support": x is removed
+    assert all(r.since == "1.0.0" for r in records)
+    assert found["_Result.result"].note.startswith("Remove the ``_Result.result`` property")

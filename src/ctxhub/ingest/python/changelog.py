@@ -76,6 +76,9 @@ _BULLET = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LABEL = re.compile(r"^[A-Za-z][\w ]{0,20}:\s+(?=\S)")  # "Breaking: Removed ..."
 _NOISE = re.compile(r"^[^\w`]+")  # leading emoji / markers such as "⚠️"
+#: towncrier's issue links that open an entry: `` `#265 <https://...>`_: `` (reST), or
+#: `[#265](https://...): ` (Markdown)
+_ISSUE_LINKS = re.compile(r"^(?:(?:`#?\d+ <[^>]*>`_|\[#?\d+\]\([^)]*\))[,:]?\s*)+")
 
 
 def is_changelog(relpath: str) -> bool:
@@ -276,7 +279,7 @@ def _entries(lines: list[str], offset: int, kind: str, version: str | None) -> l
 
 
 def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
-    text = _NOISE.sub("", entry.text.replace("**", ""))
+    text = _ISSUE_LINKS.sub("", _NOISE.sub("", entry.text.replace("**", "")))
     unlabelled = _LABEL.sub("", text, count=1)
     named, after = subjects(unlabelled)
     named = [(n, p) for n, p in parameters(named, unlabelled[after:]) if not is_language_name(n)]

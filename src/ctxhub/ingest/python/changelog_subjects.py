@@ -70,7 +70,9 @@ _FOLLOWERS = frozenset(
     "is are was were has have had will would can could should must may now and or in on"
     " of for from to which that as at by since with without instead been being no not"
     " nor also still were here there its their it they this these those so but then"
-    " have".split()
+    " have"
+    # "`x` support" / "`x` compatibility": what is removed is x itself
+    " support compatibility usage use".split()
 )
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
 _LANGUAGE = frozenset(dir(builtins)) | frozenset(getattr(typing, "__all__", ()))

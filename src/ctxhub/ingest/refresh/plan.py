@@ -78,12 +78,13 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # names, short HTML pages kept, an H1 with markup not repeated after the title
     "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
-    "changelog": 4,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 5,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
     # names are those its sentence opens with, no builtin/typing/stdlib names, "`a`
-    # method on `B`" is B.a, "`x` has been deprecated" bullets, "in favor of"
+    # method on `B`" is B.a, "`x` has been deprecated" bullets, "in favor of"; 5: an
+    # entry's opening issue link (towncrier's `` `#265 <url>`_: ``) left out, "`x` support"
 }
 
 
