@@ -16,7 +16,7 @@ from typing import Any
 
 from ctxhub.core.doc_paths import doc_url, is_aggregate_doc, normalize_doc_path
 from ctxhub.core.errors import SkipFile
-from ctxhub.core.knowledge import Chunk, ChunkMeta, chunk_id
+from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
 from ctxhub.ingest.docs.cleaned import CleanedText, plain_lines
 from ctxhub.ingest.docs.includes import Reader, expand_includes
@@ -125,6 +125,10 @@ def _chunk(
     }
     if sec.level > 0 and len(sec.crumbs) > 1:
         extra["anchor"] = _slug(sec.crumbs[-1])
+    if page.extra.get("format") == "rst" and is_api_stub(
+        win.text, sec.crumbs[-1] if sec.crumbs else ""
+    ):
+        extra[LOOKUP_ONLY] = True  # get_doc shows it; search never ranks it
     # the embedder sees title, the breadcrumb below it, and the summary once per page
     sub = " > ".join(sec.crumbs[1:]) if sec.crumbs[:1] == (page.title,) else breadcrumb
     first = extra["chunk_index"] == 0
@@ -150,6 +154,27 @@ def _chunk(
             extra=extra,
         ),
     )
+
+
+#: What the reST renderer makes of an API description directive without content
+#: (`.. automodule:: pkg.mod` -> "module pkg.mod", `.. autoclass:: pkg.C` -> "class pkg.C").
+_DESCRIBED = re.compile(
+    r"^(?:module|class|function|method|attribute|data|exception|decorator|property|"
+    r"classmethod|staticmethod|attr|func|meth|exc|obj)\s+[\w.]+(?:\(.*\))?$"
+)
+#: At most this much prose beside the described names ("Those functions can be used ...").
+_STUB_PROSE = 200
+
+
+def is_api_stub(text: str, heading: str) -> bool:
+    """A section of a Sphinx API page that only names definitions for autodoc to fill in
+    at build time (`.. automodule:: tenacity.retry`, one intro sentence): in the source it
+    says nothing, so it is lookup-only, never a search answer or an example."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith("#") and ln != heading.strip()]
+    described = [ln for ln in lines if _DESCRIBED.match(ln)]
+    prose = [ln for ln in lines if not _DESCRIBED.match(ln)]
+    return bool(described) and sum(len(p) for p in prose) <= _STUB_PROSE and len(prose) <= 2
 
 
 def _chunks(page: _Page, doc: CleanedText, max_tokens: int) -> list[Chunk]:
