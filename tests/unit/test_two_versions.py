@@ -182,6 +182,22 @@ def test_a_search_folds_the_other_version_into_the_installed_ones_hit(hub: HubSe
     assert [h.source for h in pinned.hits if h.symbol == "tv.main.App.add"] == ["tv-old"]
 
 
+def test_a_folded_source_that_is_due_a_refresh_is_named_in_the_notes(
+    hub: HubSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    due = "refresh due: 9.9 installed, 1.0 indexed"
+    monkeypatch.setattr(
+        hub_status_module,
+        "environment_note",
+        lambda origin, indexed: due if origin == "pypi:pydantic" else None,
+    )
+    response = search_tools.search(hub, "App add step", limit=10)
+    [hit] = [h for h in response.hits if h.symbol == "tv.main.App.add"]
+    assert hit.source == "tv-old"  # the due source ranks last: folded into the pin
+    assert [a["source"] for a in hit.metadata["also_in"]] == ["tv"]
+    assert any(n.startswith(f"tv: {due}") for n in response.source_notes)
+
+
 def test_a_page_of_two_versions_is_one_hit_and_another_packages_page_stays(
     hub: HubSession,
 ) -> None:

@@ -75,7 +75,11 @@ def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
     qualified name nothing defines. No hits: say so plainly when the hub holds nothing
     at all."""
     if response.hits:
-        notes = source_notes(hub.store, {h.source for h in response.hits})
+        # a folded version's source counts too: its installed version may be the news
+        folded = {
+            str(a.get("source")) for h in response.hits for a in h.metadata.get("also_in", ())
+        }
+        notes = source_notes(hub.store, {h.source for h in response.hits} | folded)
         update: dict[str, Any] = {"source_notes": notes} if notes else {}
         if (notice := _named_nothing(hub, response.query)) is not None:
             update["notice"] = notice
