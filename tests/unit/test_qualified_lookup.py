@@ -277,3 +277,19 @@ def test_a_typed_locals_call_reaches_a_class_imported_through_a_re_export(
 ) -> None:
     trace = code_tools.trace_calls(hub, "streamy.user.fill")
     assert "streamy.streams.Buffered.reset" in {n.symbol for n in trace.nodes}
+
+
+def test_a_structural_question_in_words_names_the_tool_that_answers_it(hub: HubSession) -> None:
+    from ctxhub.tools import search_tools
+
+    asked = {
+        "which classes subclass ReceiveStream": "search_api(base_class='ReceiveStream')",
+        "who calls streamy.streams.Buffered.reset": "direction='callers'",
+        "what does LineBuffered subclass": "get_code_snippet(symbol='LineBuffered')",
+    }
+    for query, tool in asked.items():
+        notice = search_tools.search(hub, query).notice
+        assert notice is not None and tool in notice, query
+    # a name nothing defines gets no hint; a how-to question none
+    assert search_tools.search(hub, "which classes subclass NoSuchBase").notice is None
+    assert search_tools.search(hub, "how do I peek at the next item").notice is None

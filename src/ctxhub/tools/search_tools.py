@@ -27,6 +27,7 @@ from ctxhub.tools import resolve
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
+from ctxhub.tools.structural_hints import structural_hint
 
 
 def _request(
@@ -72,8 +73,8 @@ def _named_nothing(hub: HubSession, query: str) -> str | None:
 
 def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
     """Hits: name their sources that are due a refresh, and say when the query is a
-    qualified name nothing defines. No hits: say so plainly when the hub holds nothing
-    at all."""
+    qualified name nothing defines, or a structural question a tool answers exactly.
+    No hits: say so plainly when the hub holds nothing at all."""
     if response.hits:
         # a folded version's source counts too: its installed version may be the news
         folded = {
@@ -81,7 +82,8 @@ def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
         }
         notes = source_notes(hub.store, {h.source for h in response.hits} | folded)
         update: dict[str, Any] = {"source_notes": notes} if notes else {}
-        if (notice := _named_nothing(hub, response.query)) is not None:
+        notice = _named_nothing(hub, response.query) or structural_hint(hub.store, response.query)
+        if notice is not None:
             update["notice"] = notice
         return response.model_copy(update=update) if update else response
     if response.notice:
