@@ -137,3 +137,15 @@ def test_a_search_never_returns_a_lookup_only_chunk(hub: HubSession, query: str)
         search_tools.search_api(hub, query=query, limit=20),
     ):
         assert found.hits and not {h.id for h in found.hits} & trivial
+
+
+def test_status_counts_lookup_only_chunks_apart(hub: HubSession) -> None:
+    from ctxhub.tools.hub_status import hub_status
+    from ctxhub.tools.render import hub_status as render_status
+
+    status = hub_status(hub.store, stale_days=30)
+    per_source = sum(sum(s.chunks.values()) for s in status.sources)
+    assert status.chunks == per_source  # every chunk, as the sources count them
+    assert status.lookup_only == len(_lookup_only_ids(hub)) > 0
+    assert status.embedded <= status.chunks - status.lookup_only
+    assert f"{status.lookup_only} lookup-only" in render_status(status)

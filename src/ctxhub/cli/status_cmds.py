@@ -46,7 +46,8 @@ def status(ctx: Context, as_json: bool) -> None:
     mode = ", read-only: searches work, writes fail" if report.read_only else ""
     out.print(f"store   {report.store_path} ({_size(report.store_bytes)}{mode})")
     out.print(f"model   {report.model or '-'} (dim {report.dim or '-'})")
-    out.print(f"chunks  {report.chunks} ({report.embedded} embedded)")
+    looked = f", {report.lookup_only} lookup-only" if report.lookup_only else ""
+    out.print(f"chunks  {report.chunks} ({report.embedded} embedded{looked})")
     rows = []
     details: list[str] = []  # what the table cuts, in full below it
     for s in report.sources:

@@ -293,7 +293,8 @@ class HubStatus(BaseModel):
     model: str | None
     dim: int | None
     generation: int
-    chunks: int
-    embedded: int
+    chunks: int  # every chunk, lookup-only ones too (the per-source counts add up to it)
+    embedded: int  # of the ranked chunks (lookup-only ones are never embedded)
     sources: list[SourceStatus]
+    lookup_only: int = 0  # trivial defs and autodoc stubs: looked up, never ranked
     memory: MemoryStatus = Field(default_factory=MemoryStatus)

@@ -144,9 +144,9 @@ def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
         )
     sources.sort(key=lambda s: s.name)
     model = store.model
-    embedded, total = store.embedding_coverage(model[0]) if model else (0, 0)
-    if not model:
-        total = sum(sum(k.values()) for k in counts.values())
+    all_chunks = sum(sum(k.values()) for k in counts.values())
+    # coverage counts the ranked chunks: lookup-only ones have no vector to wait for
+    embedded, ranked = store.embedding_coverage(model[0]) if model else (0, all_chunks)
     size = store.size_bytes()
     return HubStatus(
         store_path=store.location,
@@ -156,8 +156,9 @@ def hub_status(store: HubStore, stale_days: int, pending: int = 0) -> HubStatus:
         model=model[0] if model else None,
         dim=model[1] if model else None,
         generation=store.generation(),
-        chunks=total,
+        chunks=all_chunks,
         embedded=embedded,
+        lookup_only=max(0, all_chunks - ranked),
         sources=sources,
         memory=MemoryStatus(
             **store.memory_counts(), pending=pending, unhelpful_queries=store.unhelpful_queries()

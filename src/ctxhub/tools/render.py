@@ -333,7 +333,8 @@ def hub_status(status: HubStatus) -> str:
         f"store {status.store_path} ({status.store_bytes // 1024} KB, schema "
         f"{status.schema_version}, generation {status.generation})",
         f"model {status.model or '-'} (dim {status.dim or '-'}); "
-        f"{status.chunks} chunks, {status.embedded} embedded",
+        f"{status.chunks} chunks, {status.embedded} embedded"
+        + (f", {status.lookup_only} lookup-only" if status.lookup_only else ""),
     ]
     if not status.sources:
         lines.append("no sources indexed; run `ctxhub add SOURCE`")

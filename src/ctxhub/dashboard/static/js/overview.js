@@ -11,7 +11,7 @@ export async function render(root) {
     fill(root,
       data.empty ? h("div", { class: "card empty", id: "empty-message" }, data.empty_message) : null,
       h("div", { class: "cards" },
-        card("chunks", data.chunks, `${data.embedded} embedded`),
+        card("chunks", data.chunks, `${data.embedded} embedded` + (data.lookup_only ? ` · ${data.lookup_only} lookup-only` : "")),
         card("sources", data.sources.length, ""),
         card("memory records", data.memory.records, `${data.memory.worked} worked · ${data.memory.not_worked} failed`),
         card("store", bytes(data.store_bytes), data.store_path),
