@@ -296,7 +296,7 @@ def test_check_deprecation_and_hub_status(mcp: Any) -> None:
     hub = HubStatus.model_validate(ok(status))
     assert {s.name for s in hub.sources} == {"chime", "chime-docs", "chime-examples"}
     assert hub.model and hub.model.startswith("all-MiniLM-L6-v2")
-    assert hub.embedded == hub.chunks > 0
+    assert hub.embedded == hub.chunks - hub.lookup_only > 0  # every ranked chunk
     # the store the server answered from is the one this run is about
     assert hub.store_path.startswith("postgresql://") == ("CTXHUB_DB" in mcp.env)
 
