@@ -73,3 +73,8 @@ def is_private_path(dotted: str | None) -> bool:
         p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
         for p in (dotted or "").split(".")
     )
+
+
+def canonical_name(name: str) -> str:
+    """A distribution's name by PEP 503: `LiteStar`, `lite_star` and `lite.star` are one."""
+    return re.sub(r"[-_.]+", "-", name).lower()

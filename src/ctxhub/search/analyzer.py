@@ -115,7 +115,7 @@ def analyze(query: str) -> QueryAnalysis:
         has_code=has_code,
         weights=path_weights(identifiers, is_error, has_code, bool(fragments), bool(pasted)),
         asks_implementation=_IMPLEMENTATION.search(query) is not None,
-        is_name=bool(_ONE_NAME.fullmatch(query.strip())),
+        is_name=is_one_name(query),
         fragment_groups=groups,
         messages=[text for text, _ in pasted],
     )
@@ -182,6 +182,11 @@ def _emit(words: list[str], n: int, grams: list[str]) -> list[str]:
             if text not in grams:
                 grams.append(text)
     return []
+
+
+def is_one_name(text: str) -> bool:
+    """The whole text is one (dotted) name: `Table`, `httpx.Client()`, ``run``."""
+    return bool(_ONE_NAME.fullmatch(text.strip()))
 
 
 def with_definitions(analysis: QueryAnalysis, definitions: list[str]) -> QueryAnalysis:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
+from ctxhub.core.identifiers import canonical_name
 from ctxhub.core.knowledge import Chunk
 from ctxhub.search.rank import Candidate
 from ctxhub.store.protocol import SourceState
@@ -38,7 +39,7 @@ def _packages(state: SourceState) -> set[str]:
     names = {str(p) for p in state.stats.get("packages", ())}
     if state.origin.startswith("pypi:"):
         dist = re.split(r"[\s=<>!~@\[]", state.origin.removeprefix("pypi:"), maxsplit=1)[0]
-        names.add("dist:" + re.sub(r"[-_.]+", "-", dist).lower())
+        names.add("dist:" + canonical_name(dist))
     return names
 
 

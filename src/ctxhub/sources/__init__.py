@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ctxhub.core.errors import InputError, SourceError
+from ctxhub.core.identifiers import canonical_name
 from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
@@ -141,7 +142,7 @@ def _pypi_parts(argument: str) -> tuple[str, str | None]:
         )
     if pinned and release.split() != [release]:  # empty, or with blanks
         raise InputError(f"bad version {release!r} in {argument!r}: use pypi:NAME==X")
-    return pypi.canonical_name(requested), release or None
+    return canonical_name(requested), release or None
 
 
 def _spec(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.metadata as md
 import json
 import os
-import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -42,11 +41,6 @@ class Distribution:
     root: Path
     files: list[str]
     direct_url: str | None
-
-
-def canonical_name(name: str) -> str:
-    """PEP 503: `LiteStar`, `lite_star` and `lite.star` are one distribution."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def project_python(cwd: Path | None = None) -> str | None:

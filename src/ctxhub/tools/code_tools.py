@@ -16,7 +16,7 @@ from ctxhub.session import HubSession
 from ctxhub.tools import call_edges, resolve, search_tools
 from ctxhub.tools.fold import fold_header
 from ctxhub.tools.hub_status import installed_first, installed_ranks, source_notes
-from ctxhub.tools.nearest import nearest_names
+from ctxhub.tools.nearest import did_you_mean, nearest_names
 from ctxhub.tools.source_check import check_sources
 
 MAX_TRACE_NODES = 200
@@ -346,8 +346,7 @@ def trace_calls(
     found, _stubs = resolve.runtime_first(hub.store, found)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
-        near = nearest_names(hub, symbol, source)
-        hint = "; did you mean " + ", ".join(near) + "?" if near else ""
+        hint = did_you_mean(hub, symbol, source)
         raise NotFoundError(f"no indexed function or method named {shown(symbol)}{hint}")
     found, elsewhere = _installed_first(hub, found)
     root = found[0]

@@ -93,8 +93,8 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         c = flagged[0]
         location = f"{c.source}:{c.path}:{c.line_start}"
     replacement = next((d.replacement for d in entries if d.replacement), None)
-    removals = [d for d in entries if _is_removal(d)]
-    notices = [d for d in entries if not _is_removal(d)]
+    removals = [d for d in entries if is_removal(d)]
+    notices = [d for d in entries if not is_removal(d)]
     return DeprecationReport(
         symbol=symbol,
         deprecated=True,
@@ -137,11 +137,6 @@ def _docs_report(symbol: str, stated: list[DocDeprecation], *, found: bool) -> D
         found=found,
         evidence="docs",
     )
-
-
-def _is_removal(d: Deprecation) -> bool:
-    """A changelog's "Removed" entry: the name is gone in that version, not deprecated."""
-    return is_removal(d)
 
 
 def _constructor_records(hub: HubSession, symbol: str, source: str | None) -> list[Deprecation]:

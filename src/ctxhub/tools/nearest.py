@@ -52,6 +52,12 @@ def nearest_names(
     return _as_imported(hub, sorted(found, key=order)[:most])
 
 
+def did_you_mean(hub: HubSession, symbol: str, source: str | None = None) -> str:
+    """`; did you mean a, b?` with the names nearest `symbol`, or "" when none is near."""
+    near = nearest_names(hub, symbol, source)
+    return f"; did you mean {', '.join(near)}?" if near else ""
+
+
 def _as_imported(hub: HubSession, names: list[str]) -> list[str]:
     """Offered as a user imports them: `anyio.Lock`, not `anyio._core._synchronization.Lock`."""
     public = public_paths(hub.store, names)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ctxhub.core.calls import CallsVia, call_sites, marker, via_kind
@@ -17,6 +16,7 @@ from ctxhub.core.knowledge import (
     SearchResponse,
 )
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
+from ctxhub.search.analyzer import is_one_name
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.reexports import public_paths
@@ -25,7 +25,7 @@ from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.tools import resolve
 from ctxhub.tools.hub_status import installed_ranks, source_notes
-from ctxhub.tools.nearest import nearest_names
+from ctxhub.tools.nearest import did_you_mean
 from ctxhub.tools.source_check import check_sources
 from ctxhub.tools.structural_hints import structural_hint
 
@@ -52,22 +52,17 @@ def _empty_hub(hub: HubSession) -> str | None:
     return None if hub.store.sources() else EMPTY_HUB
 
 
-#: A query that is one qualified name and nothing else (`requests.Session.fetch_json`).
-_ONE_DOTTED_NAME = re.compile(r"`?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?`?")
-
-
 def _named_nothing(hub: HubSession, query: str) -> str | None:
     """For a query that is one qualified name no definition has (a hallucinated method,
     a typo), a notice saying so with the nearest names: the hits are only what a search
     for its words finds, never that name's definition."""
     name = query.strip()
-    if not _ONE_DOTTED_NAME.fullmatch(name) or resolve.find_symbol(hub.store, name)[0]:
+    dotted = is_one_name(name) and "." in name  # `requests.Session.fetch_json`
+    if not dotted or resolve.find_symbol(hub.store, name)[0]:
         return None
-    near = nearest_names(hub, name)
-    hint = f"; did you mean {', '.join(near)}?" if near else ""
     return (
-        f"no definition named {shown(name)} is indexed{hint} The hits are what a search "
-        "for its words finds."
+        f"no definition named {shown(name)} is indexed{did_you_mean(hub, name)} The hits "
+        "are what a search for its words finds."
     )
 
 
