@@ -153,3 +153,26 @@ def test_a_stub_ranked_first_gives_its_place_to_the_definition() -> None:
     # without its definition among the candidates, a stub's overloads take one place
     alone = fold_stubs([stub, overload, other], lambda c: None)
     assert [c.chunk.symbol for c in alone] == ["pkg.run", "pkg.other"]
+
+
+def test_a_stub_whose_definition_was_not_retrieved_is_answered_with_it() -> None:
+    # `attrs.define` (a stub) shares no words with `attr._next_gen.define`, so the search
+    # retrieves the stub alone: the hit is still the code that runs
+    stub = _cand("pkg.run", "pkg/__init__.pyi", 1, overload=True)
+    other = _cand("pkg.other", "pkg/other.py", 2)
+    runs = make_chunk("s", "pkg/_impl.py", "pkg._impl.run", "def run(): return 1", ordinal=9)
+    folded = fold_stubs([stub, other], lambda c: runs if c.symbol == "pkg.run" else None)
+    assert [c.chunk.symbol for c in folded] == ["pkg._impl.run", "pkg.other"]
+    assert folded[0].score == stub.score and folded[0].signals["bm25"].rank == 1
+    assert folded[0].duplicates == ["s:pkg/__init__.pyi:1"]
+    # far down the list a stub is looked up only beside a runtime namesake: left as is
+    deep = [_cand(f"pkg.f{i}", f"pkg/m{i}.py", i + 1) for i in range(12)] + [stub]
+    looked: list[str] = []
+    kept = fold_stubs(deep, lambda c: looked.append(c.symbol or "") or runs)
+    assert looked == [] and kept[-1].chunk.symbol == "pkg.run"
+
+
+def test_a_search_for_a_stubbed_name_answers_with_the_runtime_code(hub: HubSession) -> None:
+    response = hub.retriever.search(SearchRequest(query="pw.make", kinds=["api"], limit=5))
+    assert response.hits[0].symbol == "pw._impl.make"
+    assert not any((h.path or "").endswith(".pyi") for h in response.hits[:1])

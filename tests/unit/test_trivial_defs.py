@@ -1,7 +1,7 @@
 """Every `def` is a chunk of its own, however short: a two-line constructor and an
 abstract `pass` are what snippets, call graphs, `super()` chains and member listings
-point at. A trivial one is lookup-only: reached by name or structure, never a search hit
-(core/knowledge.LOOKUP_ONLY)."""
+point at. A trivial one is lookup-only: reached by name or structure, a search hit only
+for a query that is its name (core/knowledge.LOOKUP_ONLY)."""
 
 from __future__ import annotations
 
@@ -123,13 +123,12 @@ def test_a_class_listing_holds_its_trivial_methods(hub: HubSession) -> None:
 @pytest.mark.parametrize(
     "query",
     [
-        "retry_if_exception.__init__",  # the symbol path finds it by name
-        "retry_base.__call__",
         "self predicate = predicate",  # its own words
         "abstract retry strategy call pass",
+        "how does retry_if_exception keep its predicate",  # a question naming it
     ],
 )
-def test_a_search_never_returns_a_lookup_only_chunk(hub: HubSession, query: str) -> None:
+def test_a_search_in_words_never_returns_a_lookup_only_chunk(hub: HubSession, query: str) -> None:
     trivial = _lookup_only_ids(hub)
     assert len(trivial) == 2
     for found in (
@@ -137,6 +136,23 @@ def test_a_search_never_returns_a_lookup_only_chunk(hub: HubSession, query: str)
         search_tools.search_api(hub, query=query, limit=20),
     ):
         assert found.hits and not {h.id for h in found.hits} & trivial
+
+
+@pytest.mark.parametrize(
+    ("query", "symbol"),
+    [(INIT, INIT), ("retry_if_exception.__init__", INIT), ("retry_base.__call__", None)],
+)
+def test_a_query_that_is_its_name_answers_with_a_lookup_only_chunk(
+    hub: HubSession, query: str, symbol: str | None
+) -> None:
+    # asked for by name, the trivial definition is the answer (not a namesake's)
+    wanted = symbol or "tn.retry.retry_base.__call__"
+    for found in (
+        search_tools.search(hub, query=query, limit=5),
+        search_tools.search_api(hub, query=query, limit=5),
+    ):
+        assert found.hits[0].symbol == wanted
+        assert found.hits[0].id in _lookup_only_ids(hub)
 
 
 def test_status_counts_lookup_only_chunks_apart(hub: HubSession) -> None:

@@ -32,6 +32,7 @@ from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.collapse import collapse
 from ctxhub.search.drill import drill_down
+from ctxhub.search.frameworks import NamedFramework
 from ctxhub.search.fusion import max_fused, merge_windows, rrf
 from ctxhub.search.named import named_definitions
 from ctxhub.search.rank import (
@@ -57,6 +58,9 @@ ALL_PATHS = ("bm25", "dense", "symbol", "phrase", "template")
 #: Candidates each path fetches; the fused list is cut to RERANK_DEPTH before re-ranking.
 OVERFETCH = 50
 RERANK_DEPTH = 100
+#: A one-name query finds the lookup-only defs of that name only when it names this few
+#: definitions: more are namesakes the other paths must tell apart.
+MAX_NAMESAKES = 3
 
 
 @dataclass
@@ -140,6 +144,7 @@ class Retriever:
         # not a cut after their top-k, so every list is what it was without such chunks)
         rows = filters.model_copy(update={"ranked_only": True})
         results: dict[str, list[tuple[str, float]]] = {}
+        named: list[tuple[str, float]] = []  # lookup-only defs a one-name query names
         for path in paths:
             try:
                 if path == "bm25":
@@ -163,7 +168,8 @@ class Retriever:
                         )
                 elif path == "symbol":
                     if analysis.names:
-                        results[path] = self._symbols(analysis.names, rows, kinds)
+                        named = self._named_lookup_only(analysis, filters, kinds)
+                        results[path] = named + self._symbols(analysis.names, rows, kinds)
                 elif path == "template":
                     if analysis.messages and (found := self._templates(analysis, rows, kinds)):
                         results[path] = found
@@ -174,6 +180,13 @@ class Retriever:
                 # damaged, read-only or full store is no failing path and propagates.
                 log.warning("retrieval path %s failed (%s); fusing the others", path, exc)
                 log.debug("path %s failed for query %r", path, request.query, exc_info=True)
+        if named and "bm25" in results:
+            # its text is not in the text index, where its name would match first
+            have = {cid for cid, _ in named}
+            top = results["bm25"][0][1] if results["bm25"] else 1.0
+            results["bm25"] = [(cid, top) for cid, _ in named] + [
+                r for r in results["bm25"] if r[0] not in have
+            ]
         return results
 
     def _symbols(
@@ -190,6 +203,33 @@ class Retriever:
         ids, _ = self.store.list_ids(scoped, kinds, OVERFETCH - len(found))
         have = {cid for cid, _ in found}
         return found + [(cid, TEMPLATE_SCORE) for cid in ids if cid not in have]
+
+    def _named_lookup_only(
+        self, analysis: QueryAnalysis, filters: SearchFilters, kinds: list[str] | None
+    ) -> list[tuple[str, float]]:
+        """For a query that is one name, the lookup-only definitions (a trivial def: a
+        one-line setter, a two-line registry function) it names, as the whole qualified
+        name or its last parts: asked for by name, such a definition is the answer, and
+        without it the query finds only a namesake (another class's method of that last
+        name). More than MAX_NAMESAKES definitions of that name are left to the other
+        paths. They lead the symbol path and the BM25 one (their text is not in the text
+        index, where their name would match first)."""
+        if not analysis.is_name:
+            return []
+        found = self.store.symbol_lookup(analysis.identifiers, filters, kinds, OVERFETCH)
+        chunks = {c.id: c for c in self.store.get_chunks([cid for cid, _ in found])}
+        wanted = {n.lower().strip(".") for n in analysis.identifiers}
+        exact: list[tuple[str, float]] = []
+        symbols: set[str] = set()
+        for cid, score in found:
+            chunk = chunks.get(cid)
+            symbol = ((chunk.symbol if chunk else None) or "").lower()
+            if chunk is None or not any(symbol == n or symbol.endswith("." + n) for n in wanted):
+                continue
+            symbols.add(symbol)  # one definition in several sources counts once
+            if chunk.lookup_only:
+                exact.append((cid, score))
+        return exact if len(symbols) <= MAX_NAMESAKES else []
 
     def _templates(
         self, analysis: QueryAnalysis, filters: SearchFilters, kinds: list[str] | None
@@ -223,6 +263,7 @@ class Retriever:
             "feedback": FeedbackRatio(self.store.knowledge_feedback),
             "currency": Currency(),
             "cohesion": CallCohesion(),
+            "framework": NamedFramework(self.store.sources),
         }
         if options.public_first:
             available["public"] = PublicApi(self.store.exported)

@@ -23,6 +23,9 @@ from ctxhub.store.protocol import Store
 #: Re-exports followed from a stub's name to a definition (a package re-exporting a
 #: re-export is common; a longer chain is a cycle or a mistake).
 MAX_HOPS = 6
+#: The places whose stubs are always looked up, to be answered with the code that runs
+#: (a hit list is read from the top; each lookup is a few store reads).
+STUB_LOOKUPS = 10
 
 
 def is_stub(chunk: Chunk) -> bool:
@@ -93,10 +96,13 @@ def _absorb(into: Candidate, stub: Candidate) -> None:
 def fold_stubs(
     ranked: list[Candidate], runtime_of: Callable[[Chunk], Chunk | None]
 ) -> list[Candidate]:
-    """One place per definition: a stub whose runtime definition is also a candidate
-    gives it its place when the stub ranks higher, and is listed among its duplicates;
-    further stubs of one name (a stub's `@overload`s) fold into the first. Only a stub
-    that shares its source and last name with a runtime candidate is looked up."""
+    """One place per definition, held by the code that runs: a stub whose runtime
+    definition is also a candidate gives it its place when the stub ranks higher, and is
+    listed among its duplicates; a stub in the first STUB_LOOKUPS places whose runtime
+    definition was not retrieved (its text shares few words with the query: `attrs.define`
+    is `attr._next_gen.define`) is replaced by it, the stub listed the same way; further
+    stubs of one name (a stub's `@overload`s) fold into the first. Below those places only
+    a stub that shares its source and last name with a runtime candidate is looked up."""
     plain = {
         (c.chunk.source, _last(c.chunk))
         for c in ranked
@@ -106,15 +112,24 @@ def fold_stubs(
     target: dict[str, Candidate] = {}
     first_stub: dict[tuple[str, str], Candidate] = {}
     looked_up: dict[tuple[str, str], Chunk | None] = {}  # a stub's overloads: one lookup
-    for cand in ranked:
+    for place, cand in enumerate(ranked):
         chunk = cand.chunk
         if chunk.kind != "api" or not chunk.symbol or not is_stub(chunk):
             continue
         key = (chunk.source, chunk.symbol)
         if key not in looked_up:
-            shared = (chunk.source, _last(chunk)) in plain
-            looked_up[key] = runtime_of(chunk) if shared else None
+            wanted = place < STUB_LOOKUPS or (chunk.source, _last(chunk)) in plain
+            looked_up[key] = runtime_of(chunk) if wanted else None
         runtime = looked_up[key]
+        if runtime is not None and runtime.id not in by_id and place < STUB_LOOKUPS:
+            # the runtime code takes the stub's candidate as it stands (scores, signals)
+            by_id[runtime.id] = Candidate(
+                chunk=runtime,
+                fused=cand.fused,
+                signals=dict(cand.signals),
+                score=cand.score,
+                boosts=dict(cand.boosts),
+            )
         if runtime is not None and runtime.id in by_id:
             target[chunk.id] = by_id[runtime.id]
         else:

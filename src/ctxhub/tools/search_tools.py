@@ -7,6 +7,7 @@ from typing import Any
 from ctxhub.core.calls import CallsVia, call_sites, marker, via_kind
 from ctxhub.core.cursor import cursor_key, make_cursor, parse_cursor
 from ctxhub.core.errors import InputError, shown
+from ctxhub.core.identifiers import is_identifier_like
 from ctxhub.core.knowledge import (
     Chunk,
     Hit,
@@ -53,12 +54,14 @@ def _empty_hub(hub: HubSession) -> str | None:
 
 
 def _named_nothing(hub: HubSession, query: str) -> str | None:
-    """For a query that is one qualified name no definition has (a hallucinated method,
-    a typo), a notice saying so with the nearest names: the hits are only what a search
-    for its words finds, never that name's definition."""
-    name = query.strip()
-    dotted = is_one_name(name) and "." in name  # `requests.Session.fetch_json`
-    if not dotted or resolve.find_symbol(hub.store, name)[0]:
+    """For a query that is one code name no definition has (a hallucinated method, a
+    typo: `requests.Session.fetch_json`, `StreamingRespone`), a notice saying so with the
+    nearest names: the hits are only what a search for its words finds, never that
+    name's definition. A bare word that reads as English (`routing`) is a search."""
+    if not is_one_name(query):
+        return None
+    name = query.strip().strip("`").removesuffix("()")
+    if not is_identifier_like(name) or resolve.find_symbol(hub.store, name)[0]:
         return None
     return (
         f"no definition named {shown(name)} is indexed{did_you_mean(hub, name)} The hits "
