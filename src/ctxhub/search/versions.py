@@ -34,7 +34,7 @@ def copy_key(chunk: Chunk) -> tuple[str, str]:
     return (chunk.kind, chunk.path)
 
 
-def _packages(state: SourceState) -> set[str]:
+def package_keys(state: SourceState) -> set[str]:
     """The top-level packages a source indexes, and the distribution it was read from."""
     names = {str(p) for p in state.stats.get("packages", ())}
     if state.origin.startswith("pypi:"):
@@ -64,7 +64,7 @@ def fold_versions(
     for key, by_source in shared.items():
         if key[0] != "symbol":  # one qualified name is one module's definition
             if packages is None:
-                packages = {s.name: _packages(s) for s in sources()}
+                packages = {s.name: package_keys(s) for s in sources()}
             kin = _one_package(by_source, packages)
             if len(kin) < 2:
                 continue

@@ -99,6 +99,8 @@ def render_hit(rank: int, hit: Hit) -> str:
     if also := _also_in(hit.metadata.get("also_in")):
         cite.append(also)
     head = [f"## {rank}. [{hit.kind}] {name}  (score {hit.score:.2f})", " · ".join(cite)]
+    if hit.metadata.get("not_installed"):  # tools/installed_gaps.py
+        head.append(f"NOTE: {hit.metadata['not_installed']}")
     body = hit.snippet.strip("\n")
     if body and hit.kind in ("api", "example"):
         language = "python" if hit.metadata.get("language", "python") == "python" else ""

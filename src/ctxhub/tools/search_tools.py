@@ -26,6 +26,7 @@ from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.tools import resolve
 from ctxhub.tools.hub_status import installed_ranks, source_notes
+from ctxhub.tools.installed_gaps import NOT_INSTALLED_KEY, installed_gaps
 from ctxhub.tools.nearest import did_you_mean
 from ctxhub.tools.source_check import check_sources
 from ctxhub.tools.structural_hints import structural_hint
@@ -80,6 +81,13 @@ def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
         }
         notes = source_notes(hub.store, {h.source for h in response.hits} | folded)
         update: dict[str, Any] = {"source_notes": notes} if notes else {}
+        if gaps := installed_gaps(hub.store, response.hits):
+            update["hits"] = [
+                h.model_copy(update={"metadata": {**h.metadata, NOT_INSTALLED_KEY: gaps[h.id]}})
+                if h.id in gaps
+                else h
+                for h in response.hits
+            ]
         notice = _named_nothing(hub, response.query) or structural_hint(hub.store, response.query)
         if notice is not None:
             update["notice"] = notice
