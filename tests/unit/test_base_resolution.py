@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from ctxhub.session import HubSession
-from ctxhub.tools import code_tools, hierarchy
+from ctxhub.tools import hierarchy, trace_tools
 from ctxhub.tools.resolve import api_chunks
 from tests.unit.package_hub import package_hub
 
@@ -104,11 +104,11 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
 
 
 def _callers(hub: HubSession, symbol: str) -> set[str]:
-    return {n.symbol for n in code_tools.trace_calls(hub, symbol, "callers").nodes}
+    return {n.symbol for n in trace_tools.trace_calls(hub, symbol, "callers").nodes}
 
 
 def test_super_reaches_the_base_the_module_imports_not_a_namesake(hub: HubSession) -> None:
-    down = code_tools.trace_calls(hub, "twin.asyncio.client.ClientConnection.process_event")
+    down = trace_tools.trace_calls(hub, "twin.asyncio.client.ClientConnection.process_event")
     assert [n.symbol for n in down.nodes] == ["twin.asyncio.connection.Connection.process_event"]
     assert _callers(hub, "twin.asyncio.connection.Connection.process_event") == {
         "twin.asyncio.client.ClientConnection.process_event",
@@ -124,12 +124,12 @@ def test_super_reaches_the_base_the_module_imports_not_a_namesake(hub: HubSessio
 def test_super_follows_the_method_resolution_order_through_resolved_bases(
     hub: HubSession,
 ) -> None:
-    down = code_tools.trace_calls(hub, "twin.asyncio.server.LoggingServer.data_received")
+    down = trace_tools.trace_calls(hub, "twin.asyncio.server.LoggingServer.data_received")
     assert [n.symbol for n in down.nodes] == ["twin.asyncio.connection.Connection.data_received"]
 
 
 def test_a_base_that_cannot_be_placed_leaves_the_call_unresolved(hub: HubSession) -> None:
-    down = code_tools.trace_calls(hub, "twin.loose.client.StarClient.process_event")
+    down = trace_tools.trace_calls(hub, "twin.loose.client.StarClient.process_event")
     assert down.nodes == []
     assert down.unresolved == ["super().process_event"]
     [star] = api_chunks(hub.store, symbol="twin.loose.client.StarClient")
@@ -147,6 +147,6 @@ def test_bases_are_recorded_qualified_as_bound(hub: HubSession) -> None:
 def test_a_call_through_an_unindexed_module_never_reaches_a_namesake(hub: HubSession) -> None:
     assert "twin.testclient.handle_request" not in _callers(hub, "twin.responses.Response.__init__")
     assert _callers(hub, "twin.responses.Session.send") == set()
-    down = code_tools.trace_calls(hub, "twin.testclient.handle_request")
+    down = trace_tools.trace_calls(hub, "twin.testclient.handle_request")
     assert down.nodes == []
     assert set(down.unresolved) == {"httpx.Response", "Session", "httpx.Client.send"}

@@ -84,7 +84,7 @@ def unique_class(
     return None
 
 
-def _qualified(cls: Chunk, index: int) -> str:
+def qualified_base(cls: Chunk, index: int) -> str:
     """The base's qualified name recorded at ingest, else what the class's own imports
     say (a store indexed before bases were qualified); "" when unknown."""
     recorded = cls.metadata.extra.get("bases_qualified")
@@ -98,28 +98,32 @@ def _qualified(cls: Chunk, index: int) -> str:
     return ""
 
 
-def bases_of(store: Store, cls: Chunk) -> list[Base]:
-    """Each base of the class chunk `cls`, resolved (see the module docstring)."""
-    out: list[Base] = []
-    for index, written in enumerate(cls.metadata.bases):
-        last = written.split("[", 1)[0].rsplit(".", 1)[-1]
-        qualified = _qualified(cls, index)
-        found: Chunk | None = None
-        unknown = False
-        if qualified and not qualified.startswith("builtins."):
-            found = class_named(store, qualified, cls.source)
-            if found is None and qualified.split(".", 1)[0] in _indexed_packages(store):
-                found = unique_class(store, last, cls.source, within=qualified.split(".", 1)[0])
-                unknown = found is None
-        elif not qualified:
-            local = f"{cls.metadata.module}.{written.split('[', 1)[0]}"
-            found = class_named(store, local, cls.source) if cls.metadata.module else None
-            found = found or unique_class(store, last, cls.source)
+def resolve_base(store: Store, cls: Chunk, index: int) -> Base:
+    """The class chunk `cls`'s base number `index`, resolved (see the module docstring)."""
+    written = cls.metadata.bases[index]
+    last = written.split("[", 1)[0].rsplit(".", 1)[-1]
+    qualified = qualified_base(cls, index)
+    found: Chunk | None = None
+    unknown = False
+    if qualified and not qualified.startswith("builtins."):
+        found = class_named(store, qualified, cls.source)
+        top = qualified.split(".", 1)[0]
+        if found is None and top in _indexed_packages(store):
+            found = unique_class(store, last, cls.source, within=top)
             unknown = found is None
-        if found is not None and found.id == cls.id:
-            found, unknown = None, True
-        out.append(Base(written, found, unknown))
-    return out
+    elif not qualified:
+        local = f"{cls.metadata.module}.{written.split('[', 1)[0]}"
+        found = class_named(store, local, cls.source) if cls.metadata.module else None
+        found = found or unique_class(store, last, cls.source)
+        unknown = found is None
+    if found is not None and found.id == cls.id:
+        found, unknown = None, True
+    return Base(written, found, unknown)
+
+
+def bases_of(store: Store, cls: Chunk) -> list[Base]:
+    """Each base of the class chunk `cls`, resolved."""
+    return [resolve_base(store, cls, i) for i in range(len(cls.metadata.bases))]
 
 
 def method_resolution_order(store: Store, cls: Chunk) -> list[Chunk | None]:
