@@ -3,11 +3,12 @@ callees and callers.
 
 The call graph stores what the code says (`self.push_frame`, `super().start`,
 `FrameProcessor.__init__`, `create_task`), and each call's receiver (core/calls.py);
-resolving it to definitions uses the index itself: the caller's class and its bases (by
-name, through the class chunks' `bases`), classes named in the call, then functions of
-the caller's module, then unique names. A call through a typed attribute or local was
-resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method (the class
-read through re-exports when `pkg.mod` only imports it), or nothing.
+resolving it to definitions uses the index itself: the caller's class and its bases in
+method resolution order (each base the class its module binds it to: tools/hierarchy.py),
+what an imported first name names (`extra.calls_imported`: that, or nothing), classes and
+functions of the caller's module, then unique names. A call through a typed attribute or
+local was resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method (the
+class read through re-exports when `pkg.mod` only imports it), or nothing.
 """
 
 from __future__ import annotations
