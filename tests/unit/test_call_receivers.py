@@ -16,7 +16,7 @@ from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.evaluation.runner import structural_filters
 from ctxhub.session import HubSession
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, render, search_tools
+from ctxhub.tools import code_tools, render, search_tools, trace_tools
 from ctxhub.tools.run import call, failure
 from ctxhub.tools.specs import BY_NAME
 from tests.unit.package_hub import package_hub
@@ -77,15 +77,16 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
 
 
 def test_an_override_calling_super_is_a_caller_and_says_so(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, "Processor.push_frame", "callers")
+    trace = trace_tools.trace_calls(hub, "Processor.push_frame", "callers")
     by_symbol = {n.symbol: n for n in trace.nodes}
     override = by_symbol["trk.impl.Override.push_frame"]
     assert (override.name, override.through) == ("super().push_frame", "super()")
     plain = by_symbol["trk.base.Processor.process_frame"]
     assert (plain.name, plain.through) == ("self.push_frame", None)
     text = render.call_trace(trace)
-    assert "(as super().push_frame, via super())" in text
-    assert "(as self.push_frame)" in text
+    # the caller's def line is cited, and the line of the call itself
+    assert "(as super().push_frame, via super(), call at line 8)" in text
+    assert "(as self.push_frame, call at line " in text
 
 
 def test_the_calls_filter_counts_super_unless_asked_for_self_only(hub: HubSession) -> None:
@@ -115,14 +116,14 @@ def test_calls_via_is_declared_and_validated_for_mcp_and_cli(hub: HubSession) ->
 
 
 def test_a_typed_attribute_call_reaches_its_class_and_no_other(hub: HubSession) -> None:
-    up = code_tools.trace_calls(hub, "trk.client.Client.send", "callers")
+    up = trace_tools.trace_calls(hub, "trk.client.Client.send", "callers")
     assert [(n.symbol, n.name, n.through) for n in up.nodes] == [
         ("trk.impl.User.run", "self.client.send", "self.client")
     ]
-    assert "(as self.client.send, via self.client)" in render.call_trace(up)
+    assert "(as self.client.send, via self.client, call at line 17)" in render.call_trace(up)
     # self.other has no stated class: User.run is no caller of Other.send
-    assert code_tools.trace_calls(hub, "trk.client.Other.send", "callers").nodes == []
-    down = code_tools.trace_calls(hub, "User.run")
+    assert trace_tools.trace_calls(hub, "trk.client.Other.send", "callers").nodes == []
+    down = trace_tools.trace_calls(hub, "User.run")
     assert [(n.symbol, n.through) for n in down.nodes] == [
         ("trk.client.Client.send", "self.client")
     ]

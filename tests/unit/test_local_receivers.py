@@ -15,7 +15,7 @@ from ctxhub.search.analyzer import analyze
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.rank import Candidate, rerank
 from ctxhub.session import HubSession
-from ctxhub.tools import code_tools, render, search_tools
+from ctxhub.tools import render, search_tools, trace_tools
 from ctxhub.tools.resolve import find_symbol
 from tests.unit.package_hub import package_hub
 
@@ -232,7 +232,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
 
 
 def _callers(hub: HubSession, symbol: str) -> list[tuple[str, str, str | None]]:
-    trace = code_tools.trace_calls(hub, symbol, "callers")
+    trace = trace_tools.trace_calls(hub, symbol, "callers")
     return [(n.symbol, n.name, n.through) for n in trace.nodes]
 
 
@@ -246,8 +246,8 @@ def test_trace_calls_lists_callers_through_typed_locals_and_parameters(hub: HubS
     assert _callers(hub, "trl.workers.Worker._start") == [
         ("trl.app.Node.start", "worker._start", "worker")
     ]
-    text = render.call_trace(code_tools.trace_calls(hub, "Worker._start", "callers"))
-    assert "(as worker._start, via worker)" in text
+    text = render.call_trace(trace_tools.trace_calls(hub, "Worker._start", "callers"))
+    assert "(as worker._start, via worker, call at line 22)" in text
 
 
 def test_a_local_bound_to_an_attributes_method_reaches_it(hub: HubSession) -> None:
@@ -255,7 +255,7 @@ def test_a_local_bound_to_an_attributes_method_reaches_it(hub: HubSession) -> No
     assert _callers(hub, "trl.workers.WorkerManager._new_worker") == [
         ("trl.app.Node.run_worker", "self.workers._new_worker", "self.workers")
     ]
-    down = code_tools.trace_calls(hub, "Node.run_worker")
+    down = trace_tools.trace_calls(hub, "Node.run_worker")
     assert ("trl.workers.WorkerManager._new_worker", "self.workers") in [
         (n.symbol, n.through) for n in down.nodes
     ]

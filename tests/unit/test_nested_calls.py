@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from ctxhub.session import HubSession
-from ctxhub.tools import code_tools, render
+from ctxhub.tools import render, trace_tools
 from tests.unit.package_hub import package_hub
 
 FILES = {
@@ -89,27 +89,27 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
 
 
 def test_imported_names_reach_the_definition_imported(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, "pkg.make.build")
+    trace = trace_tools.trace_calls(hub, "pkg.make.build")
     assert [n.symbol for n in trace.nodes] == ["pkg.exceptions.BadThing", "pkg.helpers.prepare"]
     assert trace.unresolved == []
 
 
 def test_a_nested_defs_calls_are_the_enclosing_functions(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, "pkg.make.define")
+    trace = trace_tools.trace_calls(hub, "pkg.make.define")
     assert [(n.symbol, n.name, n.nested) for n in trace.nodes] == [
         ("pkg.make.build", "build", "do_it")
     ]
     assert trace.unresolved == []  # not wrap, do_it or tiny: they are parts of define
     assert "(as build, in nested do_it)" in render.call_trace(trace)
-    callers = code_tools.trace_calls(hub, "pkg.make.build", "callers")
+    callers = trace_tools.trace_calls(hub, "pkg.make.build", "callers")
     assert [(n.symbol, n.nested) for n in callers.nodes] == [("pkg.make.define", "do_it")]
 
 
 def test_callers_of_a_method_say_untyped_receivers_are_not_traced(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, "pkg.make.Thing.evolve", "callers")
+    trace = trace_tools.trace_calls(hub, "pkg.make.Thing.evolve", "callers")
     assert trace.nodes == [] and trace.untyped_callers
     text = render.call_trace(trace)
     assert "(no resolved callers)" in text and "more callers may exist" in text
     assert "no indexed callers" not in text
-    plain = code_tools.trace_calls(hub, "pkg.make.define", "callers")
+    plain = trace_tools.trace_calls(hub, "pkg.make.define", "callers")
     assert not plain.untyped_callers and "(no indexed callers)" in render.call_trace(plain)

@@ -16,7 +16,7 @@ from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, deprecation_tools
+from ctxhub.tools import code_tools, deprecation_tools, trace_tools
 
 INIT = """
 from .streams import ReceiveStream, MemoryReceiveStream
@@ -186,10 +186,10 @@ def test_a_member_the_named_class_lacks_is_not_found(hub: HubSession) -> None:
         with pytest.raises(NotFoundError, match="no definition named"):
             code_tools.get_code_snippet(hub, symbol=asked)
     with pytest.raises(NotFoundError) as raised:
-        code_tools.trace_calls(hub, "streamy.ReceiveStream.wait")
+        trace_tools.trace_calls(hub, "streamy.ReceiveStream.wait")
     assert "otherlib.events.Event.wait" not in str(raised.value).split("did you mean")[0]
     with pytest.raises(NotFoundError, match=r"did you mean streamy\.MemoryReceiveStream\.peek"):
-        code_tools.trace_calls(hub, "streamy.MemoryRecieveStream.peek")
+        trace_tools.trace_calls(hub, "streamy.MemoryRecieveStream.peek")
     answer = deprecation_tools.check_deprecation(hub, "streamy.ReceiveStream.wait")
     assert not answer.found
     # the bare name still finds the one method of that name
@@ -242,13 +242,13 @@ def test_a_base_class_filter_takes_a_dotted_name(hub: HubSession) -> None:
 def test_a_project_call_of_a_public_name_reaches_the_other_packages_definition(
     hub: HubSession,
 ) -> None:
-    trace = code_tools.trace_calls(hub, "project.main.fetch")
+    trace = trace_tools.trace_calls(hub, "project.main.fetch")
     assert [n.symbol for n in trace.nodes] == ["streamy.streams.MemoryReceiveStream"]
     assert trace.unresolved == []
 
 
 def test_a_constructors_callers_include_the_constructions_of_its_class(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, "streamy.streams.Buffered.__init__", direction="callers")
+    trace = trace_tools.trace_calls(hub, "streamy.streams.Buffered.__init__", direction="callers")
     assert {n.symbol for n in trace.nodes} == {
         "streamy.streams.LineBuffered.__init__",  # super().__init__(1)
         "project.main.make_buffer",  # Buffered(3)
@@ -275,7 +275,7 @@ def test_a_search_for_a_name_nothing_defines_says_so(hub: HubSession) -> None:
 def test_a_typed_locals_call_reaches_a_class_imported_through_a_re_export(
     hub: HubSession,
 ) -> None:
-    trace = code_tools.trace_calls(hub, "streamy.user.fill")
+    trace = trace_tools.trace_calls(hub, "streamy.user.fill")
     assert "streamy.streams.Buffered.reset" in {n.symbol for n in trace.nodes}
 
 

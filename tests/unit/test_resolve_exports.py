@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from ctxhub.session import HubSession
-from ctxhub.tools import code_tools, resolve
+from ctxhub.tools import code_tools, resolve, trace_tools
 from tests.unit.package_hub import package_hub
 
 BODY = '    """Do the work."""\n    value = 1\n    return value\n'
@@ -64,7 +64,7 @@ def test_a_public_name_resolves_to_what_its_module_imports(
 
 
 def test_calls_follow_the_recorded_re_export(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, "fw.get_logger")
+    trace = trace_tools.trace_calls(hub, "fw.get_logger")
     assert trace.symbol == "fw._config.get_logger"
     assert [n.symbol for n in trace.nodes] == ["fw._config.make"]
 

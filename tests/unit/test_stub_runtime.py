@@ -12,7 +12,7 @@ from ctxhub.core.knowledge import ChunkQuery, SearchRequest, Signal
 from ctxhub.search.rank import Candidate
 from ctxhub.search.stubs import fold_stubs, is_stub, runtime_definition
 from ctxhub.session import HubSession
-from ctxhub.tools import call_edges, code_tools
+from ctxhub.tools import call_edges, code_tools, trace_tools
 from ctxhub.tools.render import code_snippet
 from tests.conftest import make_chunk
 from tests.unit.package_hub import package_hub
@@ -97,10 +97,10 @@ def test_the_stubs_are_offered_as_the_typed_signatures(hub: HubSession) -> None:
 
 
 def test_a_call_trace_roots_at_the_runtime_definition(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, "pw.make")
+    trace = trace_tools.trace_calls(hub, "pw.make")
     assert (trace.symbol, trace.path) == ("pw._impl.make", "src/pw/_impl.py")
     assert {n.symbol for n in trace.nodes} == {"pw._impl.helper", "pw._impl.Box"}
-    callers = code_tools.trace_calls(hub, "Box.open", direction="callers")
+    callers = trace_tools.trace_calls(hub, "Box.open", direction="callers")
     assert callers.symbol == "pw._impl.Box.open"
 
 

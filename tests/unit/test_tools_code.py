@@ -16,7 +16,7 @@ from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, deprecation_tools, docs_tools, example_tools
+from ctxhub.tools import code_tools, deprecation_tools, docs_tools, example_tools, trace_tools
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 
@@ -129,15 +129,15 @@ def test_a_re_exported_name_and_its_case_pick_the_definition(tmp_path: Path) -> 
 
 
 def test_trace_budget_keeps_nearest_nodes(hub: HubSession) -> None:
-    full = code_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", depth=3)
+    full = trace_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", depth=3)
     assert len(full.nodes) >= 4 and not full.truncated
-    small = code_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", 3, max_tokens=270)
+    small = trace_tools.trace_calls(hub, "FrameProcessor.push_frame", "callers", 3, max_tokens=330)
     assert small.truncated and 0 < len(small.nodes) < len(full.nodes)
     assert [n.id for n in small.nodes] == [n.id for n in full.nodes[: len(small.nodes)]]
     with pytest.raises(InputError, match="direction"):
-        code_tools.trace_calls(hub, "Pipeline.run", direction="sideways")
+        trace_tools.trace_calls(hub, "Pipeline.run", direction="sideways")
     with pytest.raises(InputError, match="symbol must not be empty"):
-        code_tools.trace_calls(hub, "  ")
+        trace_tools.trace_calls(hub, "  ")
 
 
 def test_doc_budget_and_section_errors(hub: HubSession) -> None:

@@ -17,7 +17,7 @@ from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, search_tools
+from ctxhub.tools import code_tools, search_tools, trace_tools
 
 SOURCE = '''"""Retry strategies."""
 
@@ -106,7 +106,7 @@ def test_a_trivial_constructor_and_an_abstract_pass_have_snippets(hub: HubSessio
 
 
 def test_super_init_callers_of_a_trivial_constructor(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, INIT, direction="callers")
+    trace = trace_tools.trace_calls(hub, INIT, direction="callers")
     callers = {n.symbol for n in trace.nodes}
     assert {
         "tn.retry.retry_if_exception_type.__init__",

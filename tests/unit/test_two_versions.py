@@ -20,7 +20,7 @@ from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.manifest import writable_manifest
 from ctxhub.store.protocol import SourceState
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, docs_tools, search_tools
+from ctxhub.tools import code_tools, docs_tools, search_tools, trace_tools
 from ctxhub.tools import hub_status as hub_status_module
 from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools.render import call_trace, code_snippet, doc_page, search_response
@@ -124,7 +124,7 @@ def test_a_snippet_comes_from_the_installed_version_and_names_the_other(
 
 def test_a_call_graph_stays_in_its_roots_source(hub: HubSession) -> None:
     for source in (None, "tv", "tv-old"):
-        trace = code_tools.trace_calls(hub, "App.__call__", depth=2, source=source)
+        trace = trace_tools.trace_calls(hub, "App.__call__", depth=2, source=source)
         root = hub.store.get_chunks([trace.id])[0]
         assert root.source == (source or "tv")
         nodes = hub.store.get_chunks([n.id for n in trace.nodes])
@@ -133,10 +133,10 @@ def test_a_call_graph_stays_in_its_roots_source(hub: HubSession) -> None:
 
 
 def test_a_call_graph_names_the_other_sources_of_its_root(hub: HubSession) -> None:
-    trace = code_tools.trace_calls(hub, "App.__call__")
+    trace = trace_tools.trace_calls(hub, "App.__call__")
     assert trace.other_sources == ["tv-old"]
     assert "also defined in: tv-old" in call_trace(trace)
-    assert code_tools.trace_calls(hub, "App.__call__", source="tv").other_sources == []
+    assert trace_tools.trace_calls(hub, "App.__call__", source="tv").other_sources == []
 
 
 def test_installed_ranks_put_the_installed_version_first(hub: HubSession) -> None:

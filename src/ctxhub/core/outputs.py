@@ -134,6 +134,11 @@ class CallNode(BaseModel):
         description="The nested def of the calling function the call is made in "
         "(`do_it` inside `define`): its calls count as the enclosing function's",
     )
+    call_line: int | None = Field(
+        default=None,
+        description="Callers: the line of the call itself in the caller's file "
+        "(line_start is the caller's def), when the index recorded it",
+    )
 
 
 class CallTrace(BaseModel):
@@ -159,6 +164,16 @@ class CallTrace(BaseModel):
         default=False,
         description="Callers of a method: calls on objects of unknown type (`obj.name()`) "
         "are not traced, so more callers may exist than are listed",
+    )
+    alternatives: list[str] = Field(
+        default_factory=list,
+        description="The name asked is ambiguous: the other definitions it names "
+        "(qualified), to pass as symbol to trace one of them",
+    )
+    chosen_because: str | None = Field(
+        default=None,
+        description="Why the traced definition was chosen among several of the name "
+        "(public, not deprecated, shortest public path, documented)",
     )
 
 

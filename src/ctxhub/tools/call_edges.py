@@ -3,11 +3,12 @@ callees and callers.
 
 The call graph stores what the code says (`self.push_frame`, `super().start`,
 `FrameProcessor.__init__`, `create_task`), and each call's receiver (core/calls.py);
-resolving it to definitions uses the index itself: the caller's class and its bases (by
-name, through the class chunks' `bases`), classes named in the call, then functions of
-the caller's module, then unique names. A call through a typed attribute or local was
-resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method (the class
-read through re-exports when `pkg.mod` only imports it), or nothing.
+resolving it to definitions uses the index itself: the caller's class and its bases in
+method resolution order (each base the class its module binds it to: tools/hierarchy.py),
+what an imported first name names (`extra.calls_imported`: that, or nothing), classes and
+functions of the caller's module, then unique names. A call through a typed attribute or
+local was resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method (the
+class read through re-exports when `pkg.mod` only imports it), or nothing.
 """
 
 from __future__ import annotations
@@ -18,28 +19,15 @@ from ctxhub.core.calls import as_written, call_sites, marker, via_kind
 from ctxhub.core.knowledge import Chunk
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
-from ctxhub.tools.resolve import (
-    api_chunks,
-    by_preference,
-    class_chunk,
-    method_in_hierarchy,
-    recorded_reexport,
-    with_suffix,
-)
+from ctxhub.tools import hierarchy
+from ctxhub.tools.resolve import api_chunks, by_preference, recorded_reexport, with_suffix
 
 
 def _qualified_class(store: Store, dotted: str, source: str | None) -> Chunk | None:
     """The class chunk named exactly `dotted` (a class resolved at ingest), or the one
     that name re-exports (`pluggy._hooks.HookCaller`, imported by `_hooks` from
     `pluggy._caller`), or None."""
-    found = api_chunks(store, source, symbol=dotted, chunk_types=("class",)) or api_chunks(
-        store, symbol=dotted, chunk_types=("class",)
-    )
-    if not found:
-        found = [
-            c for c in recorded_reexport(store, dotted, source) if c.metadata.chunk_type == "class"
-        ]
-    return found[0] if found else None
+    return hierarchy.class_named(store, dotted, source)
 
 
 def resolve_call(
@@ -55,27 +43,73 @@ def resolve_call(
     if kind in ("attribute", "local"):
         # resolved at ingest to `pkg.mod.Class.name`: that class, exactly, or nothing
         cls = _qualified_class(store, text.rsplit(".", 1)[0], caller.source)
-        return method_in_hierarchy(store, cls, name) if cls is not None else None
-    owner = (
-        class_chunk(store, meta.module, meta.class_name, caller.source)
-        if (meta.class_name)
-        else None
-    )
-    if (kind == "self" or text.startswith(("self.", "cls."))) and owner is not None:
-        return method_in_hierarchy(store, owner, name)
-    if (kind == "super" or text.startswith("super(")) and owner is not None:
-        return method_in_hierarchy(store, owner, name, skip_self=True)
+        return hierarchy.method_in_hierarchy(store, cls, name) if cls is not None else None
+    owner = _owner(store, caller)
+    if kind == "self" or (kind is None and text.startswith(("self.", "cls."))):
+        return hierarchy.method_in_hierarchy(store, owner, name) if owner is not None else None
+    if kind == "super" or (kind is None and text.startswith("super(")):
+        if owner is None:
+            return None
+        return hierarchy.method_in_hierarchy(store, owner, name, skip_self=True)
     parts = text.split(".")
-    # Python's own order: the enclosing functions' defs, then what the module imports
+    imported = meta.extra.get("calls_imported")
+    if isinstance(imported, dict) and text in imported:
+        # its first name is an import: that definition exactly, or nothing indexed
+        # (`httpx.Response` after `import httpx` is never another package's Response)
+        return _dotted(store, caller, str(imported[text]))
+    # Python's own order: the enclosing functions' defs, then what the module binds
     inner = _nested_def(store, caller, name) if kind is None and len(parts) == 1 else None
-    imported = inner or _imported(store, caller, parts)
-    if imported is not None:
-        return imported
-    if len(parts) >= 2 and parts[-2][:1].isupper():
-        cls = class_chunk(store, None, parts[-2], caller.source)
-        if cls is not None:
-            return method_in_hierarchy(store, cls, name)
+    found = inner or _imported(store, caller, parts)
+    if found is not None:
+        return found
+    if len(parts) >= 2 and meta.module:
+        found = _dotted(store, caller, f"{meta.module}.{text}")
+        if found is not None:
+            return found
+    if len(parts) >= 2 and not _class_like(parts[0]):
+        # `mod.x()` through a module this index cannot place: the name as written, or
+        # nothing (an unknown module's `Response` is not an indexed `Response`)
+        return _dotted(store, caller, text)
+    if len(parts) == 2:
+        cls = hierarchy.unique_class(store, parts[0], caller.source)
+        return hierarchy.method_in_hierarchy(store, cls, name) if cls is not None else None
+    if len(parts) > 2:
+        return None
     return _by_name(store, caller, name, caller.source) or _by_name(store, caller, name, None)
+
+
+def _class_like(name: str) -> bool:
+    """`Client`, `_Base`: a class by convention; `httpx`, `np`: a module."""
+    stripped = name.lstrip("_")
+    return bool(stripped) and stripped[0].isupper()
+
+
+def _owner(store: Store, caller: Chunk) -> Chunk | None:
+    """The class a method is defined in, by its exact name (never a namesake)."""
+    meta = caller.metadata
+    if not (meta.class_name and meta.module):
+        return None
+    return hierarchy.class_named(store, f"{meta.module}.{meta.class_name}", caller.source)
+
+
+def _dotted(store: Store, caller: Chunk, dotted: str) -> Chunk | None:
+    """The definition named by the absolute `dotted`: exactly, through the re-exports
+    its module recorded (the caller's source first, then any: a project calling another
+    indexed package), or as a method its class inherits; else None."""
+    found = (
+        api_chunks(store, caller.source, symbol=dotted)
+        or recorded_reexport(store, dotted, caller.source)
+        or api_chunks(store, None, symbol=dotted)
+        or recorded_reexport(store, dotted, None)
+    )
+    if found:
+        first = by_preference(found)[0]
+        return runtime_definition(store, first) or first  # a stub stands for the code
+    if "." not in dotted:
+        return None
+    owner, member = dotted.rsplit(".", 1)
+    cls = _qualified_class(store, owner, caller.source)
+    return hierarchy.method_in_hierarchy(store, cls, member) if cls is not None else None
 
 
 def _by_name(store: Store, caller: Chunk, name: str, scope: str | None) -> Chunk | None:
@@ -115,28 +149,16 @@ def _nested_def(store: Store, caller: Chunk, name: str) -> Chunk | None:
 
 
 def _imported(store: Store, caller: Chunk, parts: list[str]) -> Chunk | None:
-    """The definition a call's first name is imported as (`from .exceptions import X`,
-    relative imports resolved at ingest into the chunk's `imports`; `httpx.Client`
-    after `import httpx`, read through the package's re-exports), or None."""
+    """The definition a call's first name is imported as, by the framework-internal
+    imports the chunk records (`from .exceptions import X`, relative imports resolved at
+    ingest): what a store indexed before `calls_imported` existed answers by."""
     head, rest = parts[0], parts[1:]
     for target in caller.metadata.imports:
         if target.rsplit(".", 1)[-1] != head:
             continue
-        dotted = ".".join([target, *rest])
-        # the caller's own source first; a name it imports from another indexed
-        # package (a project calling `httpx.Client`) is that package's definition
-        found = (
-            api_chunks(store, caller.source, symbol=dotted)
-            or recorded_reexport(store, dotted, caller.source)
-            or api_chunks(store, None, symbol=dotted)
-            or recorded_reexport(store, dotted, None)
-        )
-        if found:
-            first = by_preference(found)[0]
-            return runtime_definition(store, first) or first  # a stub stands for the code
-        cls = _qualified_class(store, target, caller.source) if len(rest) == 1 else None
-        if cls is not None:
-            return method_in_hierarchy(store, cls, rest[0])
+        found = _dotted(store, caller, ".".join([target, *rest]))
+        if found is not None:
+            return found
     return None
 
 
@@ -150,6 +172,8 @@ class CallEdge:
     target: Chunk
     through: str | None = None
     nested: str | None = None
+    #: the line of the call itself, when the index recorded it (callers only)
+    line: int | None = None
 
 
 def _sites(chunk: Chunk) -> list[tuple[str, str, str | None]]:
@@ -248,8 +272,18 @@ def _callers_of(store: Store, callee: Chunk, limit: int) -> list[CallEdge]:
             if target is not None and target.id == callee.id:
                 outer, inner = _enclosing(store, cand)
                 if outer.id != callee.id and all(e.target.id != outer.id for e in out):
-                    out.append(CallEdge(as_written(qualified, via), outer, marker(via), inner))
+                    line = _call_line(cand, qualified)
+                    out.append(
+                        CallEdge(as_written(qualified, via), outer, marker(via), inner, line)
+                    )
                 break
         if len(out) >= limit:
             break
     return out
+
+
+def _call_line(chunk: Chunk, qualified: str) -> int | None:
+    """The line of the chunk's first call written `qualified` (indexed since chunker 26)."""
+    lines = chunk.metadata.extra.get("call_lines")
+    line = lines.get(qualified) if isinstance(lines, dict) else None
+    return line if isinstance(line, int) else None

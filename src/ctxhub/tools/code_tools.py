@@ -1,25 +1,22 @@
-"""get_code_snippet and trace_calls: exact source by symbol or line range; the call graph."""
+"""get_code_snippet: exact source by symbol, line range, chunk id or intent."""
 
 from __future__ import annotations
-
-from collections import deque
 
 from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
 from ctxhub.core.name_templates import keys_for_name
-from ctxhub.core.outputs import CallNode, CallTrace, CodeSnippet, Companion, TypedStub
+from ctxhub.core.outputs import CodeSnippet, Companion, TypedStub
 from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
 from ctxhub.search.reexports import public_paths
 from ctxhub.session import HubSession
 from ctxhub.tools import call_edges, resolve, search_tools
 from ctxhub.tools.fold import fold_header
 from ctxhub.tools.hub_status import installed_first, installed_ranks, source_notes
-from ctxhub.tools.nearest import did_you_mean, nearest_names
+from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
-MAX_TRACE_NODES = 200
 MAX_COMPANIONS = 50
 MAX_STUB_REFS = 10
 #: Tokens held back for the response envelope and the text rendering's headers.
@@ -145,7 +142,7 @@ def _public_path(hub: HubSession, chunk: Chunk) -> str | None:
     return public_paths(hub.store, [chunk.symbol]).get(chunk.symbol)
 
 
-def _installed_first(hub: HubSession, found: list[Chunk]) -> tuple[list[Chunk], list[Chunk]]:
+def installed_first_of(hub: HubSession, found: list[Chunk]) -> tuple[list[Chunk], list[Chunk]]:
     """resolve.prefer_sources ranked by which source holds the installed version; the
     environment is asked only when one symbol is defined in several sources."""
     first = found[0].symbol if found else None
@@ -254,7 +251,7 @@ def get_code_snippet(
         asked = found[0] if found and found[0].metadata.chunk_type == "alias" else None
         found, resolution = resolve.through_alias(hub.store, found, resolution)
         if found:
-            found, elsewhere = _installed_first(hub, found)
+            found, elsewhere = installed_first_of(hub, found)
             alternatives = list(
                 dict.fromkeys(
                     [f"{c.symbol} (source {c.source})" for c in elsewhere]
@@ -307,98 +304,3 @@ def get_code_snippet(
         dict.fromkeys(h.symbol for h in hits[1:] if h.symbol and h.symbol != chunk.symbol)
     )
     return _snippet(hub, chunk, "semantic", max_lines, others, max_tokens=max_tokens)
-
-
-def _fit_nodes(trace: CallTrace, max_tokens: int) -> CallTrace:
-    """Keep the nodes (breadth first, nearest first) that fit the token budget."""
-    nodes, trace.nodes = trace.nodes, []
-    room = max_tokens - estimate_tokens(trace.model_dump_json()) - _SLACK_TOKENS
-    for i, node in enumerate(nodes):
-        cost = estimate_tokens(node.model_dump_json()) + 12  # + its line in the text
-        if cost > room:
-            trace.nodes = nodes[:i]
-            trace.truncated = True
-            return trace
-        room -= cost
-    trace.nodes = nodes
-    return trace
-
-
-def trace_calls(
-    hub: HubSession,
-    symbol: str,
-    direction: str = "callees",
-    depth: int = 1,
-    source: str | None = None,
-    max_tokens: int = DEFAULT_TOKENS,
-) -> CallTrace:
-    """What a function calls (callees) or what calls it (callers), up to `depth` levels,
-    resolved to indexed definitions."""
-    if direction not in ("callees", "callers"):
-        raise InputError(f"direction must be 'callees' or 'callers', got {shown(direction)}")
-    if not 1 <= depth <= 3:
-        raise InputError(f"depth must be 1, 2 or 3, got {depth}")
-    check_tokens(max_tokens)
-    if not symbol.strip():
-        raise InputError("symbol must not be empty")
-    check_sources(hub.store, source)
-    found, _ = resolve.find_symbol(hub.store, symbol, source)
-    found, _stubs = resolve.runtime_first(hub.store, found)
-    found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
-    if not found:
-        hint = did_you_mean(hub, symbol, source)
-        raise NotFoundError(f"no indexed function or method named {shown(symbol)}{hint}")
-    found, elsewhere = _installed_first(hub, found)
-    root = found[0]
-    nodes: list[CallNode] = []
-    unresolved: list[str] = []
-    seen = {root.id}
-    queue: deque[tuple[Chunk, int]] = deque([(root, 1)])
-    truncated = False
-    while queue:
-        current, level = queue.popleft()
-        if direction == "callees":
-            edges, missing = call_edges.callees(hub.store, current)
-            if level == 1:
-                unresolved = missing
-        else:
-            edges = call_edges.callers(hub.store, current)
-        for edge in edges:
-            target = edge.target
-            if target.id in seen:
-                continue
-            if len(nodes) >= MAX_TRACE_NODES:
-                truncated = True
-                break
-            seen.add(target.id)
-            nodes.append(
-                CallNode(
-                    symbol=target.symbol or target.path,
-                    id=target.id,
-                    path=target.path,
-                    line_start=target.line_start,
-                    depth=level,
-                    via=current.symbol or current.path,
-                    name=edge.name,
-                    through=edge.through,
-                    nested=edge.nested,
-                )
-            )
-            if level < depth:
-                queue.append((target, level + 1))
-    trace = CallTrace(
-        symbol=root.symbol or symbol,
-        id=root.id,
-        path=root.path,
-        line_start=root.line_start,
-        direction=direction,
-        depth=depth,
-        nodes=nodes,
-        unresolved=unresolved[:50],
-        truncated=truncated,
-        other_sources=sorted({c.source for c in elsewhere}),
-        # a method is also called on objects whose type the code does not state
-        # (`a.evolve()`, `a` a parameter): such calls are not in the graph
-        untyped_callers=direction == "callers" and root.metadata.chunk_type == "method",
-    )
-    return _fit_nodes(trace, max_tokens)

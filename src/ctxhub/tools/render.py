@@ -117,6 +117,9 @@ def search_response(response: SearchResponse) -> str:
     head += ", LOW)" if response.low_confidence else ")"
     if response.total is not None:
         head += f"; {response.total} match the filters"
+    if response.next_cursor:
+        # in the first line too: a text cut to fit the budget keeps it
+        head += f"; next page: call again with cursor={response.next_cursor!r}"
     if response.left_out:
         # in the first line, which a tight budget never cuts
         head += (
@@ -127,8 +130,6 @@ def search_response(response: SearchResponse) -> str:
     if response.notice and response.hits:  # about the hits (a name nothing defines): first
         lines.append(response.notice)
     lines.extend(render_hit(i, hit) for i, hit in enumerate(response.hits, start=1))
-    if response.next_cursor:
-        lines.append(f"more: call again with cursor={response.next_cursor!r}")
     if response.low_confidence and response.next_queries:
         lines.append("try instead: " + " | ".join(response.next_queries))
     if response.truncated:
@@ -204,6 +205,13 @@ def call_trace(trace: CallTrace) -> str:
     where = f"{trace.path}{_lines(trace.line_start, None)}" if trace.path else ""
     head = f"{trace.symbol} {verb} (depth {trace.depth}) · id {trace.id}"
     lines = [head + (f" · {where}" if where else "")]
+    if trace.alternatives:
+        # said before the nodes: they belong to one of several definitions of the name
+        lines.append(
+            f"ambiguous: {len(trace.alternatives) + 1} definitions have this name; traced"
+            f" {trace.symbol} ({trace.chosen_because or 'the first found'}); the others:"
+            f" {_names(trace.alternatives, 10)} (pass one as symbol to trace it)"
+        )
     if not trace.nodes:
         what = "callees" if trace.direction == "callees" else "callers"
         # with callers left untraced, none found is not none there
@@ -211,9 +219,10 @@ def call_trace(trace: CallTrace) -> str:
     for node in trace.nodes:
         indent = "  " * (node.depth - 1)
         nested = f", in nested {node.nested}" if node.nested else ""
+        at = f", call at line {node.call_line}" if node.call_line else ""
         lines.append(
             f"{indent}- {node.symbol} · id {node.id} · {node.path}{_lines(node.line_start, None)}"
-            f" (as {node.name}{_through(node.through, ', ')}{nested})"
+            f" (as {node.name}{_through(node.through, ', ')}{nested}{at})"
         )
     if trace.unresolved:
         lines.append("not indexed: " + _names(trace.unresolved, 20))

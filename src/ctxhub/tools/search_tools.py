@@ -22,9 +22,11 @@ from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.rank import Candidate
 from ctxhub.search.reexports import public_paths
 from ctxhub.search.retriever import SearchOptions
+from ctxhub.search.versions import fold_versions
 from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.tools import resolve
+from ctxhub.tools.base_filter import match_bases
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.installed_gaps import NOT_INSTALLED_KEY, installed_gaps
 from ctxhub.tools.nearest import did_you_mean
@@ -225,7 +227,7 @@ def search_api(
             options(hub, public_first=True),
         )
         return _explained(hub, response)
-    return _list_filtered(hub, query, filters, limit, cursor, max_tokens)
+    return _list_filtered(hub, query, filters, limit, cursor, max_tokens, base_class)
 
 
 def _list_filtered(
@@ -235,25 +237,37 @@ def _list_filtered(
     limit: int,
     cursor: str | None,
     max_tokens: int,
+    base_class: str | None = None,
 ) -> SearchResponse:
-    key = _cursor_key(query, filters)
+    key = cursor_key(query, filters.model_dump_json() + (base_class or ""))
     offset = parse_cursor(cursor, key)
     ids, total = hub.store.list_ids(filters, ["api"], limit=100_000)
+    notice = None
+    read: dict[str, Chunk] = {}
+    if base_class:  # the store matched bases by last name; a qualified name is one class
+        read = {c.id: c for c in hub.store.get_chunks(ids)}
+        match = match_bases(hub.store, base_class, list(read.values()))
+        ids = [i for i in ids if match.keep is None or i in match.keep]
+        notice = match.notice
     scored: dict[str, Candidate] = {}
     confidence, norm = 1.0, 1.0
     if query.strip():
         request = _request(query, ["api"], filters, 200, max_tokens)
         ranking = hub.retriever.rank(request, SearchOptions(collapse=False))
-        scored = {c.chunk.id: c for c in ranking.candidates}
+        admitted = set(ids)
+        scored = {c.chunk.id: c for c in ranking.candidates if c.chunk.id in admitted}
         confidence = ranking.confidence
         norm = ranking.norm
     order = list(scored) + [i for i in ids if i not in scored]
-    page_ids = order[offset : offset + limit]
-    by_id = {c.id: c for c in hub.store.get_chunks(page_ids)}
+    rows = _rows(hub, order, scored, read)
+    total = len(rows)
+    page = rows[offset : offset + limit]
+    unread = [i for i in page if isinstance(i, str) and i not in scored]
+    read.update((c.id, c) for c in hub.store.get_chunks(unread))
     candidates = [
-        scored.get(i) or Candidate(chunk=by_id[i], fused=0.0, signals={})
-        for i in page_ids
-        if i in by_id
+        i if isinstance(i, Candidate) else scored.get(i) or Candidate(read[i], 0.0, {})
+        for i in page
+        if not isinstance(i, str) or i in scored or i in read
     ]
     if total == 0:  # a filter that admits nothing is no confident answer
         return SearchResponse(
@@ -268,6 +282,7 @@ def _list_filtered(
     public = public_paths(hub.store, [c.chunk.symbol or "" for c in candidates])
     hits, truncated, _ = to_hits(candidates, shown, max_tokens, public=public)  # cursor follows
     if filters.calls:
+        by_id = {c.chunk.id: c.chunk for c in candidates}
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
     listed = SearchResponse(
@@ -276,10 +291,31 @@ def _list_filtered(
         confidence=round(confidence, 4),
         low_confidence=False,
         total=total,
-        next_cursor=make_cursor(str(end), key) if end < len(order) else None,
+        next_cursor=make_cursor(str(end), key) if end < total else None,
         truncated=truncated,
+        notice=notice,
     )
     return _explained(hub, listed)
+
+
+#: A filtered set up to this size is read whole to fold its copies (search/versions.py).
+MAX_FOLDED = 3000
+
+
+def _rows(
+    hub: HubSession, order: list[str], scored: dict[str, Candidate], read: dict[str, Chunk]
+) -> list[Candidate | str]:
+    """The listing's rows in order: one per definition, the copies of it that other
+    versions of its package index riding along as `versions` (as search folds them);
+    ids not yet read when the set is too large to fold. `read`: chunks already read."""
+    if len(order) > MAX_FOLDED:
+        return list(order)
+    missing = [i for i in order if i not in scored and i not in read]
+    chunks = {**read, **{c.id: c for c in hub.store.get_chunks(missing)}}
+    ranked = [
+        scored.get(i) or Candidate(chunks[i], 0.0, {}) for i in order if i in scored or i in chunks
+    ]
+    return list(fold_versions(ranked, hub.store.sources, options(hub).source_rank))
 
 
 def _describe(filters: SearchFilters) -> str:

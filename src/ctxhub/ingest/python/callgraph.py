@@ -244,6 +244,11 @@ class BodyFacts:
     #: calls of the function's own nested defs and classes (`wrap(cls)`): its inner
     #: parts, never something to find in the index
     calls_nested: list[str] = field(default_factory=list)
+    #: calls_qualified entry -> the absolute name it calls, for calls whose first name
+    #: an import binds (`np.array` -> `numpy.array`, `Response` -> `httpx.Response`)
+    calls_imported: dict[str, str] = field(default_factory=dict)
+    #: calls_qualified entry -> the line of its first call
+    call_lines: dict[str, int] = field(default_factory=dict)
 
 
 def _unique(items: Iterable[tuple[tuple[int, int], str]]) -> list[str]:
@@ -328,6 +333,13 @@ def analyze_body(
     )
     facts.calls_via = {q: via[q] for q in facts.calls_qualified if q in via}
     facts.calls_nested = [q for q in facts.calls_qualified if q in local_defs]
+    for pos, written in sorted(qualified, key=lambda it: it[0]):
+        facts.call_lines.setdefault(written, pos[0])
+    facts.calls_imported = {
+        q: table.qualify(q)
+        for q in facts.calls_qualified
+        if q not in via and q.split(".", 1)[0] in table.bindings and q not in local_defs
+    }
     return facts
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, Deprecation
 from ctxhub.ingest.python.alias_chunks import alias_chunks
+from ctxhub.ingest.python.bases import ModuleBindings, class_body_classes, qualified_bases
 from ctxhub.ingest.python.bodies import function_facts
 from ctxhub.ingest.python.callgraph import (
     ScopeContext,
@@ -37,6 +38,8 @@ from ctxhub.ingest.python.deprecations import find_code_deprecations
 from ctxhub.ingest.python.messages import MessageTables
 from ctxhub.ingest.python.modules import is_package_init, module_name_for
 from ctxhub.ingest.python.source import decode_source, parse_source, split_lines
+
+_NONE: frozenset[str] = frozenset()
 
 __all__ = ["TRIVIAL_BODY_LINES", "PythonFileExtract", "SkipFile", "extract_python_file"]
 
@@ -121,6 +124,10 @@ def extract_python_file(
         elif "." not in d.qualname:
             members.setdefault(None, []).append(d)
 
+    # Each base as the module binds it: `Connection` is the one this file imports.
+    bindings = ModuleBindings(tree, module, imports)
+    siblings = class_body_classes(defs)
+
     out = PythonFileExtract(module, deprecations=found.records, deprecated_symbols=found.symbols)
     overview = module_chunk(f, tree, members.get(None, []))
     if overview is not None:
@@ -128,7 +135,9 @@ def extract_python_file(
     for d in defs:
         if isinstance(d.node, ast.ClassDef):
             own = members.get(d.qualname, [])
-            out.chunks.append(class_chunk(f, d, own, [facts[id(m)] for m in own if id(m) in facts]))
+            bases = qualified_bases(d, module, bindings, siblings.get(d.parent_class or "", _NONE))
+            member_facts = [facts[id(m)] for m in own if id(m) in facts]
+            out.chunks.append(class_chunk(f, d, own, member_facts, bases))
         else:
             # every def, however short: a two-line constructor is what an agent opens to
             # learn what an object holds, an abstract `pass` what overrides point at

@@ -236,7 +236,11 @@ def _module_imports(tree: ast.Module, ctx: ScopeContext) -> list[str]:
 
 
 def class_chunk(
-    f: FileContext, d: Definition, own: list[Definition], member_facts: list[BodyFacts]
+    f: FileContext,
+    d: Definition,
+    own: list[Definition],
+    member_facts: list[BodyFacts],
+    bases_qualified: list[str] | None = None,
 ) -> Chunk:
     node = d.node
     assert isinstance(node, ast.ClassDef)
@@ -266,6 +270,9 @@ def class_chunk(
         extra["nested_classes"] = nested
     if node.keywords:
         extra["keywords"] = [ast.unparse(k) for k in node.keywords]
+    if bases_qualified and any(bases_qualified):
+        # one per base, "" when unknown: which class a base is (ingest/python/bases.py)
+        extra["bases_qualified"] = bases_qualified
     meta = ChunkMeta(
         chunk_type="class",
         module=f.module,
@@ -302,6 +309,10 @@ def function_chunk(f: FileContext, d: Definition, node: FuncNode, facts: BodyFac
         extra["calls_via"] = facts.calls_via
     if facts.calls_nested:
         extra["calls_nested"] = facts.calls_nested
+    if facts.calls_imported:
+        extra["calls_imported"] = facts.calls_imported
+    if facts.call_lines:
+        extra["call_lines"] = facts.call_lines
     if facts.extends_super:
         extra["extends_super"] = True
     if names := function_templates(node):

@@ -149,6 +149,9 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
     for base in meta.bases:
         out.add(("bases", base))
         out.add(("bases", base.rsplit(".", 1)[-1].split("[", 1)[0]))
+    for base in meta.extra.get("bases_qualified", ()):
+        if base:  # the class the base names, as its module binds it
+            out.add(("bases", str(base)))
     for tag in (*meta.tags, *meta.capabilities):
         out.add(("tags", tag.lower()))
     for key in meta.extra.get("name_templates", ()):

@@ -144,7 +144,7 @@ definition with id and location; calls to code outside the index are listed as n
 indexed.""",
     args=TraceCallsArgs,
     output=CallTrace,
-    function="ctxhub.tools.code_tools:trace_calls",
+    function="ctxhub.tools.trace_tools:trace_calls",
     render=f"{RENDER}:call_trace",
     cli=CliSpec("calls", positional=("symbol",), flags={"direction": {"--callers": "callers"}}),
 )

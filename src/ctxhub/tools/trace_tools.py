@@ -1,0 +1,122 @@
+"""trace_calls: what a function calls, or what calls it, resolved to indexed definitions
+(tools/call_edges.py); a name several definitions share answers for one of them and
+names the others (tools/ambiguity.py)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ctxhub.core.budget import estimate_tokens
+from ctxhub.core.errors import InputError, NotFoundError, shown
+from ctxhub.core.knowledge import Chunk
+from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
+from ctxhub.core.outputs import CallNode, CallTrace
+from ctxhub.session import HubSession
+from ctxhub.tools import ambiguity, call_edges, resolve
+from ctxhub.tools.code_tools import installed_first_of
+from ctxhub.tools.nearest import did_you_mean
+from ctxhub.tools.source_check import check_sources
+
+MAX_TRACE_NODES = 200
+#: Tokens held back for the response envelope and the text rendering's headers.
+_SLACK_TOKENS = 60
+
+
+def _fit_nodes(trace: CallTrace, max_tokens: int) -> CallTrace:
+    """Keep the nodes (breadth first, nearest first) that fit the token budget."""
+    nodes, trace.nodes = trace.nodes, []
+    room = max_tokens - estimate_tokens(trace.model_dump_json()) - _SLACK_TOKENS
+    for i, node in enumerate(nodes):
+        cost = estimate_tokens(node.model_dump_json()) + 12  # + its line in the text
+        if cost > room:
+            trace.nodes = nodes[:i]
+            trace.truncated = True
+            return trace
+        room -= cost
+    trace.nodes = nodes
+    return trace
+
+
+def trace_calls(
+    hub: HubSession,
+    symbol: str,
+    direction: str = "callees",
+    depth: int = 1,
+    source: str | None = None,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> CallTrace:
+    """What a function calls (callees) or what calls it (callers), up to `depth` levels,
+    resolved to indexed definitions."""
+    if direction not in ("callees", "callers"):
+        raise InputError(f"direction must be 'callees' or 'callers', got {shown(direction)}")
+    if not 1 <= depth <= 3:
+        raise InputError(f"depth must be 1, 2 or 3, got {depth}")
+    check_tokens(max_tokens)
+    if not symbol.strip():
+        raise InputError("symbol must not be empty")
+    check_sources(hub.store, source)
+    found, _ = resolve.find_symbol(hub.store, symbol, source)
+    found, _stubs = resolve.runtime_first(hub.store, found)
+    found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
+    if not found:
+        hint = did_you_mean(hub, symbol, source)
+        raise NotFoundError(f"no indexed function or method named {shown(symbol)}{hint}")
+    # a name several definitions share (`Connection.recv`): trace the likeliest, name all
+    choice = ambiguity.choose(hub.store, found)
+    found, elsewhere = installed_first_of(hub, choice.found)
+    root = found[0]
+    nodes: list[CallNode] = []
+    unresolved: list[str] = []
+    seen = {root.id}
+    queue: deque[tuple[Chunk, int]] = deque([(root, 1)])
+    truncated = False
+    while queue:
+        current, level = queue.popleft()
+        if direction == "callees":
+            edges, missing = call_edges.callees(hub.store, current)
+            if level == 1:
+                unresolved = missing
+        else:
+            edges = call_edges.callers(hub.store, current)
+        for edge in edges:
+            target = edge.target
+            if target.id in seen:
+                continue
+            if len(nodes) >= MAX_TRACE_NODES:
+                truncated = True
+                break
+            seen.add(target.id)
+            nodes.append(
+                CallNode(
+                    symbol=target.symbol or target.path,
+                    id=target.id,
+                    path=target.path,
+                    line_start=target.line_start,
+                    depth=level,
+                    via=current.symbol or current.path,
+                    name=edge.name,
+                    through=edge.through,
+                    nested=edge.nested,
+                    call_line=edge.line,
+                )
+            )
+            if level < depth:
+                queue.append((target, level + 1))
+    trace = CallTrace(
+        symbol=root.symbol or symbol,
+        id=root.id,
+        path=root.path,
+        line_start=root.line_start,
+        direction=direction,
+        depth=depth,
+        nodes=nodes,
+        unresolved=unresolved[:50],
+        truncated=truncated,
+        other_sources=sorted({c.source for c in elsewhere}),
+        # a method is also called on objects whose type the code does not state
+        # (`a.evolve()`, `a` a parameter): such calls are not in the graph
+        untyped_callers=direction == "callers" and root.metadata.chunk_type == "method",
+        alternatives=choice.alternatives,
+        chosen_because=choice.reason or None,
+    )
+    return _fit_nodes(trace, max_tokens)
