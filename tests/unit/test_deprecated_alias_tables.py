@@ -135,3 +135,23 @@ def test_a_package_init_resolves_its_keyword_table_from_itself() -> None:
     )
     (record,) = extract.deprecations
     assert (record.symbol, record.replacement) == ("acme.Old", "acme.legacy.client.Old")
+
+
+def test_an_alias_into_a_deprecated_package_names_no_replacement() -> None:
+    legacy = 'import warnings\n\nwarnings.warn("acme.legacy is deprecated", DeprecationWarning)\n'
+    files = {
+        "acme/imports.py": IMPORTS,
+        "acme/errors.py": ERRORS,
+        "acme/legacy/__init__.py": legacy,
+    }
+    modules = {rel: rel.removesuffix(".py").replace("/", ".") for rel in files}
+    modules["acme/legacy/__init__.py"] = "acme.legacy"
+    helpers = scan_package(modules, lambda rel: files[rel], {"acme"})
+    extract = extract_python_file(
+        "acme", "acme/errors.py", ERRORS, version=None, internal_packages={"acme"}, helpers=helpers
+    )
+    records = {r.symbol: r for r in extract.deprecations}
+    abort = records["acme.errors.AbortHandshake"]
+    assert abort.replacement is None  # the target is deprecated with its package: no way out
+    assert (abort.note or "").endswith("its module `acme.legacy` is)")
+    assert records["acme.errors.parse_uri"].replacement == "acme.uri.parse_uri"

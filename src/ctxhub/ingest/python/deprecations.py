@@ -28,7 +28,12 @@ from ctxhub.ingest.python.deprecated_shims import deprecated_shim, is_thin_warni
 from ctxhub.ingest.python.deprecation_finder import CodeDeprecations, DeprecationFinder
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, HelperView
 from ctxhub.ingest.python.lazy_alias_tables import deprecated_keyword_tables
-from ctxhub.ingest.python.module_deprecations import ModuleDeprecation, covering, member_records
+from ctxhub.ingest.python.module_deprecations import (
+    ModuleDeprecation,
+    covering,
+    member_records,
+    no_deprecated_target,
+)
 from ctxhub.ingest.python.proxy_notes import filled_proxy_notes
 
 __all__ = [
@@ -114,6 +119,11 @@ def find_code_deprecations(
     proxy = f"{module}.__getattr__"
     finder.partial = [r for r in finder.partial if r.symbol != proxy or r.text not in raw_notes]
     _inherit_module_deprecation(finder, defs, helpers)
+    if helpers is not None and helpers.deprecated_modules:
+        finder.full = {
+            symbol: [no_deprecated_target(r, module, helpers.deprecated_modules) for r in records]
+            for symbol, records in finder.full.items()
+        }
     return finder.result()
 
 

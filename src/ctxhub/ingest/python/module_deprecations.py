@@ -91,3 +91,21 @@ def member_records(
         )
         for name in names
     ]
+
+
+def no_deprecated_target(
+    record: Deprecation, module: str, deprecated: Mapping[str, ModuleDeprecation]
+) -> Deprecation:
+    """A record of `module` whose replacement lives in another deprecated module (`pkg.Old`
+    served lazily from `pkg.legacy`) names no replacement: that is no way out. Its note
+    says so."""
+    target = record.replacement
+    if not target:
+        return record
+    home = covering(target, deprecated) or covering(target.rpartition(".")[0], deprecated)
+    if home is None or home == covering(module, deprecated):
+        return record
+    note = f"{record.note or ''} (`{target}` is deprecated too: its module `{home.module}` is)"
+    return record.model_copy(
+        update={"replacement": None, "note": note.strip(), "since": record.since or home.since}
+    )
