@@ -72,3 +72,86 @@ def test_each_key_of_the_table_is_a_deprecated_alias() -> None:
     }  # register_names installs nothing that warns: Queue is current
     assert "deprecated alias of `acme.Event`" in (aliases["acme.abc.Event"].note or "")
     assert {"acme.abc.Event", "acme.abc.Lock"} <= extract.deprecated_symbols
+
+
+IMPORTS = """\
+import warnings
+
+
+def lazy_import(namespace, aliases=None, deprecated_aliases=None):
+    package = namespace["__name__"]
+
+    def __getattr__(name):
+        if name in deprecated_aliases:
+            warnings.warn(f"{package}.{name} is deprecated", DeprecationWarning)
+        return name
+
+    namespace["__getattr__"] = __getattr__
+"""
+
+ERRORS = """\
+from acme.imports import lazy_import
+
+lazy_import(
+    globals(),
+    aliases={"Current": ".frames"},
+    deprecated_aliases={
+        # deprecated in 9.0 - 2021-09-01
+        "parse_uri": ".uri",
+        "Absolute": "acme.legacy.errors:Absolute",
+        # deprecated in 14.0 - 2024-11-09
+        "AbortHandshake": ".legacy.errors",
+        "framing": ".legacy",  # a submodule
+    },
+)
+"""
+
+
+def test_a_keyword_table_named_deprecated_lists_deprecated_aliases_of_the_module() -> None:
+    files = {"acme/imports.py": IMPORTS, "acme/errors.py": ERRORS}
+    modules = {rel: rel.removesuffix(".py").replace("/", ".") for rel in files}
+    helpers = scan_package(modules, lambda rel: files[rel], {"acme"})
+    extract = extract_python_file(
+        "acme", "acme/errors.py", ERRORS, version=None, internal_packages={"acme"}, helpers=helpers
+    )
+    aliases = {r.symbol: r for r in extract.deprecations if r.origin == "alias"}
+    assert {s: (r.replacement, r.since) for s, r in aliases.items()} == {
+        # the value is the module the name is imported from, relative to this one
+        "acme.errors.parse_uri": ("acme.uri.parse_uri", "9.0"),
+        "acme.errors.Absolute": ("acme.legacy.errors.Absolute", "9.0"),
+        "acme.errors.AbortHandshake": ("acme.legacy.errors.AbortHandshake", "14.0"),
+        "acme.errors.framing": ("acme.legacy.framing", "14.0"),
+    }  # `aliases=` is not deprecated: Current stays current
+    assert aliases["acme.errors.AbortHandshake"].note == (
+        "`acme.errors.AbortHandshake` is a deprecated alias of `acme.legacy.errors.AbortHandshake`."
+    )
+    assert "acme.errors.parse_uri" in extract.deprecated_symbols
+
+
+def test_a_package_init_resolves_its_keyword_table_from_itself() -> None:
+    source = 'lazy_import(globals(), deprecated_aliases={"Old": ".legacy.client"})\n'
+    extract = extract_python_file(
+        "acme", "acme/__init__.py", source, version=None, internal_packages={"acme"}
+    )
+    (record,) = extract.deprecations
+    assert (record.symbol, record.replacement) == ("acme.Old", "acme.legacy.client.Old")
+
+
+def test_an_alias_into_a_deprecated_package_names_no_replacement() -> None:
+    legacy = 'import warnings\n\nwarnings.warn("acme.legacy is deprecated", DeprecationWarning)\n'
+    files = {
+        "acme/imports.py": IMPORTS,
+        "acme/errors.py": ERRORS,
+        "acme/legacy/__init__.py": legacy,
+    }
+    modules = {rel: rel.removesuffix(".py").replace("/", ".") for rel in files}
+    modules["acme/legacy/__init__.py"] = "acme.legacy"
+    helpers = scan_package(modules, lambda rel: files[rel], {"acme"})
+    extract = extract_python_file(
+        "acme", "acme/errors.py", ERRORS, version=None, internal_packages={"acme"}, helpers=helpers
+    )
+    records = {r.symbol: r for r in extract.deprecations}
+    abort = records["acme.errors.AbortHandshake"]
+    assert abort.replacement is None  # the target is deprecated with its package: no way out
+    assert (abort.note or "").endswith("its module `acme.legacy` is)")
+    assert records["acme.errors.parse_uri"].replacement == "acme.uri.parse_uri"

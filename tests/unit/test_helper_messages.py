@@ -62,5 +62,5 @@ def test_helper_messages_and_a_self_naming_warning_are_records() -> None:
     assert notes == {
         "old_joined": "[DEPRECATION v3.0] old_joined is deprecated, use new_api instead.",
         "old_passed": "old_passed is deprecated, use new_api instead.",
-        "old_shown": "old_shown({x}) is deprecated, use new_api instead.",
+        "old_shown": "old_shown({x!r}) is deprecated, use new_api instead.",
     }

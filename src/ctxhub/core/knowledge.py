@@ -132,7 +132,7 @@ class Deprecation(BaseModel):
     note: str | None = None
     path: str | None = None
     line: int | None = None
-    origin: str = "code"  # warn | decorator | docstring | alias | changelog
+    origin: str = "code"  # warn | decorator | docstring | alias | module | changelog
 
     @property
     def parameter(self) -> str | None:

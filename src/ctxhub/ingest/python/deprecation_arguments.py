@@ -10,7 +10,8 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ctxhub.ingest.python.callgraph import dotted_chain
-from ctxhub.ingest.python.deprecation_text import clean_name, message_text
+from ctxhub.ingest.python.deprecation_text import clean_name
+from ctxhub.ingest.python.message_fields import message_text
 
 #: What a deprecation helper's keyword arguments usually mean, by their names.
 _SUBJECT = re.compile(r"(?:^|_)(name|symbol|what|feature|deprecated|thing)$")

@@ -20,6 +20,7 @@ from ctxhub.ingest.python.deprecation_arguments import (
     named,
 )
 from ctxhub.ingest.python.deprecation_helpers import HelperView
+from ctxhub.ingest.python.deprecation_since import statement_since
 from ctxhub.ingest.python.deprecation_subjects import (
     annotated_docs,
     deprecated_sentences,
@@ -40,7 +41,7 @@ from ctxhub.ingest.python.deprecation_warnings import guarded_warn_sites
 
 _INIT_LIKE = frozenset({"__init__", "__new__", "__post_init__"})
 # When two records deprecate one symbol, the first origin here supplies note and line.
-_ORIGIN_RANK = {"decorator": 0, "alias": 1, "warn": 2, "docstring": 3}
+_ORIGIN_RANK = {"decorator": 0, "alias": 1, "warn": 2, "docstring": 3, "module": 4}
 
 
 @dataclass
@@ -61,10 +62,12 @@ class DeprecationFinder:
         ctx: ScopeContext,
         members: dict[str, set[str]],
         view: HelperView,
+        lines: list[str] | None = None,
     ) -> None:
         self.source, self.relpath, self.module, self.ctx = source, relpath, module, ctx
         self.members = members  # class qualname -> names defined in its body
         self.view = view
+        self.lines = lines or []  # the file's lines, for the comments next to a warning
         self.full: dict[str, list[Deprecation]] = {}
         self.partial: list[Deprecation] = []
         self.thin: dict[str, str | None] = {}  # thin warning subclass -> its first base
@@ -204,14 +207,20 @@ class DeprecationFinder:
                 # the one to use instead when the def takes it (not a member of cls).
                 text = parameter_note(param, message)
                 instead = said if said in params else instead
-            elif not whole and conditional and d is not None:
-                text = usage_note(message)  # warns only on some calls: one usage
+            elif not whole and conditional:
+                # warns only on some calls (or imports, `if old_dependency:`): one usage
+                text = usage_note(message)
+            # "deprecated since X" in the message, else a comment beside the call
+            since = find_since(message) or statement_since(
+                self.lines, call.lineno, call.end_lineno or call.lineno
+            )
             self.add(
                 symbol,
                 text,
                 origin,
                 call.lineno,
                 whole=whole,
+                since=since,
                 class_qual=cls,
                 replacement=instead,
             )

@@ -27,15 +27,19 @@ from dataclasses import dataclass, field
 from ctxhub.core.errors import SkipFile
 from ctxhub.ingest.python.callgraph import ImportTable, dotted_chain, own_nodes
 from ctxhub.ingest.python.deprecation_arguments import arguments_message
-from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES, message_text
+from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES
 from ctxhub.ingest.python.helper_scan import ScannedFunction, ScannedModule, qualify, scan_module
+from ctxhub.ingest.python.message_fields import fill_fields, message_text
+from ctxhub.ingest.python.module_deprecations import ModuleDeprecation, import_warning
 from ctxhub.ingest.python.source import decode_source, parse_source
+from ctxhub.ingest.python.warning_classes import add_reexports, is_category, warning_classes
 
 #: Levels of helpers: one that warns itself, then callers that pass their parameters on.
 _MAX_DEPTH = 3
 #: Bytes that a file must hold before it is parsed in the first pass (see scan_package).
-_SEEDS = (b"Deprecat", b"FutureWarning")
-_FIELD = re.compile(r"\{([A-Za-z_]\w*)\}")
+_SEEDS = (b"eprecat", b"Warning")
+#: A field of a helper's template that one parameter fills: `{name}`, `{name!r}`, `{v:>4}`
+_FIELD = re.compile(r"\{([A-Za-z_]\w*)(?:![rsa])?(?::[^{}]*)?\}")
 
 
 @dataclass(frozen=True)
@@ -59,45 +63,30 @@ class DeprecationHelpers:
     #: functions that install a warning proxy: a def nested in them warns (a module
     #: `__getattr__` that a `set_deprecated_aliases({"Old": "pkg.New"})` puts in place)
     alias_installers: frozenset[str] = frozenset()
+    #: the package's other warning classes (`class FooWarning(UserWarning)`): one of
+    #: them counts when its message says "deprecated", as the default UserWarning does
+    warning_classes: set[str] = field(default_factory=set)
+    #: modules that warn on import, by dotted name (`module_deprecations.py`)
+    deprecated_modules: dict[str, ModuleDeprecation] = field(default_factory=dict)
 
     def fingerprint(self) -> str:
         """Changes whenever what call sites would read changes ("" when nothing found)."""
-        if not self.functions and not self.categories and not self.alias_installers:
+        parts = (
+            self.functions,
+            self.categories,
+            self.alias_installers,
+            self.warning_classes,
+            self.deprecated_modules,
+        )
+        if not any(parts):
             return ""
         text = repr(sorted(self.functions.items())) + repr(sorted(self.categories))
         text += repr(sorted(self.alias_installers))
+        if self.warning_classes or self.deprecated_modules:
+            # only then: a package with neither keeps the fingerprint it had
+            text += repr(sorted(self.warning_classes))
+            text += repr(sorted(self.deprecated_modules.items()))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _categories(modules: list[ScannedModule]) -> set[str]:
-    """The package's warning classes that derive from a deprecation category."""
-    found: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for m in modules:
-            for cls, bases in m.classes.items():
-                if cls not in found and any(_is_category(b, found) for b in bases):
-                    found.add(cls)
-                    changed = True
-        _add_reexports(modules, found)
-    return found
-
-
-def _is_category(dotted: str, own: set[str]) -> bool:
-    return dotted in own or dotted.removeprefix("warnings.") in STD_CATEGORIES
-
-
-def _add_reexports(modules: list[ScannedModule], names: set[str] | dict[str, Helper]) -> None:
-    """`from .deprecation import warn_deprecation` in pkg/utils/__init__.py makes
-    `pkg.utils.warn_deprecation` the same helper."""
-    for m in modules:
-        for bound, target in m.imports.bindings.items():
-            if isinstance(names, set):
-                if target in names:
-                    names.add(f"{m.module}.{bound}")
-            elif target in names and f"{m.module}.{bound}" not in names:
-                names[f"{m.module}.{bound}"] = names[target]
 
 
 def _category_candidates(
@@ -161,7 +150,7 @@ def _warns_itself(fn: ScannedFunction, m: ScannedModule, categories: set[str]) -
             continue  # a fixed text: the function itself is deprecated, it is no helper
         if _names_itself(message, fn):
             continue  # f"old_api({x!r}) is deprecated": about itself, its argument shown
-        if any(_is_category(c, categories) for c in _category_candidates(category, fn, m)):
+        if any(is_category(c, categories) for c in _category_candidates(category, fn, m)):
             template = message_text(message)
             if template is None and isinstance(message, ast.Name) and message.id in fn.params:
                 template = "{" + message.id + "}"  # warn(message, ...): the caller's words
@@ -193,14 +182,14 @@ def _outer_template(inner: Helper, call: ast.Call) -> str | None:
     if inner.template is None:
         return None
     bound = bind_arguments(inner, call)
-    out = inner.template
+    values: dict[str, str] = {}
     for name in set(_FIELD.findall(inner.template)):
         value = bound.get(name)
         text = message_text(value) if value is not None else dict(inner.defaults).get(name)
         if text is None:
             return None
-        out = out.replace("{" + name + "}", text)
-    return out
+        values[name] = text
+    return fill_fields(inner.template, values, {})
 
 
 def _renames(inner: Helper, call: ast.Call, params: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -223,7 +212,7 @@ def bind_arguments(helper: Helper, call: ast.Call) -> dict[str, ast.expr]:
 
 
 def find_helpers(modules: list[ScannedModule], packages: Iterable[str]) -> DeprecationHelpers:
-    categories = _categories(modules)
+    categories, others = warning_classes(modules)
     helpers: dict[str, Helper] = {}
     functions = [(fn, m) for m in modules for fn in m.functions]
     for depth in range(_MAX_DEPTH):
@@ -245,9 +234,9 @@ def find_helpers(modules: list[ScannedModule], packages: Iterable[str]) -> Depre
         if not new:
             break
         helpers.update(new)
-        _add_reexports(modules, helpers)
+        add_reexports(modules, helpers)
     installers = _alias_installers(functions, helpers, categories)
-    return DeprecationHelpers(helpers, categories, frozenset(packages), installers)
+    return DeprecationHelpers(helpers, categories, frozenset(packages), installers, others)
 
 
 def _alias_installers(
@@ -290,9 +279,11 @@ def scan_package(
 ) -> DeprecationHelpers:
     """The first pass over a package's Python files ({relpath: dotted module}).
 
-    Only files that mention a deprecation category are parsed at first; then, until
-    nothing new turns up, those that mention a name found so far (a helper's callers,
-    a category's subclasses): most files of a package are never parsed here.
+    Only files that mention a warning class or deprecation ("Warning", "deprecat")
+    are parsed at first; then, until nothing new turns up, those that mention a name
+    found so far (a helper's callers, a category's subclasses): most files of a package
+    are never parsed here. Last, each module parsed is asked whether it warns on import
+    (`module_deprecations.py`).
     """
     raw: dict[str, bytes] = {}
     for rel in modules:
@@ -318,8 +309,19 @@ def scan_package(
             scanned[rel] = scan_module(tree, modules[rel], is_package, known)
         result = find_helpers(list(scanned.values()), packages)
         seeds = set(_SEEDS) | {
-            n.rsplit(".", 1)[-1].encode() for n in [*result.functions, *result.categories]
+            n.rsplit(".", 1)[-1].encode()
+            for n in [*result.functions, *result.categories, *result.warning_classes]
         }
+    for rel, m in scanned.items():
+        view = HelperView(result, m.imports, m.module, m.names)
+        lines = decode_source(raw[rel]).splitlines()
+        found = import_warning(m.body, m.module, m.names, view, lines)
+        if found is not None:
+            package = rel.endswith(("__init__.py", "__init__.pyi"))
+            message, line, since = found
+            result.deprecated_modules[m.module] = ModuleDeprecation(
+                m.module, message, rel, line, since, package
+            )
     return result
 
 
@@ -350,6 +352,10 @@ class HelperView:
     def is_category(self, chain: list[str]) -> bool:
         return self.helpers is not None and self._target(chain) in self.helpers.categories
 
+    def is_warning_class(self, chain: list[str]) -> bool:
+        """One of the package's warning classes that is no deprecation category."""
+        return self.helpers is not None and self._target(chain) in self.helpers.warning_classes
+
     def scanned(self, chain: list[str]) -> bool:
         """Whether the first pass saw where this name is defined (then its verdict
         holds and no guess by name is made)."""
@@ -370,13 +376,13 @@ class HelperView:
         literal arguments, else a sentence read from the arguments' names."""
         bound = bind_arguments(helper, call)
         if helper.template is not None:
-            text, defaults = helper.template, dict(helper.defaults)
+            values, defaults = {}, dict(helper.defaults)
             for name in set(_FIELD.findall(helper.template)):
                 value = _argument_text(bound[name]) if name in bound else defaults.get(name)
                 if value is None:
                     break
-                text = text.replace("{" + name + "}", value)
+                values[name] = value
             else:
-                return text
+                return fill_fields(helper.template, values, {})
         renames = dict(helper.renames)
         return arguments_message({renames.get(k, k): v for k, v in bound.items()})

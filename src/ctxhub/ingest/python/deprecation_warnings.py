@@ -12,7 +12,8 @@ from typing import Any, Protocol
 
 from ctxhub.ingest.python.callgraph import NESTED_SCOPES, dotted_chain, own_nodes
 from ctxhub.ingest.python.deprecation_arguments import helper_message
-from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES, message_text
+from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES
+from ctxhub.ingest.python.message_fields import message_text
 
 _SAYS_DEPRECATED = re.compile(r"\bdeprecat", re.IGNORECASE)
 
@@ -21,6 +22,8 @@ class HelperLookup(Protocol):
     """One module's view of the package's deprecation helpers (deprecation_helpers.py)."""
 
     def is_category(self, chain: list[str]) -> bool: ...
+
+    def is_warning_class(self, chain: list[str]) -> bool: ...
 
     def scanned(self, chain: list[str]) -> bool: ...
 
@@ -90,7 +93,7 @@ def deprecation_message(
         if isinstance(first, ast.Call) and _is_category(first.func, view):
             # warnings.warn(DeprecationWarning("..."))
             return message_text(first.args[0] if first.args else None) or ""
-        if chain in (["warn"], ["warnings", "warn"]) and _default_category(category):
+        if chain in (["warn"], ["warnings", "warn"]) and _default_category(category, view):
             text = _text_of(first, call, local)
             return text if text and _SAYS_DEPRECATED.search(text) else None
         return None
@@ -107,10 +110,15 @@ def deprecation_message(
     return None
 
 
-def _default_category(category: ast.expr | None) -> bool:
-    """No category (UserWarning) or a plain UserWarning/Warning."""
+def _default_category(category: ast.expr | None, view: HelperLookup | None) -> bool:
+    """No category (UserWarning), a plain UserWarning/Warning, or one of the package's
+    own warning classes: each counts when its message says "deprecated"."""
     chain = dotted_chain(category) if category is not None else None
-    return category is None or (chain is not None and chain[-1] in _DEFAULT_CATEGORIES)
+    if category is None:
+        return True
+    if chain is None:
+        return False
+    return chain[-1] in _DEFAULT_CATEGORIES or (view is not None and view.is_warning_class(chain))
 
 
 def warn_sites(

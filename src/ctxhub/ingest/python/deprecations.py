@@ -27,6 +27,14 @@ from ctxhub.ingest.python.definitions import Definition, class_fields
 from ctxhub.ingest.python.deprecated_shims import deprecated_shim, is_thin_warning_subclass
 from ctxhub.ingest.python.deprecation_finder import CodeDeprecations, DeprecationFinder
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, HelperView
+from ctxhub.ingest.python.lazy_alias_tables import deprecated_keyword_tables
+from ctxhub.ingest.python.module_deprecations import (
+    ModuleDeprecation,
+    covering,
+    member_records,
+    no_deprecated_target,
+)
+from ctxhub.ingest.python.proxy_notes import filled_proxy_notes
 
 __all__ = [
     "CodeDeprecations",
@@ -62,7 +70,7 @@ def find_code_deprecations(
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 names.update(t.id for t in targets if isinstance(t, ast.Name))
     view = HelperView(helpers, ctx.imports, module, ctx.module_names)
-    finder = DeprecationFinder(source, relpath, module, ctx, members, view)
+    finder = DeprecationFinder(source, relpath, module, ctx, members, view, lines)
     finder.thin = {
         f"{module}.{d.qualname}": finder.resolve(ast.unparse(d.node.bases[0]))
         for d in defs
@@ -88,6 +96,9 @@ def find_code_deprecations(
     module_deprecated = module in finder.full
     aliases = find_aliases(tree, module, ctx, lines, module_deprecated, set(finder.full))
     aliases += alias_tables(tree, module, view.installs_aliases)
+    aliases += deprecated_keyword_tables(tree, module, ctx.imports, lines)
+    raw_notes = {a.note for a in aliases}
+    aliases = filled_proxy_notes(tree, module, aliases)
     for alias in aliases:
         finder.add(
             alias.symbol,
@@ -105,9 +116,42 @@ def find_code_deprecations(
     if shim is not None:
         finder.add(module, shim[0], "alias", 1, whole=True, replacement=shim[1])
     # The warning a `__getattr__` proxy emits is already told by its alias records.
-    proxy, notes = f"{module}.__getattr__", {a.note for a in aliases}
-    finder.partial = [r for r in finder.partial if r.symbol != proxy or r.text not in notes]
+    proxy = f"{module}.__getattr__"
+    finder.partial = [r for r in finder.partial if r.symbol != proxy or r.text not in raw_notes]
+    _inherit_module_deprecation(finder, defs, helpers)
+    if helpers is not None and helpers.deprecated_modules:
+        finder.full = {
+            symbol: [no_deprecated_target(r, module, helpers.deprecated_modules) for r in records]
+            for symbol, records in finder.full.items()
+        }
     return finder.result()
+
+
+def _inherit_module_deprecation(
+    finder: DeprecationFinder, defs: list[Definition], helpers: DeprecationHelpers | None
+) -> None:
+    """Everything in a deprecated module is deprecated with it: the module's own warning
+    or note (not a shim's, whose names have their own alias records), else the warning
+    on import of the package it is in (found by the first pass)."""
+    module = finder.module
+    own = [r for r in finder.full.get(module, []) if r.origin != "alias"]
+    deprecation = None
+    if own:
+        first = own[0]
+        note = first.note or f"{module} is deprecated"
+        since = next((r.since for r in own if r.since), None)
+        path = first.path or finder.relpath
+        deprecation = ModuleDeprecation(module, note, path, first.line or 1, since, False)
+    elif helpers is not None:
+        deprecation = covering(module, helpers.deprecated_modules)
+    if deprecation is None:
+        return
+    # what the module offers: its public top-level definitions and names (`connect =
+    # Connect`); a method is flagged with its module's chunks but gets no record
+    top = {d.qualname for d in defs if "." not in d.qualname} | finder.ctx.module_names
+    public = sorted(name for name in top if not name.startswith("_"))
+    for record in member_records(finder.source, module, public, deprecation):
+        finder.full.setdefault(record.symbol, []).append(record)
 
 
 def _doc_line(node: ast.AST) -> int:

@@ -16,7 +16,7 @@ from ctxhub.ingest.python.callgraph import (
     own_nodes,
     scope_statements,
 )
-from ctxhub.ingest.python.deprecation_text import message_text
+from ctxhub.ingest.python.message_fields import message_text
 
 
 @dataclass
@@ -36,6 +36,7 @@ class ScannedModule:
     names: frozenset[str]
     functions: list[ScannedFunction]
     classes: dict[str, list[str]]  # pkg.mod.Cls -> its bases as dotted names
+    body: list[ast.stmt]  # its top-level statements (a warning there fires on import)
 
 
 def qualify(chain: list[str], imports: ImportTable, module: str, names: frozenset[str]) -> str:
@@ -114,4 +115,4 @@ def scan_module(
             classes[f"{module}.{stmt.name}"] = [
                 qualify(c, imports, module, names) for c in bases if c
             ]
-    return ScannedModule(module, imports, names, functions, classes)
+    return ScannedModule(module, imports, names, functions, classes, tree.body)

@@ -1,0 +1,163 @@
+"""A module that warns on import is deprecated with everything in it: a package
+`__init__` that warns deprecates its submodules' definitions too, each with a record
+that names the module and repeats its note (since when from the comment beside the
+warning), and their chunks carry the flag a search hit shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
+from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
+from ctxhub.session import HubSession, set_embedder
+from ctxhub.tools.deprecation_tools import check_deprecation
+from ctxhub.tools.render import deprecation_report
+
+OLD_INIT = """\
+import warnings
+
+warnings.warn(  # deprecated in 4.2 - 2024-01-01
+    "net.old is deprecated; see the upgrade guide",
+    DeprecationWarning,
+)
+"""
+
+OLD_CLIENT = """\
+class Client:
+    def send(self, data):
+        return data
+
+
+def dial(uri):
+    return Client()
+
+
+open_client = dial
+_private = 1
+"""
+
+SHIM = """\
+import warnings
+
+from net.old.client import dial
+
+warnings.warn("net.shim is deprecated, use net.client", DeprecationWarning)
+
+
+def helper():
+    return dial
+"""
+
+OPTIONAL = """\
+import warnings
+
+try:
+    import fastjson as json
+except ImportError:
+    import json
+
+    warnings.warn("running without fastjson is deprecated", DeprecationWarning)
+
+
+def dumps(value):
+    return json.dumps(value)
+"""
+
+PACKAGE = {
+    "net/__init__.py": "",
+    "net/old/__init__.py": OLD_INIT,
+    "net/old/client.py": OLD_CLIENT,
+    "net/shim.py": SHIM,
+    "net/optional.py": OPTIONAL,
+}
+
+
+def _modules() -> dict[str, str]:
+    return {
+        rel: rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for rel in PACKAGE
+    }
+
+
+def _helpers() -> DeprecationHelpers:
+    return scan_package(_modules(), lambda rel: PACKAGE[rel], {"net"})
+
+
+def _extract(rel: str, helpers: DeprecationHelpers | None) -> PythonFileExtract:
+    return extract_python_file(
+        "net", rel, PACKAGE[rel], version=None, internal_packages={"net"}, helpers=helpers
+    )
+
+
+def test_the_first_pass_finds_modules_that_warn_on_import() -> None:
+    found = _helpers().deprecated_modules
+    assert set(found) == {"net.old", "net.shim"}  # a conditional warning is one usage
+    assert found["net.old"].package and not found["net.shim"].package
+    assert found["net.old"].since == "4.2"  # the comment beside the warning
+    assert found["net.old"].path == "net/old/__init__.py"
+
+
+def test_members_of_a_submodule_inherit_the_package_deprecation() -> None:
+    extract = _extract("net/old/client.py", _helpers())
+    records = {r.symbol: r for r in extract.deprecations}
+    for name in ("net.old.client", "net.old.client.Client", "net.old.client.dial"):
+        assert name in extract.deprecated_symbols
+    assert "net.old.client.open_client" in records  # a public module-level name too
+    assert "net.old.client._private" not in records
+    assert "net.old.client.Client.send" not in records  # flagged with its chunk only
+    dial = records["net.old.client.dial"]
+    assert (
+        dial.note
+        == "its module `net.old` is deprecated: net.old is deprecated; see the upgrade guide"
+    )
+    assert (dial.since, dial.path, dial.line, dial.origin) == (
+        "4.2",
+        "net/old/__init__.py",
+        3,
+        "module",
+    )
+    flagged = {c.symbol for c in extract.chunks if c.metadata.deprecated}
+    assert {"net.old.client.Client", "net.old.client.Client.send", "net.old.client.dial"} <= flagged
+
+
+def test_a_module_that_warns_deprecates_its_own_members() -> None:
+    extract = _extract("net/shim.py", None)  # no first pass needed for the module itself
+    records = {r.symbol: r for r in extract.deprecations}
+    assert records["net.shim"].origin == "warn"
+    assert (records["net.shim.helper"].note or "").startswith("its module `net.shim` is deprecated")
+
+
+def test_a_conditional_warning_on_import_deprecates_nothing_whole() -> None:
+    extract = _extract("net/optional.py", _helpers())
+    assert not extract.deprecated_symbols
+    (record,) = extract.deprecations
+    assert record.symbol == "net.optional" and record.partial  # one usage
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    set_embedder(HashingEmbedder(dim=64))
+    helpers = _helpers()
+    try:
+        with HubSession(Settings(home=tmp_path)) as session:
+            for rel in PACKAGE:
+                extract = _extract(rel, helpers)
+                session.store.replace_file(
+                    "net", rel, extract.chunks, deprecations=extract.deprecations
+                )
+            yield session
+    finally:
+        set_embedder(None)
+
+
+def test_check_deprecation_names_the_deprecated_module(hub: HubSession) -> None:
+    report = check_deprecation(hub, "net.old.client.dial")
+    assert report.deprecated and report.since == "4.2"
+    text = deprecation_report(report)
+    assert "net.old.client.dial: DEPRECATED since 4.2" in text
+    assert "note: its module `net.old` is deprecated: net.old is deprecated" in text
+    assert check_deprecation(hub, "net.optional.dumps").deprecated is False
