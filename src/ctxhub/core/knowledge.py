@@ -133,6 +133,9 @@ class Deprecation(BaseModel):
     path: str | None = None
     line: int | None = None
     origin: str = "code"  # warn | decorator | docstring | alias | module | changelog
+    #: in an answer: the other sources that hold the same record (another indexed
+    #: version of the package), cited once
+    also_in: list[str] = Field(default_factory=list)
 
     @property
     def parameter(self) -> str | None:

@@ -203,8 +203,12 @@ class DeprecationReport(BaseModel):
     """Whether a symbol is deprecated, since when, and what replaces it."""
 
     symbol: str
-    deprecated: bool
+    #: None: the short name is ambiguous and the verdict depends on which definition is
+    #: meant (`candidates` gives each one's)
+    deprecated: bool | None
     replacement: str | None = None
+    #: the replacement is itself deprecated (a legacy module pointing to another one)
+    replacement_deprecated: bool = False
     since: str | None = None
     note: str | None = None
     location: str | None = Field(default=None, description="source:path:line of the deprecation")
@@ -223,6 +227,13 @@ class DeprecationReport(BaseModel):
     #: what says it is deprecated: "code", "changelog" or "docs" (only the docs say so:
     #: weaker, a page may describe another version)
     evidence: str | None = None
+    #: records that withdraw an earlier deprecation ("`x` has been undeprecated"): the
+    #: deprecations they cancel are left out of `entries` and `parameters`
+    undeprecated: list[Deprecation] = Field(default_factory=list)
+    #: an ambiguous short name: the answer for each definition of it
+    candidates: list[DeprecationReport] = Field(default_factory=list)
+    #: the version of each source cited (records are grouped across sources: `also_in`)
+    source_versions: dict[str, str] = Field(default_factory=dict)
 
 
 class SolutionSearchResponse(BaseModel):

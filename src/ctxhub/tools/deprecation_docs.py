@@ -34,6 +34,15 @@ _PROSE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_\[(])")
+# A list item starts a new entry (a changelog's next bullet is no part of this one).
+_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+# "The `--head_only` option to the `alembic current` command is deprecated": the
+# sentence is about an option or argument of the thing named after it.
+_OPTION_OF = re.compile(
+    r"[`'\"]*-{0,2}(?P<p>[A-Za-z_][\w-]*)=?[`'\"]*\s+(?:option|argument|parameter|flag|keyword)"
+    r"\s+(?:to|of|for|in|on)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,8 @@ class DocDeprecation:
     text: str  # the sentence or admonition, whitespace folded
     since: str | None
     replacement: str | None
+    #: the option or argument of the name the sentence deprecates, not the name itself
+    parameter: str | None = None
 
     @property
     def where(self) -> str:
@@ -66,7 +77,10 @@ def _blocks(lines: list[str]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     start: int | None = None
     for i, line in enumerate([*lines, ""]):
-        if line.strip() and start is None:
+        if line.strip() and start is not None and _ITEM.match(line):
+            out.append((start, i - 1))  # the next list item: a new entry
+            start = i
+        elif line.strip() and start is None:
             start = i
         elif not line.strip() and start is not None:
             if out and _ADMONITION.match(lines[out[-1][0]]) and out[-1][1] == out[-1][0]:
@@ -85,6 +99,17 @@ def _about(sentence: str, pattern: re.Pattern[str]) -> bool:
         return False
     replacement = find_replacement(sentence)
     return replacement is None or pattern.fullmatch(replacement) is None
+
+
+def _option_of(sentence: str, pattern: re.Pattern[str]) -> str | None:
+    """The option the sentence deprecates when it names one of the symbol's ("the `x`
+    option to the `y` command"), else None."""
+    found = pattern.search(sentence)
+    if found is None:
+        return None
+    before = re.sub(r"[`'\"]*[\w.]*\s*$", "", sentence[: found.start()])  # `alembic current`
+    option = _OPTION_OF.search(before)
+    return option.group("p").replace("-", "_") if option else None
 
 
 def _in_chunk(chunk: Chunk, pattern: re.Pattern[str]) -> list[DocDeprecation]:
@@ -113,6 +138,7 @@ def _in_chunk(chunk: Chunk, pattern: re.Pattern[str]) -> list[DocDeprecation]:
                     text[:400],
                     find_since(text),
                     find_replacement(text),
+                    _option_of(text, pattern),
                 )
             )
     return out

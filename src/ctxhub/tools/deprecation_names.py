@@ -8,6 +8,9 @@ import re
 from ctxhub.core.knowledge import Deprecation
 
 _REMOVED = re.compile(r"remov|^drop")
+_SENTENCE_END = re.compile(r"[.;](?:\s|$)")
+#: "`x` has been undeprecated", "is no longer deprecated": an earlier deprecation withdrawn
+_UNDEPRECATED = re.compile(r"\bun-?deprecat|\bno\s+longer\s+deprecated\b", re.I)
 
 
 def member_path(symbol: str) -> str:
@@ -45,3 +48,11 @@ def is_removal(record: Deprecation) -> bool:
         and removed is not None
         and (deprecated < 0 or removed.start() < deprecated)
     )
+
+
+def is_undeprecation(record: Deprecation) -> bool:
+    """A record that withdraws a deprecation ("The *cmp* argument ... has been
+    undeprecated"), not one that makes it."""
+    text = record.text
+    end = _SENTENCE_END.search(text)
+    return bool(_UNDEPRECATED.search(text[: end.start()] if end else text))

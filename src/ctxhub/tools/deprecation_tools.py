@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from ctxhub.core.errors import InputError
-from ctxhub.core.knowledge import Chunk, Deprecation
+from ctxhub.core.knowledge import Chunk, Deprecation, parameter_note
 from ctxhub.core.outputs import DeprecationReport
+from ctxhub.ingest.python.deprecation_text import find_replacements
 from ctxhub.search.reexports import public_paths
-from ctxhub.search.stubs import runtime_definition
+from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 from ctxhub.tools.deprecation_docs import DocDeprecation, docs_deprecations
-from ctxhub.tools.deprecation_names import is_removal, names_it
+from ctxhub.tools.deprecation_names import is_undeprecation, names_it
+from ctxhub.tools.deprecation_records import grouped, other_names, removed_in, withdrawn
+from ctxhub.tools.hub_status import installed_ranks
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
@@ -32,31 +35,45 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
     if not symbol:
         raise InputError("symbol must not be empty")
     check_sources(hub.store, source)
+    defined, how = _definitions(hub, symbol, source)
+    # a guess among definitions (a short name, a `Class.method` suffix, a re-export
+    # several modules could give) may mean more than one
+    guessed = "." not in symbol or how in ("ambiguous re-export", "class.method")
+    candidates = _distinct(hub, _namesakes(hub, symbol, source) or defined) if guessed else []
+    if len(candidates) > 1:
+        return _ambiguous(hub, symbol, candidates, source)
+    return _answer(hub, symbol, source, defined)
+
+
+def _answer(
+    hub: HubSession, symbol: str, source: str | None, defined: list[Chunk]
+) -> DeprecationReport:
     entries = [d for d in hub.store.deprecations(symbol) if source is None or d.source == source]
     entries += _constructor_records(hub, symbol, source)
     # Another name of a definition (an alias `s = attrs`, a re-export `pkg.Option`, a type
-    # stub) answers as the definition that runs does: its records count too.
-    defined = _definitions(hub, symbol, source)
+    # stub) answers as the definition that runs does: its records count too, and so do
+    # those written against any other name of it (`attr.s` for `attr.attrs`).
     runtime = runtime_definition(hub.store, defined[0]) if defined else None
     if runtime is not None:
         defined = [runtime, *defined]
-    if defined and defined[0].symbol and defined[0].symbol != symbol:
+    if defined and defined[0].symbol:
+        own = defined[0].symbol
         known = {(d.symbol, d.path, d.line, d.note) for d in entries}
-        entries += [
-            d
-            for d in [
-                *hub.store.deprecations(defined[0].symbol),
-                *_constructor_records(hub, defined[0].symbol, source),
-            ]
-            if d.symbol in (defined[0].symbol, f"{defined[0].symbol}.__init__")
-            and source in (None, d.source)
-            and (d.symbol, d.path, d.line, d.note) not in known
-        ]
+        names = [n for n in (own, *other_names(hub.store, defined[0])) if n != symbol]
+        for name in names:
+            for d in [*hub.store.deprecations(name), *_constructor_records(hub, name, source)]:
+                key = (d.symbol, d.path, d.line, d.note)
+                if key in known or source not in (None, d.source):
+                    continue
+                if d.symbol in (name, f"{name}.__init__") or names_it(d.symbol, name):
+                    known.add(key)
+                    entries.append(d)
     if not defined:
         # A name defined nowhere: only a record that names it (a changelog's removal, a
         # deprecated alias) answers; one about a namesake (`get` for `a.Session.get`)
         # does not.
         entries = [d for d in entries if names_it(d.symbol, symbol)]
+    entries, undone, _ = withdrawn(entries)
     low = symbol.lower()
 
     def rank(d: Deprecation) -> tuple[bool, bool, bool]:
@@ -66,25 +83,41 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
         return (d.origin == "changelog", d.partial, not named)
 
     entries.sort(key=rank)
+    ranks = installed_ranks(hub.store, {d.source for d in [*entries, *undone]})
+    entries = grouped(entries, ranks)
+    undone = grouped(undone, ranks)
+    versions = _versions(hub, [*entries, *undone])
     flagged = [c for c in defined[:1] if c.metadata.deprecated]
     parameters = [d for d in entries if d.partial]
     if parameters and not flagged and len(parameters) == len(entries):
         # Only parameters (or usages) are deprecated: the symbol itself stays current.
-        return DeprecationReport(symbol=symbol, deprecated=False, parameters=parameters)
+        return DeprecationReport(
+            symbol=symbol,
+            deprecated=False,
+            parameters=parameters,
+            undeprecated=undone,
+            source_versions=versions,
+        )
     if not entries and not flagged:
         # an undefined name must be named whole past its modules (`Event.clear`, not
         # any `clear`)
         stated = docs_deprecations(hub.store, symbol, source=source, whole=not defined)
-        if stated:
+        if stated and not undone:
             return _docs_report(symbol, stated, found=bool(defined))
-        if not defined:
+        if not defined and not undone:
             return DeprecationReport(
                 symbol=symbol,
                 deprecated=False,
                 found=False,
                 did_you_mean=nearest_names(hub, symbol, source),
             )
-        return DeprecationReport(symbol=symbol, deprecated=False, checked=list(CHECKED))
+        return DeprecationReport(
+            symbol=symbol,
+            deprecated=False,
+            checked=list(CHECKED),
+            undeprecated=undone,
+            source_versions=versions,
+        )
     first = entries[0] if entries else None
     location = None
     if first is not None and first.path:
@@ -92,22 +125,102 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
     elif flagged:
         c = flagged[0]
         location = f"{c.source}:{c.path}:{c.line_start}"
-    replacement = next((d.replacement for d in entries if d.replacement), None)
-    removals = [d for d in entries if is_removal(d)]
-    notices = [d for d in entries if not is_removal(d)]
+    replacement = next((replacement_of(d) for d in entries if d.replacement), None)
+    removals = [removed_in(d) for d in entries if removed_in(d)[0] and not d.partial]
+    notices = [d for d in entries if not removed_in(d)[0]]
+    final, itself_deprecated = _final_replacement(hub, replacement)
     return DeprecationReport(
         symbol=symbol,
         deprecated=True,
-        replacement=_final_replacement(hub, replacement),
+        replacement=final,
+        replacement_deprecated=itself_deprecated,
         since=next((d.since for d in notices if d.since), None),
-        removed_in=next((d.since for d in removals if d.since), None) if removals else None,
+        removed_in=next((v for _, v in removals if v), None),
         removed=bool(removals),
         note=first.note if first else None,
         location=location,
         entries=entries[:20],
         parameters=parameters,
         evidence="changelog" if first is not None and first.origin == "changelog" else "code",
+        undeprecated=undone,
+        source_versions=versions,
     )
+
+
+#: Definitions an ambiguous short name is answered for, at most.
+MAX_CANDIDATES = 8
+
+
+def _namesakes(hub: HubSession, symbol: str, source: str | None) -> list[Chunk]:
+    """For a bare name, every module-level class, function and alias that carries it
+    (`serve` is a class in one module and a function in three others)."""
+    if "." in symbol:
+        return []
+    return [
+        c
+        for c in resolve.with_suffix(hub.store, symbol, source, ["class", "function", "alias"])
+        if c.symbol == f"{c.metadata.module}.{symbol}"
+    ]
+
+
+def _distinct(hub: HubSession, defined: list[Chunk]) -> list[Chunk]:
+    """One chunk per definition the name may mean: a type stub counts as the code it
+    describes, an alias as what it names, and one symbol in two sources (two versions)
+    is one definition."""
+    out: dict[str, Chunk] = {}
+    for chunk in defined:
+        key = chunk.symbol or ""
+        if chunk.metadata.chunk_type == "alias":
+            key = str(chunk.metadata.extra.get("alias_of", "")) or key
+        elif is_stub(chunk):
+            runtime = runtime_definition(hub.store, chunk) if len(out) < MAX_CANDIDATES else None
+            key = runtime.symbol if runtime is not None and runtime.symbol else key
+        out.setdefault(key, chunk)
+    return [c for c in out.values() if c.metadata.chunk_type != "alias" or len(out) > 1][
+        :MAX_CANDIDATES
+    ]
+
+
+def _ambiguous(
+    hub: HubSession, symbol: str, candidates: list[Chunk], source: str | None
+) -> DeprecationReport:
+    """A short name several definitions carry: no single verdict, each one's instead."""
+    answers = []
+    for chunk in candidates:
+        name = chunk.symbol or symbol
+        defined, _ = _definitions(hub, name, source)
+        answers.append(_answer(hub, name, source, defined or [chunk]))
+    verdicts = {a.deprecated for a in answers}
+    return DeprecationReport(
+        symbol=symbol,
+        deprecated=verdicts.pop() if len(verdicts) == 1 else None,
+        candidates=answers,
+        checked=list(CHECKED),
+    )
+
+
+def replacement_of(record: Deprecation) -> str | None:
+    """The record's replacement, or every alternative its note offers ("use `a` or `b`")
+    when it names the recorded one among several."""
+    offered = find_replacements(record.text)
+    if record.replacement and len(offered) > 1 and record.replacement in offered:
+        return " or ".join(offered)
+    return record.replacement
+
+
+def _whole_records(hub: HubSession, name: str) -> list[Deprecation]:
+    """The records that deprecate `name` itself (not a parameter, not withdrawn)."""
+    return [
+        d
+        for d in hub.store.deprecations(name)
+        if d.symbol == name and not d.partial and not is_undeprecation(d)
+    ]
+
+
+def _versions(hub: HubSession, records: list[Deprecation]) -> dict[str, str]:
+    """{source: its indexed version} for the sources the records cite."""
+    cited = {d.source for d in records} | {s for d in records for s in d.also_in}
+    return {s.name: s.version for s in hub.store.sources() if s.name in cited and s.version}
 
 
 def _docs_report(symbol: str, stated: list[DocDeprecation], *, found: bool) -> DeprecationReport:
@@ -119,13 +232,16 @@ def _docs_report(symbol: str, stated: list[DocDeprecation], *, found: bool) -> D
             symbol=symbol,
             replacement=d.replacement,
             since=d.since,
-            note=d.text,
+            note=parameter_note(d.parameter, d.text) if d.parameter else d.text,
             path=d.path,
             line=d.line_start,
             origin="docs",
         )
         for d in stated
     ]
+    if all(d.partial for d in entries):
+        # about an option of it ("the `--x` option to the `y` command"): it stays current
+        return DeprecationReport(symbol=symbol, deprecated=False, parameters=entries, found=found)
     return DeprecationReport(
         symbol=symbol,
         deprecated=True,
@@ -150,11 +266,11 @@ def _constructor_records(hub: HubSession, symbol: str, source: str | None) -> li
     ]
 
 
-def _definitions(hub: HubSession, symbol: str, source: str | None) -> list[Chunk]:
-    """The definitions `symbol` names: a member of a class reached by another name
-    (`pkg.Client.request` with `pkg.Client` re-exported from `pkg._client`) is that
-    class's member; otherwise what `find_symbol` finds, if it carries the name asked
-    (never a namesake of another spelling)."""
+def _definitions(hub: HubSession, symbol: str, source: str | None) -> tuple[list[Chunk], str]:
+    """The definitions `symbol` names, and how they were found: a member of a class
+    reached by another name (`pkg.Client.request` with `pkg.Client` re-exported from
+    `pkg._client`) is that class's member; otherwise what `find_symbol` finds, if it
+    carries the name asked (never a namesake of another spelling)."""
     store = hub.store
     owner, _, member = symbol.rpartition(".")
     if owner:
@@ -163,29 +279,35 @@ def _definitions(hub: HubSession, symbol: str, source: str | None) -> list[Chunk
         if cls is not None and cls.metadata.chunk_type == "class" and cls.symbol != owner:
             members = resolve.api_chunks(store, source, symbol=f"{cls.symbol}.{member}")
             if members:
-                return members
+                return members, "exact"
     found, how = resolve.find_symbol(store, symbol, source)
     found = [c for c in found if (c.symbol or "").rsplit(".", 1)[-1] == member]
-    return resolve.through_alias(store, found, how)[0]
+    return resolve.through_alias(store, found, how)
 
 
-def _final_replacement(hub: HubSession, replacement: str | None, hops: int = 5) -> str | None:
-    """Follow a chain of replacements (an alias of a deprecated alias) to its end."""
+def _final_replacement(
+    hub: HubSession, replacement: str | None, hops: int = 5
+) -> tuple[str | None, bool]:
+    """Follow a chain of replacements (an alias of a deprecated alias) to its end; and
+    whether that end is deprecated itself (a legacy module that points to another)."""
     seen: set[str] = set()
+    itself = False
     while replacement and replacement not in seen and hops > 0:
         seen.add(replacement)
         hops -= 1
-        onward = [
-            d.replacement
-            for d in hub.store.deprecations(replacement)
-            if d.symbol == replacement
-            and d.replacement
-            and d.origin != "changelog"
-            and not d.partial
-        ]
-        if not onward:
+        said = _whole_records(hub, replacement)
+        onward = [d.replacement for d in said if d.replacement and d.origin != "changelog"]
+        # deprecated itself, or inside a deprecated module or class (`pkg.legacy.auth`)
+        parts = replacement.split(".")
+        itself = any(
+            _whole_records(hub, prefix)
+            or any(c.metadata.deprecated for c in resolve.api_chunks(hub.store, symbol=prefix))
+            for prefix in (".".join(parts[:n]) for n in range(len(parts), 1, -1))
+        )
+        if not onward or onward[0] in seen:
             break
         replacement = onward[0]
     if replacement:  # the name a user imports (`anyio.wait_readable`), not its module's
-        return public_paths(hub.store, [replacement]).get(replacement, replacement)
-    return replacement
+        public = public_paths(hub.store, [r for r in replacement.split(" or ")])
+        replacement = " or ".join(public.get(r, r) for r in replacement.split(" or "))
+    return replacement, itself and bool(replacement)

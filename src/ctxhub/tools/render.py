@@ -11,12 +11,11 @@ from ctxhub.core.knowledge import Hit, SearchResponse
 from ctxhub.core.outputs import (
     CallTrace,
     CodeSnippet,
-    DeprecationReport,
     DocPage,
     ExampleBundle,
     HubStatus,
 )
-from ctxhub.tools.deprecation_names import is_removal
+from ctxhub.tools.render_deprecation import deprecation_report as deprecation_report
 
 #: How many names of a metadata list the text shows (the structured content has them all).
 LIST_SHOWN = 8
@@ -262,80 +261,6 @@ def example_bundle(bundle: ExampleBundle) -> str:
         lines.append(f"\n=== {file.path}{note}\n{_fence(file.content, language)}")
     if bundle.omitted:
         lines.append("\nleft out to fit max_tokens: " + ", ".join(bundle.omitted))
-    return "\n".join(lines)
-
-
-def deprecation_report(report: DeprecationReport) -> str:
-    if not report.found and not report.deprecated:
-        near = f"; did you mean {', '.join(report.did_you_mean)}?" if report.did_you_mean else ""
-        return f"{report.symbol}: unknown symbol (no definition of that name is indexed{near})"
-    if not report.deprecated and report.parameters:
-        return _parameter_report(report)
-    if not report.deprecated:
-        return f"{report.symbol}: no deprecation found (checked: {'; '.join(report.checked)})"
-    head = f"{report.symbol}: DEPRECATED"
-    if report.since:
-        head += f" since {report.since}"
-    if report.removed:
-        head = f"{report.symbol}: REMOVED" + (
-            f" in {report.removed_in}" if report.removed_in else ""
-        )
-        if report.since:
-            head += f" (deprecated since {report.since})"
-    if report.evidence == "docs":
-        # weaker than code: say where, and that the code itself says nothing
-        head = f"{report.symbol}: deprecated (stated in the docs: {report.location})"
-        if report.since:
-            head += f" since {report.since}"
-    if report.replacement:
-        head += f"; use {report.replacement} instead"
-    lines = [head]
-    if report.evidence == "docs":
-        lines.append("evidence: docs only (no deprecation found in the indexed code)")
-    if report.note:
-        lines.append(f"note: {report.note}")
-    if report.location and report.evidence != "docs":  # the head already cites the page
-        lines.append(f"at {report.location}")
-    for entry in report.entries[:10]:
-        where = f"{entry.path}{_lines(entry.line, None)}" if entry.path else ""
-        lines.append(
-            f"- {entry.symbol} [{entry.origin}]"
-            + (f" -> {entry.replacement}" if entry.replacement else "")
-            + (f" · {entry.source}:{where}" if where else f" · {entry.source}")
-        )
-    return "\n".join(lines)
-
-
-def _parameter_report(report: DeprecationReport) -> str:
-    """Not deprecated itself; name each deprecated parameter (and usage), since when, what
-    instead."""
-    said: dict[str, str] = {}
-    gone: dict[str, str] = {}  # parameters a changelog says were removed
-    for name in dict.fromkeys(d.parameter for d in report.parameters if d.parameter):
-        # code and changelog may each tell part: since from one, the replacement from another
-        about = [d for d in report.parameters if d.parameter == name]
-        removed = all(is_removal(d) for d in about)
-        since = next((d.since for d in about if d.since), None)
-        instead = next((d.replacement for d in about if d.replacement), None)
-        extra = [f"{'in' if removed else 'since'} {since}"] if since else []
-        extra += [f"use `{instead}` instead"] if instead else []
-        (gone if removed else said)[name] = f" ({'; '.join(extra)})" if extra else ""
-    heads = []
-    for told, verb in ((said, "is deprecated"), (gone, "was REMOVED")):
-        if len(told) == 1:
-            ((name, extra_text),) = told.items()
-            heads.append(f"its `{name}` parameter {verb}{extra_text}")
-        elif told:
-            plural = "are deprecated" if verb == "is deprecated" else "were REMOVED"
-            heads.append(
-                f"these parameters {plural}: " + ", ".join(f"`{n}`{e}" for n, e in told.items())
-            )
-    if any(d.parameter is None for d in report.parameters):
-        heads.append("one way of using it is deprecated (see the note)")
-    lines = [f"{report.symbol}: not deprecated; {'; '.join(heads)}"]
-    for d in report.parameters[:10]:
-        where = f"{d.path}{_lines(d.line, None)}" if d.path else ""
-        lines.append(f"- {d.symbol} [{d.origin}] {d.note or ''} · {d.source}:{where}")
     return "\n".join(lines)
 
 

@@ -12,9 +12,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctxhub.core.knowledge import Deprecation, parameter_note
+from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
 from ctxhub.ingest.python.changelog_reno import is_reno_note, reno_entries
-from ctxhub.ingest.python.changelog_subjects import is_language_name, parameters, subjects
+from ctxhub.ingest.python.changelog_sphinx import (
+    is_unreleased_fragment,
+    sphinx_changes,
+    uses_sphinx_changelog,
+)
+from ctxhub.ingest.python.changelog_subjects import (
+    is_language_name,
+    is_usage,
+    parameters,
+    subjects,
+)
 from ctxhub.ingest.python.deprecation_text import find_replacement
 
 _CHANGELOG_STEMS = frozenset(
@@ -32,6 +42,8 @@ _CHANGELOG_STEMS = frozenset(
         "version_history",
     }
 )
+#: one file per release series (SQLAlchemy's `changelog_20.rst`)
+_NUMBERED_STEM = re.compile(r"^(?:changelog|changes)[_-]\d+$")
 _CHANGELOG_EXTS = frozenset({"", "md", "markdown", "rst", "txt"})
 _FRAGMENT_DIRS = frozenset({"changelog", "changes", "newsfragments", "changelog.d", "news"})
 _FRAGMENT = re.compile(r"^[^/]+?\.(?P<type>[a-z_]+)(?:\.\d+)?\.(?:md|markdown|rst|txt)$")
@@ -66,7 +78,7 @@ _LOOSE_PASSIVE = re.compile(
     rf"^(?:the\s+)?{_CODE}(?:\s*(?:,|and|or|&)\s*{_CODE})*\s+"
     r"(?:(?:method|function|class|module|attribute|parameter|argument|alias)s?\s+)?"
     r"(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fully\s+)?"
-    r"(?P<verb>removed|deprecated)\b",
+    r"(?P<verb>removed|deprecated|undeprecated)\b",
     re.IGNORECASE,
 )
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
@@ -75,7 +87,8 @@ _SECTION = re.compile(r"^\W*(?P<kind>deprecat|remov)", re.IGNORECASE)
 _BULLET = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LABEL = re.compile(r"^[A-Za-z][\w ]{0,20}:\s+(?=\S)")  # "Breaking: Removed ..."
-_NOISE = re.compile(r"^[^\w`]+")  # leading emoji / markers such as "⚠️"
+# leading emoji / markers such as "⚠️"; not a Sphinx role's colon (":func:`x`")
+_NOISE = re.compile(r"^(?!:[\w:]+:`)[^\w`]+")
 #: towncrier's issue links that open an entry: `` `#265 <https://...>`_: `` (reST), or
 #: `[#265](https://...): ` (Markdown)
 _ISSUE_LINKS = re.compile(r"^(?:(?:`#?\d+ <[^>]*>`_|\[#?\d+\]\([^)]*\))[,:]?\s*)+")
@@ -88,7 +101,9 @@ def is_changelog(relpath: str) -> bool:
     parts = relpath.split("/")
     name = parts[-1].lower()
     stem, _, ext = name.partition(".")
-    if stem in _CHANGELOG_STEMS and ext in _CHANGELOG_EXTS:
+    if (stem in _CHANGELOG_STEMS or _NUMBERED_STEM.match(stem)) and ext in _CHANGELOG_EXTS:
+        return True
+    if is_unreleased_fragment(relpath):
         return True
     return len(parts) > 1 and parts[-2].lower() in _FRAGMENT_DIRS and bool(_FRAGMENT.match(name))
 
@@ -106,6 +121,9 @@ def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list
     if is_reno_note(relpath):
         notes = [_Entry(kind, None, line, said) for kind, line, said in reno_entries(text)]
         return once([r for e in notes for r in _records(e, source, relpath)])
+    if uses_sphinx_changelog(text):
+        entries = _sphinx_entries(text)
+        return once([r for e in entries for r in _records(e, source, relpath)])
     parts = relpath.split("/")
     in_fragment_dir = len(parts) > 1 and parts[-2].lower() in _FRAGMENT_DIRS
     fragment = _FRAGMENT.match(parts[-1].lower()) if in_fragment_dir else None
@@ -118,6 +136,29 @@ def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list
     for entry in entries:
         out.extend(_records(entry, source, relpath))
     return once(out)
+
+
+#: `:tags:` of a Sphinx changelog entry that say what became of the names it gives
+_SPHINX_TAGS = {"deprecated": "deprecated", "deprecations": "deprecated", "removed": "removed"}
+
+
+def _sphinx_entries(text: str) -> list[_Entry]:
+    """Entries of the Sphinx `changelog` extension's format tagged `removed` or
+    `deprecated`, or that open by removing or deprecating a named thing."""
+    out: list[_Entry] = []
+    for change in sphinx_changes(text):
+        kinds = {_SPHINX_TAGS[t] for t in change.tags if t in _SPHINX_TAGS}
+        kind = "removed" if "removed" in kinds else next(iter(kinds), None)
+        if kind is None:
+            loose = _LOOSE.match(change.text) or _LOOSE_PASSIVE.match(change.text)
+            kind = _kind_of(loose.group("verb")) if loose else None
+        if kind is not None:
+            out.append(_Entry(kind, change.version, change.line, change.text))
+    return out
+
+
+def _kind_of(verb: str) -> str:
+    return "removed" if verb.lower() in ("removed", "dropped") else "deprecated"
 
 
 def once(records: list[Deprecation]) -> list[Deprecation]:
@@ -232,7 +273,7 @@ def _loose_entries(
         text = " ".join(b.strip() for b in body if b.strip())
         loose = _LOOSE.match(text) or _LOOSE_PASSIVE.match(text)
         if loose:
-            kind = "deprecated" if loose.group("verb").lower() == "deprecated" else "removed"
+            kind = _kind_of(loose.group("verb"))
             version = next((v for at, v in reversed(versions) if at < i), None)
             if any(at < i for at, _ in versions):
                 out.append(_Entry(kind, version, i + 1, text))
@@ -278,8 +319,38 @@ def _entries(lines: list[str], offset: int, kind: str, version: str | None) -> l
     return entries
 
 
+# "The *cmp* argument": an argument's name in italics is as good as in backticks
+_ITALIC_PARAM = re.compile(
+    r"(?<![*\w])\*(?P<n>[A-Za-z_]\w*)\*(?![*\w])(?=\s+(?:keyword\s+)?"
+    r"(?:argument|parameter|keyword|kwarg|option|flag)s?\b)"
+)
+# the first sentence withdraws a deprecation, or says the thing is gone
+_UNDEPRECATES = re.compile(r"\bun-?deprecated\b|\bno\s+longer\s+deprecated\b", re.I)
+_GONE = re.compile(
+    r"^(?:remov|drop)|\b(?:was|were|has\s+been|have\s+been|is|are)\s+(?:now\s+)?"
+    r"(?:fully\s+|completely\s+)?(?:removed|dropped)\b",
+    re.I,
+)
+_FIRST_SENTENCE = re.compile(r"[.;](?:\s|$)")
+
+
+def _said_kind(text: str, kind: str) -> str:
+    """What the entry's first sentence says became of its names: a Deprecated/removed
+    section holds removals ("The `workers` parameter ... was removed") and withdrawn
+    deprecations ("... has been undeprecated") as well."""
+    end = _FIRST_SENTENCE.search(text)
+    first = text[: end.start()] if end else text
+    if _UNDEPRECATES.search(first):
+        return "undeprecated"
+    if kind == "deprecated" and _GONE.search(first) and "deprecat" not in first.lower():
+        return "removed"
+    return kind
+
+
 def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
     text = _ISSUE_LINKS.sub("", _NOISE.sub("", entry.text.replace("**", "")))
+    text = _ITALIC_PARAM.sub(r"`\g<n>`", text)
+    kind = _said_kind(text, entry.kind)
     unlabelled = _LABEL.sub("", text, count=1)
     named, after = subjects(unlabelled)
     named = [(n, p) for n, p in parameters(named, unlabelled[after:]) if not is_language_name(n)]
@@ -292,8 +363,8 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
         or find_replacement(text[:after])
     )
     removal_said = "remov" in text[:40].lower()
-    note = text if entry.kind == "deprecated" or removal_said else f"Removed: {text}"
-    return [
+    note = text if kind != "removed" or removal_said else f"Removed: {text}"
+    records = [
         Deprecation(
             source=source,
             symbol=name,
@@ -306,6 +377,18 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
         )
         for name, param in dict.fromkeys(named)
     ]
+    if is_usage(unlabelled):  # "Passing a generator to `Router(lifespan=)`": one usage
+        records = [
+            r.model_copy(update={"note": usage_note(note)}) if r.parameter else r for r in records
+        ]
+    # A removed parameter exists nowhere any more: it is also recorded under its own
+    # dotted name (`Cls.method.param`), so asking for it finds the removal.
+    records += [
+        r.model_copy(update={"symbol": f"{r.symbol}.{r.parameter}", "note": r.text})
+        for r in records
+        if r.parameter and kind == "removed"
+    ]
+    return records
 
 
 # "renamed to *x*": a parameter's new name is often set in italics, not backticks.

@@ -21,7 +21,7 @@ _BACKTICKED = re.compile(r"`{1,2}([^`\n]+?)`{1,2}")
 _FIRST_SENTENCE = re.compile(r"[.:;](?:\s|$)")
 _KIND = (
     r"(?:settings?|methods?|functions?|class(?:es)?|parameters?|arguments?|attributes?"
-    r"|propert(?:y|ies)|fields?|modules?|options?|frames?|services?|aliases?)"
+    r"|propert(?:y|ies)|fields?|modules?|options?|frames?|services?|aliases?|hooks?)"
 )
 _SEPARATOR = re.compile(rf"^\s*(?:{_KIND}\s*)?(?:,|/|&)?\s*(?:(?:and|or)\s+)?(?:the\s+)?$", re.I)
 # "`Cls` methods `a()`, `b()`" and "`Cls`'s `a`": what follows are members of Cls.
@@ -55,7 +55,7 @@ _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\w.]*")
 # Words that may open a sentence before its subject: articles and quantifiers, the
 # adjectives of an API's status, the kind of thing named, and the verbs of removal.
 _OPENERS = frozenset(
-    "the a an both all old previous former deprecated undocumented legacy obsolete unused"
+    "the a an both all old previous former deprecated undocumented legacy obsolete unused long"
     " private public internal long-deprecated already now support for of use usage"
     " method methods function functions class classes parameter parameters argument"
     " arguments attribute attributes property properties field fields module modules"
@@ -63,7 +63,10 @@ _OPENERS = frozenset(
     " name names".split()
 )
 _VERB = re.compile(r"^(?:remov|deprecat|drop|delet|renam)\w*$", re.I)
-_ABOUT = re.compile(r"deprecat|remov|drop|delet|renam|no\s+longer", re.I)
+# whole words: `drop_constraint` says nothing of dropping
+_ABOUT = re.compile(
+    r"\b(?:deprecat\w*|remov\w*|dropp?(?:ed|s|ing)?|delet\w*|renam\w*|no\s+longer)\b", re.I
+)
 # After the names: a plain noun ("`X` traceback handling") makes them modifiers of it.
 _AFTER_NAMES = re.compile(r"^\s+(?P<w>[a-z][a-z-]*)\b")
 _FOLLOWERS = frozenset(
@@ -94,6 +97,47 @@ def subjects(text: str) -> tuple[list[tuple[str, str | None]], int]:
                 return names, start + after
         first = False
         start = end
+    return _unmarked_subjects(text)
+
+
+# "Deprecate WSGIMiddleware in favor of ...", "Removed pkg.old_helper": a name set in no
+# code marks still reads as code when it is CamelCase or dotted and the entry opens by
+# deprecating or removing it.
+_CODE_WORD = r"(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|(?=[A-Z]\w*[a-z])[A-Z]\w*[A-Z]\w*)"
+_BARE_OPENING = re.compile(
+    r"^(?i:deprecated?|deprecates|remove[ds]?|drop(?:ped|s)?)\s+(?i:the\s+)?"
+    rf"(?P<n>{_CODE_WORD})(?:\(\))?(?=[\s,.;:]|$)"
+)
+_BARE_PASSIVE = re.compile(
+    rf"^(?i:the\s+)?(?P<n>{_CODE_WORD})(?:\(\))?\s+(?i:{_KIND}\s+)?"
+    r"(?i:is|are|was|were|has\s+been|have\s+been)\s+(?i:now\s+)?(?i:deprecated|removed)\b",
+)
+# "Passing a generator to `Router(lifespan=)` is deprecated": one way of passing one
+# argument, the only code the sentence names.
+_KEYWORD_CALL = re.compile(r"`{1,2}~?(?P<owner>[\w.]+)\(\s*(?P<p>[A-Za-z_]\w*)\s*=[^`]*`{1,2}")
+
+
+_USAGE = re.compile(r"^(?:passing|using|calling)\b", re.I)
+
+
+def is_usage(text: str) -> bool:
+    """The entry is about one way of calling ("Passing a generator to `f(x=)` ..."), not
+    the parameter it names."""
+    return bool(_USAGE.match(text))
+
+
+def _unmarked_subjects(text: str) -> tuple[list[tuple[str, str | None]], int]:
+    """The subject of an entry whose names are not where `subjects` looks: a bare
+    CamelCase or dotted name it opens by deprecating, or the one `Owner(param=)` a
+    sentence about passing it says is deprecated."""
+    bare = _BARE_OPENING.match(text) or _BARE_PASSIVE.match(text)
+    if bare is not None and not is_language_name(bare.group("n")):
+        return [(bare.group("n"), None)], bare.end()
+    end = _SENTENCE_END.search(text)
+    first = text[: end.start()] if end else text
+    calls = list(_KEYWORD_CALL.finditer(first))
+    if len(calls) == 1 and len(_BACKTICKED.findall(first)) == 1 and _ABOUT.search(first):
+        return [(calls[0].group("owner"), calls[0].group("p"))], len(first)
     return [], 0
 
 
@@ -159,7 +203,10 @@ def _sentence_subjects(text: str) -> tuple[list[tuple[str, str | None]], int]:
                 break  # the opening enumeration has ended
         last_end = match.end()
         # A non-name token (`pkg-extra`, `model:v2`) still holds a place in the list.
-        if keyword:
+        if name and "." in name and text[: match.start()].endswith(":paramref:"):
+            owner, _, param = name.rpartition(".")  # Sphinx's mark for a parameter
+            names.append((owner, param))
+        elif keyword:
             names.append((container or "", keyword.group("p")))
         elif name is not None:
             inside = container and not name.startswith(container + ".")

@@ -68,7 +68,7 @@ STD_CATEGORIES = frozenset({"DeprecationWarning", "FutureWarning", "PendingDepre
 def clean_name(raw: str) -> str | None:
     """`~pkg.Name()` -> `pkg.Name`, `settings=Cls.Settings(model=...)` -> `Cls.Settings`;
     None when what is left is not a dotted identifier."""
-    name = raw.strip().lstrip("~@")
+    name = raw.strip().lstrip("~@.")  # `.Cls`: Sphinx's relative reference
     keyword = _KEYWORD_ARG.match(name)
     if keyword:
         name = keyword.group(1)
@@ -100,6 +100,25 @@ def find_replacement(text: str) -> str | None:
         if name:
             return name
     return None
+
+
+_ALTERNATIVE = re.compile(rf"\s*(?:,\s*|\s+)(?:or|and/or)\s+(?:(?:the|a|an)\s+)?{_NAME}")
+
+
+def find_replacements(text: str) -> list[str]:
+    """Every name a message offers instead, in order: "use `a` or `b`" gives both; at
+    least the one `find_replacement` gives when there is one."""
+    for match in _REPLACEMENT.finditer(text):
+        name = _named(match)
+        if not name:
+            continue
+        names = [name]
+        at = match.end()
+        while (more := _ALTERNATIVE.match(text, at)) is not None and (other := _named(more)):
+            names.append(other)
+            at = more.end()
+        return list(dict.fromkeys(names))
+    return []
 
 
 def find_subject(text: str) -> str | None:

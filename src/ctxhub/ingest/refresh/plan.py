@@ -45,7 +45,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 27,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 28,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -74,7 +74,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # as the module binds it (`bases_qualified`), the absolute name of calls through an
     # import (`calls_imported`), the line of each call (`call_lines`); 27: warning classes
     # named for deprecation, members of a module that warns on import, `deprecat*=`
-    # lazy-import tables, filled `__getattr__` templates, `!r` kept, since from comments
+    # lazy-import tables, filled `__getattr__` templates, `!r` kept, since from comments;
+    # 28: a Sphinx relative reference (`.Cls.method`) read as a name
     "docs": 8,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
@@ -83,13 +84,17 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 8: a reST section that only names definitions for autodoc is lookup-only
     "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
-    "changelog": 5,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 6,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
     # names are those its sentence opens with, no builtin/typing/stdlib names, "`a`
     # method on `B`" is B.a, "`x` has been deprecated" bullets, "in favor of"; 5: an
-    # entry's opening issue link (towncrier's `` `#265 <url>`_: ``) left out, "`x` support"
+    # entry's opening issue link (towncrier's `` `#265 <url>`_: ``) left out, "`x` support";
+    # 6: the Sphinx `changelog` extension (`.. change::` with `:tags:`, `unreleased*/`
+    # fragments), "was removed" / "undeprecated" entries, `:paramref:` and *x* arguments,
+    # bare CamelCase names an entry opens by deprecating, a removed parameter also under
+    # its dotted name
 }
 
 

@@ -1,0 +1,159 @@
+"""The text of a check_deprecation answer: the verdict first, then the records cited
+(each once, labelled with its source's version)."""
+
+from __future__ import annotations
+
+from ctxhub.core.knowledge import Deprecation
+from ctxhub.core.outputs import DeprecationReport
+from ctxhub.tools.deprecation_records import removed_in
+
+
+def deprecation_report(report: DeprecationReport) -> str:
+    if report.candidates:
+        return _candidates_report(report)
+    lines = [_verdict(report)]
+    if not report.deprecated and report.parameters:
+        lines += [_cite(d, report) for d in report.parameters[:10]]
+    elif report.deprecated:
+        lines += _details(report)
+    lines += _withdrawn(report)
+    return "\n".join(lines)
+
+
+def _verdict(report: DeprecationReport) -> str:
+    """The answer's first line."""
+    if not report.found and not report.deprecated:
+        near = f"; did you mean {', '.join(report.did_you_mean)}?" if report.did_you_mean else ""
+        return f"{report.symbol}: unknown symbol (no definition of that name is indexed{near})"
+    if not report.deprecated and report.parameters:
+        return _parameter_head(report)
+    if not report.deprecated:
+        if report.undeprecated:
+            return f"{report.symbol}: not deprecated (a deprecation was withdrawn: see below)"
+        return f"{report.symbol}: no deprecation found (checked: {'; '.join(report.checked)})"
+    head = f"{report.symbol}: DEPRECATED"
+    if report.since:
+        head += f" since {report.since}"
+    if report.removed:
+        head = f"{report.symbol}: REMOVED" + (
+            f" in {report.removed_in}" if report.removed_in else ""
+        )
+        if report.since:
+            head += f" (deprecated since {report.since})"
+    if report.evidence == "docs":
+        # weaker than code: say where, and that the code itself says nothing
+        head = f"{report.symbol}: deprecated (stated in the docs: {report.location})"
+        if report.since:
+            head += f" since {report.since}"
+    if report.replacement:
+        head += f"; use {report.replacement} instead"
+        if report.replacement_deprecated:
+            head += " (itself deprecated)"
+    return head
+
+
+def _details(report: DeprecationReport) -> list[str]:
+    lines = []
+    if report.evidence == "docs":
+        lines.append("evidence: docs only (no deprecation found in the indexed code)")
+    if report.note:
+        lines.append(f"note: {report.note}")
+    if report.location and report.evidence != "docs":  # the head already cites the page
+        lines.append(f"at {report.location}")
+    if report.parameters:
+        lines.append(f"also: {'; '.join(_parameter_phrases(report))}")
+    for entry in report.entries[:10]:
+        lines.append(
+            f"- {entry.symbol} [{entry.origin}]"
+            + (f" -> {entry.replacement}" if entry.replacement else "")
+            + f" · {_where(entry, report)}"
+        )
+    return lines
+
+
+def _where(d: Deprecation, report: DeprecationReport) -> str:
+    """`source (version):path:line`, and the other versions that say the same."""
+    versions = report.source_versions
+
+    def label(source: str) -> str:
+        return f"{source} {versions[source]}" if source in versions else source
+
+    where = f"{label(d.source)}:{d.path}" if d.path else label(d.source)
+    if d.path and d.line:
+        where += f":{d.line}"
+    if d.also_in:
+        where += f" (also in {', '.join(label(s) for s in d.also_in)})"
+    return where
+
+
+def _cite(d: Deprecation, report: DeprecationReport) -> str:
+    return f"- {d.symbol} [{d.origin}] {d.note or ''} · {_where(d, report)}"
+
+
+def _parameter_head(report: DeprecationReport) -> str:
+    """Not deprecated itself; name each deprecated parameter (and usage), since when, what
+    instead."""
+    return f"{report.symbol}: not deprecated; {'; '.join(_parameter_phrases(report))}"
+
+
+def _parameter_phrases(report: DeprecationReport) -> list[str]:
+    said: dict[str, str] = {}
+    gone: dict[str, str] = {}  # parameters a changelog (or a later note) says were removed
+    for name in dict.fromkeys(d.parameter for d in report.parameters if d.parameter):
+        # code and changelog may each tell part: since from one, the replacement from another
+        about = [d for d in report.parameters if d.parameter == name]
+        removals = [removed_in(d) for d in about]
+        removed = any(gone_ for gone_, _ in removals)
+        since = (
+            next((v for _, v in removals if v), None)
+            if removed
+            else next((d.since for d in about if d.since), None)
+        )
+        instead = next((d.replacement for d in about if d.replacement), None)
+        extra = [f"{'in' if removed else 'since'} {since}"] if since else []
+        extra += [f"use `{instead}` instead"] if instead else []
+        (gone if removed else said)[name] = f" ({'; '.join(extra)})" if extra else ""
+    heads = []
+    for told, verb in ((said, "is deprecated"), (gone, "was REMOVED")):
+        if len(told) == 1:
+            ((name, extra_text),) = told.items()
+            heads.append(f"its `{name}` parameter {verb}{extra_text}")
+        elif told:
+            plural = "are deprecated" if verb == "is deprecated" else "were REMOVED"
+            heads.append(
+                f"these parameters {plural}: " + ", ".join(f"`{n}`{e}" for n, e in told.items())
+            )
+    if any(d.parameter is None for d in report.parameters):
+        heads.append("one way of using it is deprecated (see the note)")
+    return heads
+
+
+def _withdrawn(report: DeprecationReport) -> list[str]:
+    """ "`cmp` was deprecated in 19.2.0 and undeprecated in 21.1.0" for each withdrawal."""
+    lines = []
+    for undo in report.undeprecated[:5]:
+        what = f"its `{undo.parameter}` parameter" if undo.parameter else undo.symbol
+        when = f" in {undo.since}" if undo.since else ""
+        lines.append(
+            f"no longer deprecated: {what} was undeprecated{when} · {_where(undo, report)}"
+        )
+    return lines
+
+
+def _candidates_report(report: DeprecationReport) -> str:
+    """An ambiguous short name: each definition's verdict, none for the name itself."""
+    n = len(report.candidates)
+    lines = [
+        f"{report.symbol}: {n} definitions carry that name; the answer depends on which one"
+        " (ask with the qualified name):"
+    ]
+    for candidate in report.candidates:
+        head = _verdict(candidate)
+        if not candidate.deprecated and not candidate.parameters and not candidate.undeprecated:
+            head = f"{candidate.symbol}: no deprecation found"
+        lines.append(f"- {head}")
+        cited = candidate.entries or candidate.parameters
+        if cited:
+            lines.append(f"  {_where(cited[0], candidate)}")
+    lines.append(f"checked: {'; '.join(report.checked)}")
+    return "\n".join(lines)
