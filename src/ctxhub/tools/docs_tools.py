@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import difflib
 
-from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import DocPage
 from ctxhub.session import HubSession
+from ctxhub.tools.doc_sections import fitting_sections, json_chars, matching_chunks, trim_json
 from ctxhub.tools.hub_status import installed_first
 from ctxhub.tools.source_check import check_sources
 
 #: Tokens held back for the text rendering's header and JSON escaping.
 _SLACK_TOKENS = 60
+#: The least content a page answers with, however tight the budget.
+MIN_CONTENT_CHARS = 300
+#: What a whole page's list of sections may always take (about ten headings).
+MIN_SECTIONS_CHARS = 600
 
 
 def _strip_overlap(previous: str, current: str, max_overlap: int = 2000) -> str:
@@ -123,8 +128,7 @@ def get_doc(
     sections = list(dict.fromkeys(c.section or c.title for c in chunks))
     chosen = chunks
     if section:
-        low = section.lower()
-        chosen = [c for c in chunks if low in (c.section or "").lower()]
+        chosen = matching_chunks(chunks, section)
         if not chosen:
             raise NotFoundError(
                 f"page {page_path!r} has no section matching {shown(section)}; "
@@ -138,20 +142,32 @@ def get_doc(
         title=first.title,
         url=first.url,
         version=first.version,
-        sections=sections,
         section=section,
         content="",
         other_sources=others,
     )
-    # The budget trims the content, never the page's citation or its list of sections.
-    room = max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS
-    chars = max(300, room * 3)
+    # Characters (as JSON) the content and the list of sections share; the citation is
+    # never cut.
+    room = (max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS) * 3
     content = _joined(chosen)
     at = next((i for i, c in enumerate(chunks) if hit and c.id == hit.id), 0)
-    if hit is not None and not section and at > 0 and len(content) > chars:
+    fits = json_chars(content) + json_chars(sections) <= room
+    if hit is not None and not section and at > 0 and not fits:
         # the page does not fit: start where the hit is, so the part a search found is
         # in the answer (the page's top is one `section=` away)
         content = _joined(chunks[at:])
         page.section = hit.section or hit.title
-    page.content, page.truncated = trim(content, chars)
+    if page.section:
+        # one section asked for (or a hit's): its text first, the list of the page's
+        # sections in what is left
+        page.content, page.truncated = trim_json(content, max(MIN_CONTENT_CHARS, room))
+        page.sections = fitting_sections(sections, room - json_chars(page.content))
+    else:
+        # the whole page: its list of sections is how to ask for one, but it never
+        # takes the content's place
+        listed = max(MIN_SECTIONS_CHARS, room // 2, room - json_chars(content))
+        page.sections = fitting_sections(sections, listed)
+        left = max(MIN_CONTENT_CHARS, room - json_chars(page.sections))
+        page.content, page.truncated = trim_json(content, left)
+    page.sections_left_out = len(sections) - len(page.sections)
     return page
