@@ -11,7 +11,13 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import DocPage
 from ctxhub.session import HubSession
-from ctxhub.tools.doc_sections import fitting_sections, json_chars, matching_chunks, trim_json
+from ctxhub.tools.doc_sections import (
+    fitting_sections,
+    json_chars,
+    loose,
+    matching_chunks,
+    trim_json,
+)
 from ctxhub.tools.hub_status import installed_first
 from ctxhub.tools.source_check import check_sources
 
@@ -67,18 +73,28 @@ def _joined(chunks: list[Chunk]) -> str:
     return "\n\n".join(p for p in parts if p.strip())
 
 
+def _matching_pages(wanted: str, by_path: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+    """(source, path) of the pages `wanted` names: the page itself, or its directory-style
+    index (MkDocs' `hashing/` is `hashing/index.html`), compared as written, then
+    loosely (case, typographic quotes and dashes); else the one page whose path ends in
+    it (`cookbook` -> `docs/cookbook.html`), when exactly one does."""
+    names = (wanted, f"{wanted}/index" if wanted else "index")
+    for same in (str.__eq__, lambda a, b: loose(a) == loose(b)):
+        for name in names:
+            matches = [(s, p) for s, p, n in by_path if same(n, name)]
+            if matches:
+                return matches
+    ending = [(s, p) for s, p, n in by_path if wanted and loose(n).endswith("/" + loose(wanted))]
+    return ending if len({p for _, p in ending}) == 1 else []
+
+
 def page_sources(hub: HubSession, path: str, source: str | None) -> list[tuple[str, str]]:
-    """(source, stored path) of each page `path` names, the installed version's source
-    first: PATH itself, PATH with any page suffix, or a directory-style page PATH/index.*
-    (MkDocs' `hashing/` is `hashing/index.html`)."""
+    """(source, stored path) of each page `path` names (see `_matching_pages`), the
+    installed version's source first."""
     wanted = normalize_doc_path(path)
     pages = hub.store.doc_pages(source or None)
     by_path = [(s, p, normalize_doc_path(p)) for s, p in pages]
-    matches: list[tuple[str, str]] = []
-    for name in (wanted, f"{wanted}/index" if wanted else "index"):
-        matches = [(s, p) for s, p, n in by_path if n == name]
-        if matches:
-            break
+    matches = _matching_pages(wanted, by_path)
     if not matches:
         near = _near_pages(wanted, [p for _, p, _ in by_path])
         raise NotFoundError(
