@@ -17,7 +17,14 @@ from typing import Literal
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.core.errors import SourceError
-from ctxhub.ingest.docs.built_site import is_site_page, site_file_reason, site_root_of, site_roots
+from ctxhub.ingest.docs.built_site import (
+    BUILT_TWIN,
+    built_twins,
+    is_site_page,
+    site_file_reason,
+    site_root_of,
+    site_roots,
+)
 from ctxhub.ingest.docs.includes import candidate_paths, include_targets
 from ctxhub.ingest.docs.text_kind import HEAD_BYTES, TextKind, text_kind
 from ctxhub.ingest.examples.layout import Example, discover_examples
@@ -298,6 +305,12 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             else:
                 continue
             claimed.add(rel)
+        # a built page and the source page it was built from: the source is indexed
+        docs_units = [u.key for u in units if u.kind == "docs"]
+        twins = built_twins(docs_units, roots, files)
+        units = [u for u in units if u.key not in twins]
+        claimed.difference_update(twins)
+        site_left.update(dict.fromkeys(twins, BUILT_TWIN))
 
     skipped: list[tuple[str, str]] = []
     readable: list[Unit] = []
