@@ -27,7 +27,13 @@ from ctxhub.ingest.docs.built_site import (
 )
 from ctxhub.ingest.docs.includes import candidate_paths, include_targets
 from ctxhub.ingest.docs.text_kind import HEAD_BYTES, TextKind, text_kind
+from ctxhub.ingest.examples.files import SCRIPT_EXTS, ext_of
 from ctxhub.ingest.examples.layout import Example, discover_examples
+from ctxhub.ingest.examples.package_scripts import (
+    in_package_tree,
+    package_roots,
+    package_script_examples,
+)
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
 from ctxhub.ingest.python.modules import (
     PackageLayout,
@@ -146,6 +152,13 @@ def _is_package_root(files: list[str]) -> bool:
     return any(f in _PACKAGE_FILES for f in files)
 
 
+def _package_layout(files: list[str]) -> PackageLayout:
+    """Which folders are packages, from the Python files that can be API."""
+    return PackageLayout.from_paths(
+        f for f in files if is_python_path(f) and not in_test_dir(f) and not is_package_test(f)
+    )
+
+
 def _hash_digests(digests: dict[str, bytes]) -> str:
     """A unit's content hash from {member: sha256 of its bytes}."""
     h = hashlib.sha256()
@@ -228,11 +241,16 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         # is any file of a built docs site; a folder added as examples alone is all
         # examples: its `testing/` is a topic (a tutorial tree's "how to test your app")
         tests_out = explicit != ["examples"]
+        # with python asked for too, a package's tree is its API (and its template
+        # scripts, below), never one big example
+        api_tree = package_roots(_package_layout(files)) if "python" in explicit else []
         found = discover_examples(
             [
                 f
                 for f in files
-                if not (tests_out and in_test_dir(f)) and site_root_of(f, roots) is None
+                if not (tests_out and in_test_dir(f))
+                and site_root_of(f, roots) is None
+                and not in_package_tree(f, api_tree)
             ],
             read_text,
         )
@@ -241,6 +259,8 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         # is no package itself (a library's repo has its pyproject at the root);
         # `kind = examples` takes any layout.
         trusted = {"examples_dir"} | (set() if _is_package_root(files) else _PROJECT_LAYOUTS)
+        if api_tree:  # what is left beside the API is an example only if it holds code
+            found = [e for e in found if any(ext_of(f) in SCRIPT_EXTS for f in e.files)]
         examples = (
             found
             if explicit
@@ -284,6 +304,14 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             if is_text_changelog(rel) and not in_test_dir(rel):
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
+        # scripts in the package's non-package folders (templates, scaffolds): examples
+        scripts = package_script_examples(rest, layout, excluded=claimed)
+        for ex in scripts:
+            units.append(Unit(key=ex.path, kind="examples", members=list(ex.files), example=ex))
+            claimed.update(ex.files)
+        if scripts and "examples" not in chosen:
+            chosen = [*chosen, "examples"]
+        examples = [*examples, *scripts]
 
     if "docs" in chosen:
         doc_files = [f for f in rest if f not in claimed and not in_test_dir(f)]
