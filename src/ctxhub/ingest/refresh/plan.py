@@ -84,12 +84,13 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 24: every def has a chunk, a trivial one (`self.x = x`, an abstract `pass`)
     # lookup-only; 25: "in favor of" read as a replacement (only "in favour of" was),
     # decorator and helper arguments (version, instead=, thing=)
-    "docs": 8,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 9,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
     # names, short HTML pages kept, an H1 with markup not repeated after the title;
-    # 8: a reST section that only names definitions for autodoc is lookup-only
+    # 8: a reST section that only names definitions for autodoc is lookup-only; 9: a
+    # built HTML page's chunks cite the .html file's lines and their heading's id
     "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 5,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
