@@ -156,7 +156,7 @@ def get_doc(
         source=page_source,
         path=page_path,
         title=first.title,
-        url=first.url,
+        url=first.url.split("#", 1)[0] if first.url else None,  # the page, not a section
         version=first.version,
         section=section,
         content="",
