@@ -7,9 +7,16 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ctxhub.ingest.docs.built_site import ASSET, SITE_INDEX, SOURCE_COPY, site_roots
+from ctxhub.ingest.docs.built_site import (
+    ASSET,
+    BUILT_TWIN,
+    SITE_INDEX,
+    SOURCE_COPY,
+    TEMPLATE,
+    site_roots,
+)
 from ctxhub.ingest.refresh.plan import plan_units
-from ctxhub.sources.local import snapshot_dir
+from ctxhub.sources.local import BUILD_OUTPUT, snapshot_dir
 
 SPHINX = Path(__file__).parents[1] / "fixtures" / "html_docs" / "sphinx"
 THEME_JS = "function toggle(){document.body.classList.toggle('dark')}\n" * 5
@@ -63,3 +70,42 @@ def test_a_site_is_a_folder_of_pages_with_a_generator_mark() -> None:
     # a web app's templates and static files, or Sphinx sources, are no built site
     assert site_roots(["app/templates/index.html", "app/static/app.js"]) == frozenset()
     assert site_roots(["docs/index.rst", "docs/_static/custom.css"]) == frozenset()
+
+
+def _sdist_with_docs_sources(root: Path) -> Path:
+    """An sdist layout: the built site in `docs/`, the Sphinx project it was built from
+    in `docs/build/` (a name the walker otherwise skips as build output), and a
+    setuptools `build/` of output beside them."""
+    _sphinx_build(root)
+    (root / "html").rename(root / "docs")
+    project = root / "docs" / "build"
+    (project / "guide").mkdir(parents=True)
+    (project / "conf.py").write_text("project = 'acme'\n")
+    (project / "index.rst").write_text("Acme\n====\n\nWelcome to acme.\n")
+    (project / "guide" / "startup.rst").write_text("Startup\n=======\n\nStart it up.\n")
+    (project / "_templates").mkdir()
+    (project / "_templates" / "sidebar.html").write_text("<div>{{ toctree() }}</div>\n")
+    (root / "build" / "lib" / "acme").mkdir(parents=True)
+    (root / "build" / "lib" / "acme" / "__init__.py").write_text("X = 1\n")
+    return root
+
+
+def test_a_build_folder_of_docs_sources_is_read_and_build_output_is_named(
+    tmp_path: Path,
+) -> None:
+    snap = snapshot_dir(_sdist_with_docs_sources(tmp_path))
+    assert {"docs/build/conf.py", "docs/build/index.rst", "docs/build/guide/startup.rst"} <= set(
+        snap.files
+    )
+    assert not any(f.startswith("build/") for f in snap.files)
+    assert ("build/", BUILD_OUTPUT) in snap.skipped
+
+
+def test_a_page_built_from_an_indexed_source_page_is_left_out_for_it(tmp_path: Path) -> None:
+    plan = plan_units(snapshot_dir(_sdist_with_docs_sources(tmp_path)))
+    docs = {u.key for u in plan.units if u.kind == "docs"}
+    assert {"docs/build/index.rst", "docs/build/guide/startup.rst"} <= docs
+    assert not {"docs/index.html", "docs/guide/startup.html"} & docs
+    why = dict(plan.left_out)
+    assert why["docs/index.html"] == why["docs/guide/startup.html"] == BUILT_TWIN
+    assert why["docs/build/_templates/sidebar.html"] == TEMPLATE

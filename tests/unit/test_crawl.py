@@ -128,7 +128,10 @@ def test_a_crawled_site_indexes_as_doc_pages_with_their_urls(site: str, tmp_path
         assert {"guide/startup.html", "orphan.html"} <= pages
         hits = store.bm25(["on_startup"], SearchFilters(), ["doc"], 3)
         (chunk,) = store.get_chunks([hits[0][0]])
-        assert chunk.url == spec.base_url + "guide/startup.html"
+        # the page's URL, opened at the hit's section (the heading's id in the page)
+        page_url, _, anchor = (chunk.url or "").partition("#")
+        assert page_url == spec.base_url + "guide/startup.html"
+        assert anchor == chunk.metadata.extra.get("anchor", "")
 
 
 def test_the_prefix_is_the_start_folder() -> None:

@@ -25,6 +25,9 @@ def home(tmp_path: Path) -> Iterator[Path]:
     (docs / "docs" / "testing.md").write_text("# Testing\n\nHow to test things.\n")
     (docs / "hashing").mkdir()  # a directory-style page, as MkDocs builds them
     (docs / "hashing" / "index.md").write_text("# Hashing\n\nHow instances are hashed.\n")
+    for folder in ("server", "client"):  # two pages of one name
+        (docs / folder).mkdir()
+        (docs / folder / "setup.md").write_text(f"# Setup\n\nSetting up the {folder}.\n")
     set_embedder(HashingEmbedder(dim=64))
     run(tmp_path, "add", str(docs), "--kind", "docs", "--name", "site")
     yield tmp_path
@@ -54,8 +57,16 @@ def test_show_says_which_kinds_of_id_it_tried(home: Path) -> None:
     assert "no doc page" not in out
 
 
+@pytest.mark.parametrize("page", ["testing", "Testing.md", "TESTING"])
+def test_a_page_named_without_its_folder_opens_when_it_is_the_only_one(
+    home: Path, page: str
+) -> None:
+    assert "site:docs/testing.md" in run(home, "doc", page).output
+
+
 def test_a_page_not_found_offers_the_paths_it_likely_means(home: Path) -> None:
-    # a folder left out, and a typo
-    assert "did you mean docs/testing.md" in run(home, "doc", "testing", code=1).output
+    # a name two pages end in, and a typo
+    out = run(home, "doc", "setup", code=1).output
+    assert "did you mean" in out and "server/setup.md" in out and "client/setup.md" in out
     assert "did you mean tricks.rst" in run(home, "doc", "trics", code=1).output
     assert "did you mean" not in run(home, "doc", "zzzqqq", code=1).output

@@ -116,3 +116,39 @@ def test_a_title_with_markup_is_not_repeated_in_the_breadcrumb() -> None:
     sections = {c.section for c in chunk_doc_file("s", "examples.html", page.encode())}
     assert any(s and s.startswith("attrs by Example > Basics") for s in sections), sections
     assert not any(s and "*attrs*" in s for s in sections), sections
+
+
+def test_a_built_page_cites_the_lines_of_the_html_file_and_its_heading_anchors() -> None:
+    from ctxhub.ingest.docs.chunks import chunk_doc_file
+
+    head = "<html><head><title>Recipes</title>\n" + "<script>var x = 1;</script>\n" * 40
+    words = " ".join(f"word{i}" for i in range(40))  # sections too long to merge
+    page = (
+        head + "</head><body>\n<div class='body' role='main'>\n"
+        f"<section id='recipes'>\n<h1>Recipes</h1>\n<p>All the recipes. {words}</p>\n"
+        "<section id='first-recipe'>\n<h2>First \u201crecipe\u201d</h2>\n"
+        f"<p>Step one\nof the first. {words}</p>\n<pre>print(1)\nprint(2)</pre>\n</section>\n"
+        "<section id='second-recipe'>\n<h2 id='own-id'>Second recipe</h2>\n"
+        f"<p>Step two. {words}</p>\n</section>\n</section>\n</div>\n"
+        "<footer>footer</footer>\n</body></html>\n"
+    )
+    lines = page.split("\n")
+    chunks = chunk_doc_file("s", "docs/recipes.html", page.encode())
+    by_section = {c.section: c for c in chunks}
+    first = by_section["Recipes > First \u201crecipe\u201d"]
+    assert lines[first.line_start - 1].startswith("<h2>First")
+    assert "print(2)" in "\n".join(lines[first.line_start - 1 : first.line_end])
+    assert "Second recipe" not in "\n".join(lines[first.line_start - 1 : first.line_end])
+    # the anchor is the id a browser opens: the section's (Sphinx), or the heading's own
+    assert first.metadata.extra["anchor"] == "first-recipe"
+    assert first.metadata.extra["location"] == "docs/recipes.html#first-recipe"
+    second = by_section["Recipes > Second recipe"]
+    assert lines[second.line_start - 1].startswith("<h2 id='own-id'>")
+    assert second.metadata.extra["anchor"] == "own-id"
+    # with a site url, the chunk's url opens the section
+    [hosted] = [
+        c
+        for c in chunk_doc_file("s", "recipes.html", page.encode(), base_url="https://d.io")
+        if c.section == "Recipes > Second recipe"
+    ]
+    assert hosted.url == "https://d.io/recipes.html#own-id"

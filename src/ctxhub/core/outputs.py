@@ -19,10 +19,17 @@ class DocPage(BaseModel):
     url: str | None = None
     version: str | None = None
     sections: list[str] = Field(
-        default_factory=list, description="Every heading breadcrumb of the page, in order"
+        default_factory=list,
+        description="The page's heading breadcrumbs, in order (the first ones when "
+        "sections_left_out says the rest did not fit beside the content)",
+    )
+    sections_left_out: int = Field(
+        default=0, description="Headings not listed in sections, to fit max_tokens"
     )
     section: str | None = Field(
-        default=None, description="The section returned, when one was asked"
+        default=None,
+        description="The section returned: the one asked for, or the hit's when a page "
+        "opened by doc_id is too long to fit",
     )
     content: str
     truncated: bool = Field(default=False, description="Content was cut to fit max_tokens")

@@ -28,8 +28,6 @@ SKIP_DIRS = frozenset(
         ".pytest_cache",
         ".ruff_cache",
         "site-packages",
-        "dist",
-        "build",
         ".eggs",
         ".idea",
         ".vscode",
@@ -37,6 +35,14 @@ SKIP_DIRS = frozenset(
         ".cache",
     }
 )
+#: Folder names that usually hold build output: skipped, and named as skipped, unless
+#: they hold docs sources (a Sphinx project kept in `docs/build/`).
+OUTPUT_DIRS = frozenset({"build", "dist"})
+#: Files whose presence at a folder's top makes it a folder of docs sources.
+DOCS_PROJECT_FILES = frozenset({"conf.py", "mkdocs.yml", "mkdocs.yaml"})
+DOCS_SOURCE_EXT = (".rst", ".md", ".mdx", ".markdown")
+BUILD_OUTPUT = "a build output folder (no docs sources at its top): not read"
+
 #: Extensions that are never text content.
 BINARY_EXT = frozenset(
     {
@@ -112,6 +118,17 @@ def _wanted_dir(rel: str, include: list[str], exclude: list[str]) -> bool:
     return not include or any(fnmatch.fnmatch(probe, g) or g.startswith(rel + "/") for g in include)
 
 
+def holds_docs_sources(folder: Path) -> bool:
+    """A folder whose top holds a docs project (`conf.py`, `mkdocs.yml`) or pages
+    (.rst, .md, .mdx): docs sources, whatever the folder is called. Build output
+    (`lib/`, `bdist.*`, a built site's `html/`) holds none at its top."""
+    try:
+        names = [e.name for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
+    except OSError:
+        return False
+    return any(n in DOCS_PROJECT_FILES or n.lower().endswith(DOCS_SOURCE_EXT) for n in names)
+
+
 def file_problem(full: Path, root: Path, name: str) -> str | None:
     """Why a listed file is left out (a bad link, not a regular file, over the cap)."""
     if full.is_symlink():
@@ -135,8 +152,10 @@ def walk(
 ) -> tuple[list[str], list[tuple[str, str]]]:
     """(files to index, (path, reason) of what was left out) under root, as relative
     POSIX paths. Links to folders are never followed (so a folder loop cannot recur) and
-    are named; a file link is read when it resolves to a file inside root. Junk (VCS,
-    caches, dot files, binaries, what the globs exclude) is left out silently."""
+    are named; a file link is read when it resolves to a file inside root. A `build/` or
+    `dist/` folder is read when it holds docs sources, else named as build output. Junk
+    (VCS, caches, virtualenvs, dot files, binaries, what the globs exclude) is left out
+    silently."""
     include, exclude = list(include), list(exclude)
     files: list[str] = []
     skipped: list[tuple[str, str]] = []
@@ -152,6 +171,10 @@ def walk(
         kept: list[str] = []
         for d in sorted(dirnames):
             if d in SKIP_DIRS or d.startswith("."):
+                continue
+            if d in OUTPUT_DIRS and not holds_docs_sources(Path(dirpath) / d):
+                if _wanted_dir(prefix + d, include, exclude):
+                    skipped.append((prefix + d + "/", BUILD_OUTPUT))
                 continue
             if (Path(dirpath) / d).is_symlink():
                 if _wanted_dir(prefix + d, include, exclude):

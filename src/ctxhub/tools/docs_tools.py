@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import difflib
 
-from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
 from ctxhub.core.outputs import DocPage
 from ctxhub.session import HubSession
+from ctxhub.tools.doc_sections import (
+    fitting_sections,
+    json_chars,
+    loose,
+    matching_chunks,
+    trim_json,
+)
 from ctxhub.tools.hub_status import installed_first
 from ctxhub.tools.source_check import check_sources
 
 #: Tokens held back for the text rendering's header and JSON escaping.
 _SLACK_TOKENS = 60
+#: The least content a page answers with, however tight the budget.
+MIN_CONTENT_CHARS = 300
+#: What a whole page's list of sections may always take (about ten headings).
+MIN_SECTIONS_CHARS = 600
 
 
 def _strip_overlap(previous: str, current: str, max_overlap: int = 2000) -> str:
@@ -62,18 +73,28 @@ def _joined(chunks: list[Chunk]) -> str:
     return "\n\n".join(p for p in parts if p.strip())
 
 
+def _matching_pages(wanted: str, by_path: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+    """(source, path) of the pages `wanted` names: the page itself, or its directory-style
+    index (MkDocs' `hashing/` is `hashing/index.html`), compared as written, then
+    loosely (case, typographic quotes and dashes); else the one page whose path ends in
+    it (`cookbook` -> `docs/cookbook.html`), when exactly one does."""
+    names = (wanted, f"{wanted}/index" if wanted else "index")
+    for same in (str.__eq__, lambda a, b: loose(a) == loose(b)):
+        for name in names:
+            matches = [(s, p) for s, p, n in by_path if same(n, name)]
+            if matches:
+                return matches
+    ending = [(s, p) for s, p, n in by_path if wanted and loose(n).endswith("/" + loose(wanted))]
+    return ending if len({p for _, p in ending}) == 1 else []
+
+
 def page_sources(hub: HubSession, path: str, source: str | None) -> list[tuple[str, str]]:
-    """(source, stored path) of each page `path` names, the installed version's source
-    first: PATH itself, PATH with any page suffix, or a directory-style page PATH/index.*
-    (MkDocs' `hashing/` is `hashing/index.html`)."""
+    """(source, stored path) of each page `path` names (see `_matching_pages`), the
+    installed version's source first."""
     wanted = normalize_doc_path(path)
     pages = hub.store.doc_pages(source or None)
     by_path = [(s, p, normalize_doc_path(p)) for s, p in pages]
-    matches: list[tuple[str, str]] = []
-    for name in (wanted, f"{wanted}/index" if wanted else "index"):
-        matches = [(s, p) for s, p, n in by_path if n == name]
-        if matches:
-            break
+    matches = _matching_pages(wanted, by_path)
     if not matches:
         near = _near_pages(wanted, [p for _, p, _ in by_path])
         raise NotFoundError(
@@ -123,8 +144,7 @@ def get_doc(
     sections = list(dict.fromkeys(c.section or c.title for c in chunks))
     chosen = chunks
     if section:
-        low = section.lower()
-        chosen = [c for c in chunks if low in (c.section or "").lower()]
+        chosen = matching_chunks(chunks, section)
         if not chosen:
             raise NotFoundError(
                 f"page {page_path!r} has no section matching {shown(section)}; "
@@ -136,22 +156,34 @@ def get_doc(
         source=page_source,
         path=page_path,
         title=first.title,
-        url=first.url,
+        url=first.url.split("#", 1)[0] if first.url else None,  # the page, not a section
         version=first.version,
-        sections=sections,
         section=section,
         content="",
         other_sources=others,
     )
-    # The budget trims the content, never the page's citation or its list of sections.
-    room = max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS
-    chars = max(300, room * 3)
+    # Characters (as JSON) the content and the list of sections share; the citation is
+    # never cut.
+    room = (max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS) * 3
     content = _joined(chosen)
     at = next((i for i, c in enumerate(chunks) if hit and c.id == hit.id), 0)
-    if hit is not None and not section and at > 0 and len(content) > chars:
+    fits = json_chars(content) + json_chars(sections) <= room
+    if hit is not None and not section and at > 0 and not fits:
         # the page does not fit: start where the hit is, so the part a search found is
         # in the answer (the page's top is one `section=` away)
         content = _joined(chunks[at:])
         page.section = hit.section or hit.title
-    page.content, page.truncated = trim(content, chars)
+    if page.section:
+        # one section asked for (or a hit's): its text first, the list of the page's
+        # sections in what is left
+        page.content, page.truncated = trim_json(content, max(MIN_CONTENT_CHARS, room))
+        page.sections = fitting_sections(sections, room - json_chars(page.content))
+    else:
+        # the whole page: its list of sections is how to ask for one, but it never
+        # takes the content's place
+        listed = max(MIN_SECTIONS_CHARS, room // 2, room - json_chars(content))
+        page.sections = fitting_sections(sections, listed)
+        left = max(MIN_CONTENT_CHARS, room - json_chars(page.sections))
+        page.content, page.truncated = trim_json(content, left)
+    page.sections_left_out = len(sections) - len(page.sections)
     return page

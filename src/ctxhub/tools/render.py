@@ -179,6 +179,13 @@ def code_snippet(snippet: CodeSnippet) -> str:
     return "\n".join(lines)
 
 
+def _section_list(page: DocPage, label: str) -> str:
+    if not page.sections:
+        return f"{label}: {page.sections_left_out} (raise max_tokens to list them)"
+    more = f" (+{page.sections_left_out} more; raise max_tokens to list them)"
+    return f"{label}: " + " | ".join(page.sections) + (more if page.sections_left_out else "")
+
+
 def doc_page(page: DocPage) -> str:
     cite = [f"id {page.id}", f"{page.source}:{page.path}"]
     if page.url:
@@ -190,12 +197,19 @@ def doc_page(page: DocPage) -> str:
         lines.append(f"section matching {page.section!r}")
     if page.other_sources:
         lines.append(f"also in: {_names(page.other_sources)} (pass source=NAME)")
-    if len(page.sections) > 1:
-        lines.append("sections: " + " | ".join(page.sections[:40]))
+    many = len(page.sections) + page.sections_left_out > 1
+    if many and not page.section:
+        lines.append(_section_list(page, "sections"))
     lines.append("")
     lines.append(page.content)
     if page.truncated:
-        lines.append("\n(trimmed to fit max_tokens; ask for one section with section=...)")
+        more = "raise max_tokens to read on"
+        if not page.section:
+            more = "ask for one section with section=..."
+        lines.append(f"\n(trimmed to fit max_tokens; {more})")
+    if many and page.section:
+        # after the section's text: a tight budget cuts the list, not the text
+        lines.append("\n" + _section_list(page, "the page's sections"))
     return "\n".join(lines)
 
 

@@ -72,10 +72,43 @@ def _named_nothing(hub: HubSession, query: str) -> str | None:
     )
 
 
-def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
+#: What each hit kind is called where a source's kinds are named.
+_KIND_WORDS = {"doc": "docs", "api": "API", "example": "examples"}
+
+
+def _nothing_of_kind(
+    hub: HubSession, source: str | list[str] | None, kinds: list[HitKind] | None
+) -> str | None:
+    """For an empty answer limited to sources: the ones that hold no chunk of the kinds
+    searched (`source websockets has no docs indexed (kinds: python)`), so the answer is
+    not read as "the docs say nothing about it"."""
+    names = _sources(source)
+    if not names or not kinds:
+        return None
+    counts = hub.store.counts()
+    states = {s.name: s for s in hub.store.sources()}
+    empty = [n for n in names if not any(counts.get(n, {}).get(k) for k in kinds)]
+    if len(empty) < len(names):
+        return None
+    what = " or ".join(dict.fromkeys(_KIND_WORDS.get(k, k) for k in kinds))
+    said = [
+        f"source {n} has no {what} indexed"
+        + (f" (kinds: {', '.join(states[n].kinds)})" if n in states and states[n].kinds else "")
+        for n in empty
+    ]
+    return "; ".join(said) + "; search without source, or add a source that has them"
+
+
+def _explained(
+    hub: HubSession,
+    response: SearchResponse,
+    source: str | list[str] | None = None,
+    kinds: list[HitKind] | None = None,
+) -> SearchResponse:
     """Hits: name their sources that are due a refresh, and say when the query is a
     qualified name nothing defines, or a structural question a tool answers exactly.
-    No hits: say so plainly when the hub holds nothing at all."""
+    No hits: say so plainly when the hub holds nothing at all, or when the sources
+    searched hold nothing of the kinds searched."""
     if response.hits:
         # a folded version's source counts too: its installed version may be the news
         folded = {
@@ -96,7 +129,7 @@ def _explained(hub: HubSession, response: SearchResponse) -> SearchResponse:
         return response.model_copy(update=update) if update else response
     if response.notice:
         return response
-    notice = _empty_hub(hub)
+    notice = _empty_hub(hub) or _nothing_of_kind(hub, source, kinds)
     return response.model_copy(update={"notice": notice, "confidence": 0.0}) if notice else response
 
 
@@ -125,7 +158,7 @@ def search(
     check_sources(hub.store, source)
     kinds = [kinds] if isinstance(kinds, str) else kinds
     request = _request(query, kinds, SearchFilters(source=_sources(source)), limit, max_tokens)
-    return _explained(hub, hub.retriever.search(request, options(hub)))
+    return _explained(hub, hub.retriever.search(request, options(hub)), source, kinds)
 
 
 def search_docs(
@@ -143,6 +176,8 @@ def search_docs(
     return _explained(
         hub,
         hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens), options(hub)),
+        source,
+        ["doc"],
     )
 
 
@@ -168,7 +203,7 @@ def search_examples(
     kinds: list[HitKind] = ["example"] if narrowed else ["example", "doc"]
     request = _request(query, kinds, filters, limit, max_tokens)
     preferred = options(hub, prefer={"example": 1.0, "doc": 0.8})
-    return _explained(hub, hub.retriever.search(request, preferred))
+    return _explained(hub, hub.retriever.search(request, preferred), source, kinds)
 
 
 def _last_part(name: str | None) -> str | None:

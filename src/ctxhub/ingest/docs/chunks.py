@@ -19,6 +19,7 @@ from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
 from ctxhub.ingest.docs.cleaned import CleanedText, plain_lines
+from ctxhub.ingest.docs.html_lines import HtmlLines
 from ctxhub.ingest.docs.includes import Reader, expand_includes
 from ctxhub.ingest.docs.llms_full import DocPage, dump_pages_without_file, split_llms_full
 from ctxhub.ingest.docs.markdown_split import Section, find_headings, merge_tiny, split_sections
@@ -109,6 +110,8 @@ class _Page:
     version: str | None
     syntax: str  # markdown | rst
     extra: dict[str, Any]
+    #: a built HTML page's heading ids, by the file line of the heading
+    anchors: dict[int, str] = field(default_factory=dict)
 
 
 def _chunk(
@@ -123,8 +126,16 @@ def _chunk(
         "code_lines": stats.code_lines,
         "code_languages": stats.languages,
     }
+    url = page.url
     if sec.level > 0 and len(sec.crumbs) > 1:
         extra["anchor"] = _slug(sec.crumbs[-1])
+    if page.anchors and sec.heading_lines:
+        # the heading's own id in the built page: a link that opens this section
+        anchor = page.anchors.get(doc.spans[sec.first][0])
+        if anchor:
+            extra["anchor"] = anchor
+            extra["location"] = f"{page.path}#{anchor}"
+            url = f"{page.url}#{anchor}" if page.url else None
     if page.extra.get("format") == "rst" and is_api_stub(
         win.text, sec.crumbs[-1] if sec.crumbs else ""
     ):
@@ -142,7 +153,7 @@ def _chunk(
         section=breadcrumb or None,
         line_start=start,
         line_end=end,
-        url=page.url,
+        url=url,
         version=page.version,
         content=win.text,
         embed_text=build_embed_text(header, win.text),
@@ -229,14 +240,15 @@ def _first_h1(doc: CleanedText, syntax: str) -> str | None:
     return None
 
 
-def _from_html(path: str, html: str) -> tuple[str | None, str]:
-    """A built HTML page as (title, markdown); generated and template pages are skipped."""
-    from ctxhub.ingest.docs.html import GENERATED, NotADocsPage, html_to_markdown
+def _from_html(path: str, html: str) -> tuple[str | None, str, HtmlLines]:
+    """A built HTML page as (title, markdown, where its blocks are in the file);
+    generated and template pages are skipped."""
+    from ctxhub.ingest.docs.html import GENERATED, NotADocsPage, html_page
 
     if PurePosixPath(path).stem.lower() in GENERATED:
         raise SkipFile("a generated index page, not docs")
     try:
-        return html_to_markdown(html)
+        return html_page(html)
     except NotADocsPage as exc:
         raise SkipFile(str(exc)) from None
 
@@ -267,8 +279,9 @@ def parse_doc_file(
             raise SkipFile("binary content (NUL bytes)")
         syntax = "rst" if fmt == "rst" else "markdown"
         html_title = None
+        html_lines: HtmlLines | None = None
         if fmt == "html":
-            html_title, body = _from_html(path, body)
+            html_title, body, html_lines = _from_html(path, body)
         if fmt == "markdown":
             doc = clean_mdx(readable_myst(body))  # MyST roles and directives, line for line
         elif fmt in ("mdx", "html"):
@@ -279,6 +292,8 @@ def parse_doc_file(
             doc, syntax = clean_rst(body)
         else:
             doc = plain_lines(body)
+        if html_lines is not None:
+            doc = html_lines.remap(doc)  # lines of the .html file, not of its Markdown
         included: list[str] = []
         if include is not None:
             doc, included = expand_includes(doc, path, include)
@@ -295,6 +310,7 @@ def parse_doc_file(
             version=version,
             syntax=syntax,
             extra={**_extra(fmt, doc.frontmatter), **({"includes": included} if included else {})},
+            anchors=html_lines.anchors if html_lines is not None else {},
         )
         result.chunks = _chunks(page, doc, max_tokens)
         if not result.chunks:

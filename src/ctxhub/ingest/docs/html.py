@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from ctxhub.core.charsets import codec_for, decode_text
+from ctxhub.ingest.docs.html_lines import HEADINGS, HtmlLines, content_end
 
 #: Where generators put a page's own content, most specific first.
 MAIN_SELECTORS = (
@@ -84,6 +85,13 @@ def decode_html(data: bytes) -> tuple[str, list[str]]:
 
 def html_to_markdown(html: str) -> tuple[str | None, str]:
     """(title, markdown) of a built docs page; NotADocsPage for templates."""
+    title, markdown, _ = html_page(html)
+    return title, markdown
+
+
+def html_page(html: str) -> tuple[str | None, str, HtmlLines]:
+    """(title, markdown, where its blocks are in the file) of a built docs page;
+    NotADocsPage for templates, redirects and pages without text."""
     if _TEMPLATE.search(html[:4096]) and "<html" not in html[:4096].lower():
         raise NotADocsPage("an HTML template, not a built docs page")
     from bs4 import BeautifulSoup
@@ -100,6 +108,18 @@ def html_to_markdown(html: str) -> tuple[str | None, str]:
         raise NotADocsPage("no main content marked (an app page, not built docs)")
     for junk in main.select(DROP):
         junk.decompose()
+    # However short, text is a page (a stub, "Deprecated: see X"); only a page whose
+    # content is empty once navigation is gone, or is nothing but headings, is skipped.
+    if not main.get_text(" ", strip=True):
+        raise NotADocsPage("no text content (an empty page, or only navigation)")
+    headings = set(HEADINGS)
+    if not any(
+        text.strip() and not any(p.name in headings for p in text.parents)
+        for text in main.find_all(string=True)
+    ):
+        raise NotADocsPage("no text content (only headings)")
+    lines = HtmlLines(end=content_end(main, html.count("\n") + 1))
+    lines.mark(main)
     markdown = MarkdownConverter(
         heading_style="ATX",
         bullets="-",
@@ -107,14 +127,7 @@ def html_to_markdown(html: str) -> tuple[str | None, str]:
         strip=["img"],
     ).convert_soup(main)
     markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip()
+    markdown = lines.read_markers(markdown)
     if title:
         title = title.replace("¶", "").strip()
-    # However short, text is a page (a stub, "Deprecated: see X"); only a page whose
-    # content is empty once navigation is gone, or is nothing but headings, is skipped.
-    if not main.get_text(" ", strip=True):
-        raise NotADocsPage("no text content (an empty page, or only navigation)")
-    for heading in main.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
-        heading.decompose()
-    if not main.get_text(" ", strip=True):
-        raise NotADocsPage("no text content (only headings)")
-    return title, markdown + "\n"
+    return title, markdown + "\n", lines

@@ -67,7 +67,9 @@ IMPORT_RE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re
 SCRIPT_COLLECTION = 3
 
 
-Layout = Literal["examples_dir", "repo_of_projects", "topic_folders", "single_project"]
+Layout = Literal[
+    "examples_dir", "repo_of_projects", "topic_folders", "single_project", "package_scripts"
+]
 
 
 @dataclass(frozen=True)

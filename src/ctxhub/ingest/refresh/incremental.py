@@ -122,10 +122,15 @@ def _index_units(
     force: bool,
     progress: Progress,
 ) -> None:
-    """Extract and write every changed unit of the plan and remove the units that
-    vanished, counting into `summary`."""
+    """Remove the units that vanished, then extract and write every changed unit of the
+    plan, counting into `summary`."""
     ctx = _context(store, spec, snapshot, plan)
     known = store.file_states(spec.name)
+    # vanished units go first: a file that moved to another unit (regrouped examples)
+    # keeps its chunk ids, which the old unit's chunks would still hold
+    current = {u.key for u in plan.units}
+    for key in sorted(set(known) - current):
+        summary.removed += store.remove_file(spec.name, key)
     progress.start(f"{spec.name}: units", len(plan.units))  # files, pages, examples
     for unit in plan.units:
         prior = known.get(unit.key)
@@ -158,9 +163,6 @@ def _index_units(
         summary.notes.extend(extracted.warnings)
         progress.advance(1)
     progress.done()
-    current = {u.key for u in plan.units}
-    for key in sorted(set(known) - current):
-        summary.removed += store.remove_file(spec.name, key)
 
 
 def refresh_source(

@@ -17,10 +17,23 @@ from typing import Literal
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.core.errors import SourceError
-from ctxhub.ingest.docs.built_site import is_site_page, site_file_reason, site_root_of, site_roots
+from ctxhub.ingest.docs.built_site import (
+    BUILT_TWIN,
+    built_twins,
+    is_site_page,
+    site_file_reason,
+    site_root_of,
+    site_roots,
+)
 from ctxhub.ingest.docs.includes import candidate_paths, include_targets
 from ctxhub.ingest.docs.text_kind import HEAD_BYTES, TextKind, text_kind
+from ctxhub.ingest.examples.files import SCRIPT_EXTS, ext_of
 from ctxhub.ingest.examples.layout import Example, discover_examples
+from ctxhub.ingest.examples.package_scripts import (
+    in_package_tree,
+    package_roots,
+    package_script_examples,
+)
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
 from ctxhub.ingest.python.modules import (
     PackageLayout,
@@ -76,12 +89,13 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # named for deprecation, members of a module that warns on import, `deprecat*=`
     # lazy-import tables, filled `__getattr__` templates, `!r` kept, since from comments;
     # 28: a Sphinx relative reference (`.Cls.method`) read as a name
-    "docs": 8,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 9,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
     # names, short HTML pages kept, an H1 with markup not repeated after the title;
-    # 8: a reST section that only names definitions for autodoc is lookup-only
+    # 8: a reST section that only names definitions for autodoc is lookup-only; 9: a
+    # built HTML page's chunks cite the .html file's lines and their heading's id
     "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
     "changelog": 6,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
@@ -146,6 +160,13 @@ def _txt_kind(snapshot: Snapshot, rel: str) -> TextKind | None:
 
 def _is_package_root(files: list[str]) -> bool:
     return any(f in _PACKAGE_FILES for f in files)
+
+
+def _package_layout(files: list[str]) -> PackageLayout:
+    """Which folders are packages, from the Python files that can be API."""
+    return PackageLayout.from_paths(
+        f for f in files if is_python_path(f) and not in_test_dir(f) and not is_package_test(f)
+    )
 
 
 def _hash_digests(digests: dict[str, bytes]) -> str:
@@ -230,11 +251,16 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         # is any file of a built docs site; a folder added as examples alone is all
         # examples: its `testing/` is a topic (a tutorial tree's "how to test your app")
         tests_out = explicit != ["examples"]
+        # with python asked for too, a package's tree is its API (and its template
+        # scripts, below), never one big example
+        api_tree = package_roots(_package_layout(files)) if "python" in explicit else []
         found = discover_examples(
             [
                 f
                 for f in files
-                if not (tests_out and in_test_dir(f)) and site_root_of(f, roots) is None
+                if not (tests_out and in_test_dir(f))
+                and site_root_of(f, roots) is None
+                and not in_package_tree(f, api_tree)
             ],
             read_text,
         )
@@ -243,6 +269,8 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         # is no package itself (a library's repo has its pyproject at the root);
         # `kind = examples` takes any layout.
         trusted = {"examples_dir"} | (set() if _is_package_root(files) else _PROJECT_LAYOUTS)
+        if api_tree:  # what is left beside the API is an example only if it holds code
+            found = [e for e in found if any(ext_of(f) in SCRIPT_EXTS for f in e.files)]
         examples = (
             found
             if explicit
@@ -286,6 +314,14 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             if is_text_changelog(rel) and not in_test_dir(rel):
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
+        # scripts in the package's non-package folders (templates, scaffolds): examples
+        scripts = package_script_examples(rest, layout, excluded=claimed)
+        for ex in scripts:
+            units.append(Unit(key=ex.path, kind="examples", members=list(ex.files), example=ex))
+            claimed.update(ex.files)
+        if scripts and "examples" not in chosen:
+            chosen = [*chosen, "examples"]
+        examples = [*examples, *scripts]
 
     if "docs" in chosen:
         doc_files = [f for f in rest if f not in claimed and not in_test_dir(f)]
@@ -307,6 +343,12 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             else:
                 continue
             claimed.add(rel)
+        # a built page and the source page it was built from: the source is indexed
+        docs_units = [u.key for u in units if u.kind == "docs"]
+        twins = built_twins(docs_units, roots, files)
+        units = [u for u in units if u.key not in twins]
+        claimed.difference_update(twins)
+        site_left.update(dict.fromkeys(twins, BUILT_TWIN))
 
     skipped: list[tuple[str, str]] = []
     readable: list[Unit] = []

@@ -1,0 +1,83 @@
+"""Which sections of a doc page a `section=` names, and how much of a page's section list
+fits beside its content.
+
+Headings are matched loosely: built Sphinx pages write typographic quotes and dashes
+(`Don’t`, `“Offline Mode”`, `–`) where an agent types ASCII, and markup such as
+backticks is not part of what a reader sees."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+from ctxhub.core.budget import trim
+from ctxhub.core.knowledge import Chunk
+
+#: Typographic characters and the ASCII an agent types for them.
+_ASCII = str.maketrans(
+    {
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u00b4", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
+        "\u2026": "...",
+        "\u00a0": " ",
+        "`": None,  # markup, not text
+        "*": None,
+    }
+)
+_SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+
+
+def loose(text: str) -> str:
+    """`text` as compared: NFKC, typographic quotes/dashes as ASCII, backticks and
+    asterisks (markup) dropped, whitespace collapsed, case folded."""
+    text = unicodedata.normalize("NFKC", text).translate(_ASCII)
+    return _SPACES.sub(" ", text).strip().casefold()
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(loose(text)))
+
+
+def matching_chunks(chunks: list[Chunk], wanted: str) -> list[Chunk]:
+    """The chunks whose heading breadcrumb contains `wanted` (compared loosely); when
+    none does, those whose breadcrumb holds every word of it."""
+    want = loose(wanted)
+    found = [c for c in chunks if want in loose(c.section or c.title or "")]
+    if found:
+        return found
+    words = _words(wanted)
+    return [c for c in chunks if words and words <= _words(c.section or c.title or "")]
+
+
+def json_chars(value: object) -> int:
+    """Characters `value` takes in the structured content (JSON, non-ASCII kept)."""
+    return len(json.dumps(value, ensure_ascii=False))
+
+
+def trim_json(text: str, max_json_chars: int) -> tuple[str, bool]:
+    """`text` cut on a line boundary until its JSON string takes at most
+    `max_json_chars` characters (escapes count)."""
+    cut = False
+    while json_chars(text) > max_json_chars and text:
+        size = json_chars(text)
+        keep = max(0, len(text) * max_json_chars // size - 4)
+        shorter, _ = trim(text, keep)
+        if len(shorter) >= len(text):
+            shorter = text[:keep]
+        text, cut = shorter, True
+    return text, cut
+
+
+def fitting_sections(sections: list[str], max_json_chars: int) -> list[str]:
+    """The page's first sections whose JSON list fits `max_json_chars`."""
+    kept: list[str] = []
+    used = 2  # []
+    for name in sections:
+        used += json_chars(name) + 1
+        if used > max_json_chars:
+            break
+        kept.append(name)
+    return kept
