@@ -16,7 +16,7 @@ from ctxhub.session import HubSession
 from ctxhub.tools import call_edges, resolve, search_tools
 from ctxhub.tools.fold import fold_header
 from ctxhub.tools.hub_status import installed_first, installed_ranks, source_notes
-from ctxhub.tools.nearest import did_you_mean, nearest_names
+from ctxhub.tools.not_found import missing_symbol
 from ctxhub.tools.source_check import check_sources
 
 MAX_TRACE_NODES = 200
@@ -189,21 +189,22 @@ def _covering_chunk(
 
 
 def _no_such_symbol(hub: HubSession, symbol: str, source: str | None) -> str:
-    """The not-found message: the code that looks a name of this shape up, when the
-    name is one a framework finds by convention (`key_space`: `f"key_{key}"`), and the
-    indexed names closest to `symbol`."""
-    near = nearest_names(hub, symbol, source)
-    hint = "; did you mean " + ", ".join(near) if near else ""
-    return (
-        f"no definition named {shown(symbol)} in the index{_built_by(hub, symbol, source)}"
-        f"{hint}? (pass intent to search by what the code does)"
+    """The not-found message (tools/not_found.py), with the code that looks a name of
+    this shape up when the name is one a framework finds by convention (`key_space`:
+    `f"key_{key}"`)."""
+    message = missing_symbol(
+        hub, symbol, source, "definition", extra=_built_by(hub, symbol, source)
     )
+    return f"{message} (pass intent to search by what the code does)"
 
 
 def _built_by(hub: HubSession, symbol: str, source: str | None) -> str:
-    """`; names like it (key_*) are looked up by pkg.mod.dispatch_key`, or nothing."""
-    keys = keys_for_name(symbol.strip().strip("`").removesuffix("()"))
-    if not keys:
+    """`; names like it (key_*) are looked up by pkg.mod.dispatch_key`, or nothing. Only
+    for a name of the user's own (undotted, or under a qualifier the index does not
+    hold): `pkg.status.HTTP_999` is no handler a framework looks up by its shape."""
+    name = symbol.strip().strip("`").removesuffix("()")
+    keys = keys_for_name(name)
+    if not keys or ("." in name and resolve.find_symbol(hub.store, name.rsplit(".", 1)[0])[0]):
         return ""
     filters = SearchFilters(source=[source] if source else None, name_templates=keys)
     ids, _ = hub.store.list_ids(filters, ["api"], 3)
@@ -213,7 +214,7 @@ def _built_by(hub: HubSession, symbol: str, source: str | None) -> str:
     shapes = sorted(
         {k for c in chunks for k in c.metadata.extra.get("name_templates", ())} & set(keys)
     )
-    where = ", ".join(c.symbol or c.path for c in chunks)
+    where = ", ".join(dict.fromkeys(c.symbol or c.path for c in chunks))
     return f"; names like it ({', '.join(shapes)}) are looked up by {where}"
 
 
@@ -346,8 +347,7 @@ def trace_calls(
     found, _stubs = resolve.runtime_first(hub.store, found)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
-        hint = did_you_mean(hub, symbol, source)
-        raise NotFoundError(f"no indexed function or method named {shown(symbol)}{hint}")
+        raise NotFoundError(missing_symbol(hub, symbol, source, "indexed function or method"))
     found, elsewhere = _installed_first(hub, found)
     root = found[0]
     nodes: list[CallNode] = []

@@ -45,7 +45,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 25,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 26,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -70,7 +70,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # joined with `+` or passed bare, numeric arguments, a warning naming its own function;
     # 24: every def has a chunk, a trivial one (`self.x = x`, an abstract `pass`)
     # lookup-only; 25: "in favor of" read as a replacement (only "in favour of" was),
-    # decorator and helper arguments (version, instead=, thing=)
+    # decorator and helper arguments (version, instead=, thing=); 26: a module records
+    # its star imports, `__all__`, lazy-import tables and public constants
     "docs": 8,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
