@@ -27,9 +27,7 @@ FILES = {
     # an implementation package, and a public one that star-imports it
     "core/__init__.py": "",
     "core/validators.py": (
-        "__all__ = ['instance_of']\n\n"
-        f"def instance_of(kind):\n{DOC}\n"
-        f"def not_listed():\n{DOC}"
+        f"__all__ = ['instance_of']\n\ndef instance_of(kind):\n{DOC}\ndef not_listed():\n{DOC}"
     ),
     "core/converters.py": (
         "from core.validators import instance_of\n\n"
@@ -48,7 +46,9 @@ FILES = {
     ),
     # a public name re-exported through two private modules
     "plug/__init__.py": "from plug._hooks import HookimplMarker, Manager\n",
-    "plug/_hooks.py": "from plug._decorators import HookimplMarker\nfrom plug._manager import Manager\n",
+    "plug/_hooks.py": (
+        "from plug._decorators import HookimplMarker\nfrom plug._manager import Manager\n"
+    ),
     "plug/_decorators.py": f"class HookimplMarker:\n    def __call__(self):\n{IN_CLASS}",
     "plug/_manager.py": f"class Manager:\n    def register(self):\n{IN_CLASS}",
     # a PEP 562 lazy-import table
@@ -203,7 +203,8 @@ def test_nothing_close_gives_a_well_formed_message(hub: HubSession) -> None:
 def test_source_is_obeyed_and_the_other_source_named(tmp_path: Path) -> None:
     """`Settings.cached` exists only in the newer release indexed beside the installed
     one: with `source=` the older, it is not found there, and the answer says where."""
-    old = {"cfg/__init__.py": "", "cfg/main.py": f"class Settings:\n    def load(self):\n{IN_CLASS}"}
+    settings = f"class Settings:\n    def load(self):\n{IN_CLASS}"
+    old = {"cfg/__init__.py": "", "cfg/main.py": settings}
     new = {
         "cfg/__init__.py": "",
         "cfg/main.py": (
@@ -214,9 +215,7 @@ def test_source_is_obeyed_and_the_other_source_named(tmp_path: Path) -> None:
         assert resolve.find_symbol(hub.store, "Settings.cached", "cfg") == ([], "")
         with pytest.raises(NotFoundError) as error:
             code_tools.get_code_snippet(hub, symbol="Settings.cached", source="cfg")
-        assert "of source cfg; defined in cfg-new as cfg.main.Settings.cached" in str(
-            error.value
-        )
+        assert "of source cfg; defined in cfg-new as cfg.main.Settings.cached" in str(error.value)
         with pytest.raises(NotFoundError, match="defined in cfg-new"):
             code_tools.trace_calls(hub, "Settings.cached", source="cfg")
         found = code_tools.get_code_snippet(hub, symbol="Settings.cached")
