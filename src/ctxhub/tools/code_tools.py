@@ -347,7 +347,7 @@ def trace_calls(
     found, _stubs = resolve.runtime_first(hub.store, found)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
-        raise NotFoundError(missing_symbol(hub, symbol, source, "indexed function or method"))
+        raise NotFoundError(missing_symbol(hub, symbol, source, "function or method"))
     found, elsewhere = _installed_first(hub, found)
     root = found[0]
     nodes: list[CallNode] = []

@@ -25,12 +25,12 @@ def missing_symbol(
     `what` names what was looked for ("definition", "indexed function or method")."""
     asked = symbol.strip().strip("`").removesuffix("()")
     head = f"no {what} named {shown(symbol)} in the index"
-    below = defined_below(hub.store, asked, source)
+    below = as_imported(hub, defined_below(hub.store, asked, source)[:3])
     if below:
         package, last = asked.rsplit(".", 1)
         head = (
             f"{shown(symbol)} is not importable ({package} does not bind {last}); "
-            f"defined as {', '.join(as_imported(hub, below[:3]))}"
+            f"defined as {', '.join(below)}"
         )
     elif source:
         head += _elsewhere(hub, asked, source)
