@@ -224,9 +224,8 @@ def test_source_is_obeyed_and_the_other_source_named(tmp_path: Path) -> None:
 
 def test_a_name_in_a_file_the_refresh_could_not_read_says_so(tmp_path: Path) -> None:
     files = {"loc/__init__.py": "", "loc/broken.py": "def frobnicate_quux(x:\n    return x\n"}
-    with tree_hub(tmp_path, {"loc": files}) as hub:
-        with pytest.raises(NotFoundError) as error:
-            code_tools.get_code_snippet(hub, symbol="frobnicate_quux")
+    with tree_hub(tmp_path, {"loc": files}) as hub, pytest.raises(NotFoundError) as error:
+        code_tools.get_code_snippet(hub, symbol="frobnicate_quux")
     assert "; src/loc/broken.py (source loc) defines it but the last refresh could not" in str(
         error.value
     )

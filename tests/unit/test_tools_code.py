@@ -332,5 +332,9 @@ def test_a_name_the_framework_builds_says_where_it_is_looked_up(tmp_path: Path) 
             with pytest.raises(NotFoundError) as plain:
                 code_tools.get_code_snippet(hub, symbol="render_page")
             assert "looked up by" not in str(plain.value)
+            # under a module the index holds, the name is no handler of the user's own
+            with pytest.raises(NotFoundError) as qualified:
+                code_tools.get_code_snippet(hub, symbol="fw.keys.key_space")
+            assert "looked up by" not in str(qualified.value)
     finally:
         set_embedder(None)

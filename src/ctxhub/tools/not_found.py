@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 from ctxhub.core.errors import shown
+from ctxhub.core.knowledge import SearchFilters
+from ctxhub.core.name_templates import keys_for_name
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 from ctxhub.tools.bound_names import defined_below
@@ -95,3 +97,33 @@ def _read(root: str | None, path: str) -> str | None:
         return file.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
+
+
+def no_such_symbol(hub: HubSession, symbol: str, source: str | None) -> str:
+    """The not-found message (tools/not_found.py), with the code that looks a name of
+    this shape up when the name is one a framework finds by convention (`key_space`:
+    `f"key_{key}"`)."""
+    message = missing_symbol(
+        hub, symbol, source, "definition", extra=_built_by(hub, symbol, source)
+    )
+    return f"{message} (pass intent to search by what the code does)"
+
+
+def _built_by(hub: HubSession, symbol: str, source: str | None) -> str:
+    """`; names like it (key_*) are looked up by pkg.mod.dispatch_key`, or nothing. Only
+    for a name of the user's own (undotted, or under a qualifier the index does not
+    hold): `pkg.status.HTTP_999` is no handler a framework looks up by its shape."""
+    name = symbol.strip().strip("`").removesuffix("()")
+    keys = keys_for_name(name)
+    if not keys or ("." in name and resolve.find_symbol(hub.store, name.rsplit(".", 1)[0])[0]):
+        return ""
+    filters = SearchFilters(source=[source] if source else None, name_templates=keys)
+    ids, _ = hub.store.list_ids(filters, ["api"], 3)
+    chunks = hub.store.get_chunks(ids)
+    if not chunks:
+        return ""
+    shapes = sorted(
+        {k for c in chunks for k in c.metadata.extra.get("name_templates", ())} & set(keys)
+    )
+    where = ", ".join(dict.fromkeys(c.symbol or c.path for c in chunks))
+    return f"; names like it ({', '.join(shapes)}) are looked up by {where}"
