@@ -106,7 +106,8 @@ def test_type_variables_and_a_private_modules_all_make_no_instances() -> None:
 def hub(tmp_path: Path) -> Iterator[HubSession]:
     package = tmp_path / "pkg" / "acme"
     package.mkdir(parents=True)
-    (package / "__init__.py").write_text('"""Acme."""\n')
+    # the package re-exports one instance (`acme.structured` is importable)
+    (package / "__init__.py").write_text('"""Acme."""\nfrom acme.processors import structured\n')
     (package / "tracebacks.py").write_text("class Transformer:\n    pass\n")
     (package / "processors.py").write_text(MODULE)
     home = tmp_path / "home"

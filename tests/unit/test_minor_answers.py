@@ -16,7 +16,7 @@ from ctxhub.core.errors import InputError, NotFoundError
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, run
+from ctxhub.tools import code_tools, nearest, run
 from ctxhub.tools.specs import BY_NAME
 from tests.conftest import make_chunk
 
@@ -53,7 +53,7 @@ def invoke(home: Path, *args: str, code: int) -> Result:
 
 def test_did_you_mean_and_other_matches_name_each_symbol_once(home: Path) -> None:
     with HubSession(Settings(home=home)) as hub:
-        near = code_tools.nearest_names(hub, "fw.dev._use_colors")
+        near = nearest.nearest_names(hub, "fw.dev._use_colors")
         assert "fw.dev.Console.colors" in near
         assert len(near) == len(set(near)), near
         with pytest.raises(NotFoundError) as caught:

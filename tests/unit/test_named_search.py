@@ -27,7 +27,7 @@ CLIENT_DOC = (
 @pytest.fixture
 def retriever(store: SQLiteStore, embedder: HashingEmbedder) -> Retriever:
     # `from ._client import *` with `__all__ = ["Client"]`: the package records the name
-    # as its own, and the star-imported module among its imports
+    # as its own, and the star-imported module among its imports and its star imports
     package = make_chunk(
         "sw",
         "sw/__init__.py",
@@ -35,7 +35,10 @@ def retriever(store: SQLiteStore, embedder: HashingEmbedder) -> Retriever:
         "from ._client import *\nfrom ._transports import *",
         chunk_type="module",
         imports=["sw._client", "sw._transports"],
-        extra={"exports": ["sw.Client", "sw.Transport"]},
+        extra={
+            "exports": ["sw.Client", "sw.Transport"],
+            "star_imports": ["sw._client", "sw._transports"],
+        },
     )
     transports = make_chunk(
         "sw",
@@ -44,6 +47,7 @@ def retriever(store: SQLiteStore, embedder: HashingEmbedder) -> Retriever:
         "from .default import *",
         chunk_type="module",
         imports=["sw._transports.default"],
+        extra={"star_imports": ["sw._transports.default"]},
     )
     store.replace_file("sw", "sw/__init__.py", [package])
     store.replace_file("sw", "sw/_transports/__init__.py", [transports])

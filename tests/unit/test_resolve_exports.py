@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from ctxhub.core.errors import NotFoundError
 from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, resolve, trace_tools
 from tests.unit.package_hub import package_hub
@@ -69,7 +70,12 @@ def test_calls_follow_the_recorded_re_export(hub: HubSession) -> None:
     assert [n.symbol for n in trace.nodes] == ["fw._config.make"]
 
 
-def test_a_guess_among_namesakes_says_it_is_ambiguous(hub: HubSession) -> None:
-    snippet = code_tools.get_code_snippet(hub, symbol="fw.twin")
-    assert snippet.resolution == "ambiguous re-export"
-    assert {snippet.symbol, *snippet.alternatives} == {"fw.a.twin", "fw.b.twin"}
+def test_a_name_its_package_does_not_bind_is_not_found(hub: HubSession) -> None:
+    """`fw` imports no `twin`: `from fw import twin` fails, so `fw.twin` is no answer;
+    the definitions below `fw` come first in what the error offers."""
+    assert resolve.find_symbol(hub.store, "fw.twin") == ([], "")
+    with pytest.raises(NotFoundError) as error:
+        code_tools.get_code_snippet(hub, symbol="fw.twin")
+    message = str(error.value)
+    assert "'fw.twin' is not importable (fw does not bind twin)" in message
+    assert "defined as fw.a.twin, fw.b.twin" in message

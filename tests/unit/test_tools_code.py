@@ -16,7 +16,14 @@ from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
-from ctxhub.tools import code_tools, deprecation_tools, docs_tools, example_tools, trace_tools
+from ctxhub.tools import (
+    code_tools,
+    deprecation_tools,
+    docs_tools,
+    example_tools,
+    nearest,
+    trace_tools,
+)
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 
@@ -106,15 +113,15 @@ def test_did_you_mean_offers_the_name_spelled_closest_even_when_search_misses_it
     set_embedder(embedder)
     try:
         with HubSession(Settings(home=tmp_path)) as hub:
-            assert code_tools.nearest_names(hub, "Litestr")[0] == "fw.app.Litestar"
-            assert code_tools.nearest_names(hub, "Litestr", source="other") == []
+            assert nearest.nearest_names(hub, "Litestr")[0] == "fw.app.Litestar"
+            assert nearest.nearest_names(hub, "Litestr", source="other") == []
             with pytest.raises(NotFoundError, match=r"did you mean fw\.app\.Litestar"):
                 code_tools.get_code_snippet(hub, symbol="Litestr")
     finally:
         set_embedder(None)
 
 
-def test_a_re_exported_name_and_its_case_pick_the_definition(tmp_path: Path) -> None:
+def test_an_unbound_import_path_is_not_found_and_an_inner_path_is(tmp_path: Path) -> None:
     from ctxhub.tools import resolve
     from tests.conftest import make_chunk
 
@@ -122,10 +129,10 @@ def test_a_re_exported_name_and_its_case_pick_the_definition(tmp_path: Path) -> 
         module = make_chunk("fw", "fw/response/file.py", "fw.response.file", chunk_type="module")
         cls = make_chunk("fw", "fw/response/file.py", "fw.response.file.File", chunk_type="class")
         store.replace_file("fw", "fw/response/file.py", [module, cls])
-        found, how = resolve.find_symbol(store, "fw.response.File")  # as the docs import it
-        assert (found[0].symbol, how) == ("fw.response.file.File", "re-export")
-        found, _ = resolve.find_symbol(store, "response.File")
-        assert found[0].symbol == "fw.response.file.File"  # the class, not the module
+        # `fw.response` records no import of `File`: that import path does not exist
+        assert resolve.find_symbol(store, "fw.response.File") == ([], "")
+        found, how = resolve.find_symbol(store, "response.File")  # an inner part of a path
+        assert (found[0].symbol, how) == ("fw.response.file.File", "partial path")
 
 
 def test_trace_budget_keeps_nearest_nodes(hub: HubSession) -> None:
@@ -332,5 +339,9 @@ def test_a_name_the_framework_builds_says_where_it_is_looked_up(tmp_path: Path) 
             with pytest.raises(NotFoundError) as plain:
                 code_tools.get_code_snippet(hub, symbol="render_page")
             assert "looked up by" not in str(plain.value)
+            # under a module the index holds, the name is no handler of the user's own
+            with pytest.raises(NotFoundError) as qualified:
+                code_tools.get_code_snippet(hub, symbol="fw.keys.key_space")
+            assert "looked up by" not in str(qualified.value)
     finally:
         set_embedder(None)

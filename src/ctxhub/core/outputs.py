@@ -75,8 +75,9 @@ class CodeSnippet(BaseModel):
     symbol: str | None = None
     kind: str
     resolution: str = Field(
-        description="How it was found: id | exact | re-export | ambiguous re-export | "
-        "class.method | class | method | alias | instance | path | semantic"
+        description="How it was found: id | exact | constant | re-export | ambiguous "
+        "re-export | class.method | partial path | inherited | class | function | method | "
+        "alias | instance | path | semantic"
     )
     line_start: int = Field(description="First line returned")
     line_end: int = Field(description="Last line returned")
@@ -115,6 +116,16 @@ class CodeSnippet(BaseModel):
         default_factory=list,
         description="Type stubs of this definition (.pyi, @overload): its typed signatures; "
         "the code shown is the definition that runs",
+    )
+    typing_stub: bool = Field(
+        default=False,
+        description="The code shown is a declaration for type checkers only (a def under "
+        "`if TYPE_CHECKING:`, body `...`): it never runs",
+    )
+    implementations: list[TypedStub] = Field(
+        default_factory=list,
+        description="For a typing stub: the definitions registered under its name by a "
+        "decorator call (`@Operations.register_operation('add_column')`): the code that runs",
     )
     source_notes: list[str] = Field(
         default_factory=list,

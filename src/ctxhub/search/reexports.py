@@ -6,15 +6,17 @@ spelled as users import it (through a package's re-exports) matches nothing; thi
 follows the record the Python ingestion keeps on each module chunk (`extra.exports`:
 its `__all__` and re-exports; `imports`: its own imports).
 
-A star import (`from ._client import *`) records only the module it reads: a package
-that declares `Client` in its `__all__` and star-imports `._client` records
-`httpx.Client` as itself. Such a name is looked for in each module the package
-imports (`httpx._client.Client`), and kept where it is defined.
+A star import (`from ._client import *`) records only the module it reads
+(`extra.star_imports`): a package that declares `Client` in its `__all__` and
+star-imports `._client` records `httpx.Client` as itself. Such a name is looked for in
+each module the package star-imports that binds it by star (its `__all__`, else its
+public names): `httpx._client.Client`. A lazy-import table (`extra.lazy`, PEP 562
+`__getattr__`) binds the names it lists.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk, ChunkQuery
@@ -25,42 +27,85 @@ MAX_HOPS = 3
 
 
 def recorded_targets(store: Store, name: str, hops: int = MAX_HOPS) -> list[str]:
-    """Qualified names `pkg.mod.Name` stands for by what module `pkg.mod` recorded: its
-    declared API first, else its imports, else the name in a module it imports (a star
-    import); [] for an undotted name or a module that is not indexed or records no such
-    name. Targets that are themselves re-exports are followed (`hops` modules deep) and
-    kept as well: the caller looks each one up."""
+    """Qualified names `pkg.mod.Name` stands for by what module `pkg.mod` recorded (see
+    `bound_groups`); [] for an undotted name or a module that is not indexed or binds no
+    such name. Targets that are themselves re-exports are followed (`hops` modules deep)
+    and kept as well: the caller looks each one up."""
     if "." not in name or hops <= 0:
         return []
-    module = name.rsplit(".", 1)[0]
-    chunks = store.find_chunks(ChunkQuery(kind="api", symbol=module, chunk_types=("module",)))
-    for targets in recorded_as(chunks, name):
-        if targets:
-            deeper = [d for t in targets for d in recorded_targets(store, t, hops - 1)]
-            return list(dict.fromkeys([*targets, *deeper]))
-    return _star_imported(store, chunks, name, hops)
+    chunks = module_chunks(store, name.rsplit(".", 1)[0])
+    for recorded, targets in enumerate(bound_groups(store, chunks, name)):
+        found: list[str] = []
+        for target in targets:
+            deeper = recorded_targets(store, target, hops - 1)
+            # a lazy or star candidate counts only where it leads to a definition
+            if recorded < 2 or _defined(store, target):
+                found.append(target)
+            found += deeper
+        if found:
+            return list(dict.fromkeys(found))
+    return []
 
 
-def _star_imported(store: Store, modules: Sequence[Chunk], name: str, hops: int) -> list[str]:
-    """`name`'s last part as defined in (or re-exported by) the modules its module
-    imports: `httpx.Client` -> `httpx._client.Client` when `httpx` star-imports
-    `httpx._client`. Only names that lead to a definition are kept."""
+def _defined(store: Store, name: str) -> bool:
+    return bool(store.find_chunks(ChunkQuery(kind="api", symbol=name, limit=1)))
+
+
+def module_chunks(store: Store, module: str, source: str | None = None) -> list[Chunk]:
+    query = ChunkQuery(kind="api", source=source, symbol=module, chunk_types=("module",))
+    return store.find_chunks(query)
+
+
+def bound_groups(
+    store: Store, modules: Sequence[Chunk], name: str, source: str | None = None
+) -> Iterator[list[str]]:
+    """What the module chunks of `name`'s module bind under its last part, strongest
+    record first, one group at a time (each read only when the ones before are empty):
+    what it declares (`__all__`, a package's re-exports), what it imports, what its
+    lazy-import table names, what its star imports bring (a star-imported module's
+    `__all__` when it has one, else any public name). The candidates of the last two
+    may be defined nowhere: the caller looks each one up."""
+    declared, imported = recorded_as(modules, name)
+    yield declared
+    yield imported
+    yield _lazy_targets(store, modules, name, source)
+    yield _star_candidates(store, modules, name, source)
+
+
+def _lazy_targets(
+    store: Store, modules: Sequence[Chunk], name: str, source: str | None
+) -> list[str]:
+    """`websockets.connect` -> `websockets.asyncio.client.connect` for a lazy table entry
+    `"connect": ".asyncio.client"`: a path naming a module holds the name; any other
+    names the object itself (`"pkg.mod:New"`)."""
     last = name.rsplit(".", 1)[-1]
-    found: list[str] = []
-    for imported in dict.fromkeys(t for m in modules for t in m.metadata.imports):
-        candidate = f"{imported}.{last}"
-        if candidate == name or not _is_module(store, imported):
-            continue  # an imported class or function holds methods, not re-exports
-        if store.find_chunks(ChunkQuery(kind="api", symbol=candidate, limit=1)):
-            found.append(candidate)
-        else:
-            found += recorded_targets(store, candidate, hops - 1)
-    return list(dict.fromkeys(found))
+    out: list[str] = []
+    for m in modules:
+        path = m.metadata.extra.get("lazy", {}).get(last)
+        if isinstance(path, str) and path != name:
+            out.append(f"{path}.{last}" if module_chunks(store, path, source) else path)
+    return list(dict.fromkeys(out))
 
 
-def _is_module(store: Store, name: str) -> bool:
-    query = ChunkQuery(kind="api", symbol=name, chunk_types=("module",), limit=1)
-    return bool(store.find_chunks(query))
+def _star_candidates(
+    store: Store, modules: Sequence[Chunk], name: str, source: str | None
+) -> list[str]:
+    last = name.rsplit(".", 1)[-1]
+    out: list[str] = []
+    for star in dict.fromkeys(s for m in modules for s in m.metadata.extra.get("star_imports", ())):
+        candidate = f"{star}.{last}"
+        if candidate != name and star_exports(module_chunks(store, star, source), last):
+            out.append(candidate)
+    return out
+
+
+def star_exports(modules: Sequence[Chunk], last: str) -> bool:
+    """Whether `from <module> import *` binds `last`: it is in the module's `__all__`,
+    or the module has none and the name is public."""
+    declared = [m.metadata.extra["all"] for m in modules if "all" in m.metadata.extra]
+    if declared:
+        return any(last in names for names in declared)
+    return not last.startswith("_")
 
 
 def recorded_as(modules: Sequence[Chunk], name: str) -> tuple[list[str], list[str]]:

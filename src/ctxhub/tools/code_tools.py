@@ -6,7 +6,6 @@ from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
-from ctxhub.core.name_templates import keys_for_name
 from ctxhub.core.outputs import CodeSnippet, Companion, TypedStub
 from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
 from ctxhub.search.reexports import public_paths
@@ -14,8 +13,9 @@ from ctxhub.session import HubSession
 from ctxhub.tools import call_edges, resolve, search_tools
 from ctxhub.tools.fold import fold_header
 from ctxhub.tools.hub_status import installed_first, installed_ranks, source_notes
-from ctxhub.tools.nearest import nearest_names
+from ctxhub.tools.not_found import no_such_symbol
 from ctxhub.tools.source_check import check_sources
+from ctxhub.tools.typing_stubs import is_typing_stub, registered_implementations
 
 MAX_COMPANIONS = 50
 MAX_STUB_REFS = 10
@@ -185,35 +185,6 @@ def _covering_chunk(
     return min(mine, key=lambda c: ((c.line_end or 0) - (c.line_start or 0), c.id)), order[1:]
 
 
-def _no_such_symbol(hub: HubSession, symbol: str, source: str | None) -> str:
-    """The not-found message: the code that looks a name of this shape up, when the
-    name is one a framework finds by convention (`key_space`: `f"key_{key}"`), and the
-    indexed names closest to `symbol`."""
-    near = nearest_names(hub, symbol, source)
-    hint = "; did you mean " + ", ".join(near) if near else ""
-    return (
-        f"no definition named {shown(symbol)} in the index{_built_by(hub, symbol, source)}"
-        f"{hint}? (pass intent to search by what the code does)"
-    )
-
-
-def _built_by(hub: HubSession, symbol: str, source: str | None) -> str:
-    """`; names like it (key_*) are looked up by pkg.mod.dispatch_key`, or nothing."""
-    keys = keys_for_name(symbol.strip().strip("`").removesuffix("()"))
-    if not keys:
-        return ""
-    filters = SearchFilters(source=[source] if source else None, name_templates=keys)
-    ids, _ = hub.store.list_ids(filters, ["api"], 3)
-    chunks = hub.store.get_chunks(ids)
-    if not chunks:
-        return ""
-    shapes = sorted(
-        {k for c in chunks for k in c.metadata.extra.get("name_templates", ())} & set(keys)
-    )
-    where = ", ".join(c.symbol or c.path for c in chunks)
-    return f"; names like it ({', '.join(shapes)}) are looked up by {where}"
-
-
 def _alias_line(chunk: Chunk) -> str:
     """Where and how an alias binds its name (`frozen = partial(define, frozen=True)`)."""
     return f"{chunk.path}:{chunk.line_start}: {' '.join(chunk.content.split())}"
@@ -259,7 +230,7 @@ def get_code_snippet(
                 )
             )[:10]
             refs = [_stub_ref(c) for c in stubs[:MAX_STUB_REFS]]
-            return _snippet(
+            snippet = _snippet(
                 hub,
                 found[0],
                 resolution,
@@ -269,10 +240,16 @@ def get_code_snippet(
                 stubs=refs,
                 alias=_alias_line(asked) if asked is not None and asked is not found[0] else None,
             )
+            if is_typing_stub(hub.store, found[0]):
+                snippet.typing_stub = True
+                snippet.implementations = [
+                    _stub_ref(c) for c in registered_implementations(hub.store, found[0])
+                ]
+            return snippet
         if not intent and not path:
             # A name that is defined nowhere is "not found", with the nearest names:
             # never some other definition presented as the answer.
-            raise NotFoundError(_no_such_symbol(hub, symbol, source))
+            raise NotFoundError(no_such_symbol(hub, symbol, source))
     if path:
         if line_start is None:
             raise InputError("path needs line_start (and optionally line_end)")

@@ -7,6 +7,8 @@ import difflib
 from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.search.reexports import public_paths
 from ctxhub.session import HubSession
+from ctxhub.tools.bound_names import defined_below
+from ctxhub.tools.importable import in_tests, is_nested
 
 #: Names compared by spelling: every indexed last part with the same first letter (a
 #: typo rarely starts a name), at most this many
@@ -18,38 +20,72 @@ PER_NAME = 20
 def nearest_names(
     hub: HubSession, symbol: str, source: str | None = None, most: int = 5
 ) -> list[str]:
-    """Qualified API names spelled closest to `symbol` (a typo, another case, a missing
-    letter: `Litestr` -> `litestar.app.Litestar`), then what a search for it finds.
-    Among names spelled alike, those whose qualifier reads like the one asked come
-    first (`Console.prnt` -> `rich.console.Console.print` before `rich.print`)."""
-    filters = SearchFilters(source=[source] if source else None)
-    request = SearchRequest(query=symbol, kinds=["api"], filters=filters, limit=10)
-    # one name once: a property's getter and setter are two chunks of one symbol
-    found = list(dict.fromkeys(h.symbol for h in hub.retriever.search(request).hits if h.symbol))
+    """Qualified API names a user could have meant by `symbol`, as they import them:
+    for `pkg.name` that `pkg` does not bind, the definitions of `name` below `pkg`
+    (`pkg.sub.name`) first; then the names spelled closest to it (a typo, another case,
+    a missing letter: `Litestr` -> `litestar.app.Litestar`), those under the package
+    asked for first, and among names spelled alike those whose qualifier reads like the
+    one asked (`Console.prnt` -> `rich.console.Console.print` before `rich.print`);
+    then what a search for it finds, when spelled like it too. Only importable names
+    (no def nested in a function, nothing from a test suite unless the name asked is a
+    test's); [] when nothing is close."""
     asked = symbol.strip().strip("`").removesuffix("()")
     last = asked.rsplit(".", 1)[-1].lower()
+    below = defined_below(hub.store, asked, source)
     if not last:
-        return _as_imported(hub, found[:most])
+        return as_imported(hub, below[:most])
     qualifier = asked.rsplit(".", 1)[0].lower() if "." in asked else ""
-    spelled = hub.store.bare_names(last[:1], MAX_SPELLED)
-    tails = {n: n.rsplit(".", 1)[-1].lower() for n in found}
-    close = difflib.get_close_matches(
-        last, list(dict.fromkeys([*tails.values(), *spelled])), n=most, cutoff=0.6
+    tests_asked = "test" in asked.lower()
+    filters = SearchFilters(source=[source] if source else None)
+    request = SearchRequest(query=symbol, kinds=["api"], filters=filters, limit=10)
+    searched = _importable_symbols(
+        hub, [h.id for h in hub.retriever.search(request).hits], tests_asked
     )
+    spelled = hub.store.bare_names(last[:1], MAX_SPELLED)
+    # a search hit counts only when spelled like the name asked: else it is noise
+    searched = [n for n in searched if _spelled_like(last, n.rsplit(".", 1)[-1].lower())]
+    tails = {n: n.rsplit(".", 1)[-1].lower() for n in searched}
+    close = difflib.get_close_matches(
+        last, list(dict.fromkeys([*tails.values(), *spelled])), n=most, cutoff=CUTOFF
+    )
+    found = list(searched)
     for name in close:  # the definitions of a close name, those under a like qualifier
         ids = [cid for cid, _ in hub.store.symbol_lookup([name], filters, ["api"], PER_NAME)]
-        named = [c.symbol for c in hub.store.get_chunks(ids) if c.symbol]
+        named = _importable_symbols(hub, ids, tests_asked)
+        named = [n for n in named if n.rsplit(".", 1)[-1].lower() == name]
         named.sort(key=lambda n: -_qualifier_likeness(n, qualifier))
         for defined in named[:2]:
             if defined not in tails:
                 tails[defined] = name
                 found.append(defined)
+    top = qualifier.split(".", 1)[0]
 
-    def order(n: str) -> tuple[int, float]:
+    def order(n: str) -> tuple[bool, int, float]:
         spelling = close.index(tails[n]) if tails[n] in close else most
-        return spelling, -_qualifier_likeness(n, qualifier)
+        outside = bool(top) and n.split(".", 1)[0].lower() != top
+        return outside, spelling, -_qualifier_likeness(n, qualifier)
 
-    return _as_imported(hub, sorted(found, key=order)[:most])
+    ranked = [*below, *(n for n in sorted(found, key=order) if n not in below)]
+    return as_imported(hub, ranked)[:most]
+
+
+#: How alike (difflib ratio) a name must be spelled to be offered.
+CUTOFF = 0.6
+
+
+def _spelled_like(asked: str, name: str) -> bool:
+    return asked in name or difflib.SequenceMatcher(None, asked, name).ratio() >= CUTOFF
+
+
+def _importable_symbols(hub: HubSession, ids: list[str], tests_asked: bool) -> list[str]:
+    """The symbols of chunks `ids`, in order and once, leaving out what no user imports
+    (tools/importable.py); test code too unless `tests_asked`."""
+    out: dict[str, None] = {}
+    for chunk in hub.store.get_chunks(ids):
+        if not chunk.symbol or is_nested(chunk) or (in_tests(chunk.path) and not tests_asked):
+            continue
+        out.setdefault(chunk.symbol, None)
+    return list(out)
 
 
 def did_you_mean(hub: HubSession, symbol: str, source: str | None = None) -> str:
@@ -58,7 +94,7 @@ def did_you_mean(hub: HubSession, symbol: str, source: str | None = None) -> str
     return f"; did you mean {', '.join(near)}?" if near else ""
 
 
-def _as_imported(hub: HubSession, names: list[str]) -> list[str]:
+def as_imported(hub: HubSession, names: list[str]) -> list[str]:
     """Offered as a user imports them: `anyio.Lock`, not `anyio._core._synchronization.Lock`."""
     public = public_paths(hub.store, names)
     return list(dict.fromkeys(public.get(n, n) for n in names))

@@ -171,6 +171,14 @@ def code_snippet(snippet: CodeSnippet) -> str:
             f"- {t.symbol} · id {t.id} · {t.path}{_lines(t.line_start, None)}"
             for t in snippet.stubs
         )
+    if snippet.typing_stub:
+        lines.append("a typing stub (under `if TYPE_CHECKING:`): this code never runs")
+    if snippet.implementations:
+        lines.append("registered implementation (open with get_code_snippet(chunk_id=...)):")
+        lines.extend(
+            f"- {t.symbol} · id {t.id} · {t.path}{_lines(t.line_start, None)}"
+            for t in snippet.implementations
+        )
     if snippet.alternatives:
         lines.append("other matches: " + _names(snippet.alternatives, 10))
     if snippet.other_sources:

@@ -8,9 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ctxhub.core.knowledge import Chunk, ChunkQuery
-from ctxhub.search.reexports import recorded_as, renamed_in
+from ctxhub.search.reexports import bound_groups
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
+from ctxhub.tools.bound_names import constant_chunks
+from ctxhub.tools.importable import public_first
+
+#: Modules a re-export is followed through at most (`pkg` -> `pkg._a` -> `pkg._b` ...).
+MAX_REEXPORT_DEPTH = 5
 
 #: Definitions before overviews when a name matches several chunks.
 _TYPE_ORDER = {"class": 0, "method": 1, "function": 1, "module": 3}
@@ -71,21 +76,31 @@ def _exact_case_first(chunks: list[Chunk], last: str) -> list[Chunk]:
 
 
 def recorded_reexport(
-    store: Store, name: str, source: str | None = None, depth: int = 0
+    store: Store,
+    name: str,
+    source: str | None = None,
+    depth: int = 0,
+    seen: set[str] | None = None,
 ) -> list[Chunk]:
     """The definitions `pkg.mod.name` stands for by what module `pkg.mod` recorded at
-    ingest: its declared API (`__all__`, a package's re-exports), else its own imports
-    (`from ._impl import name`), followed through further re-exports. [] when the
-    module is not indexed or records no such name."""
-    if "." not in name or depth > 4:
+    ingest that it binds (search/reexports.bound_groups: its declared API, its imports,
+    a lazy-import table, its star imports), followed through further re-exports (a
+    public module importing from a private one that re-exports in turn), at most
+    `MAX_REEXPORT_DEPTH` modules deep and never twice through one name. A constant the
+    target module records counts as its definition. [] when the module is not indexed
+    or binds no such name."""
+    seen = seen if seen is not None else set()
+    if "." not in name or depth > MAX_REEXPORT_DEPTH or name in seen:
         return []
-    module = name.rsplit(".", 1)[0]
-    modules = api_chunks(store, source, symbol=module, chunk_types=("module",))
-    for targets in recorded_as(modules, name):
+    seen.add(name)
+    modules = api_chunks(store, source, symbol=name.rsplit(".", 1)[0], chunk_types=("module",))
+    for targets in bound_groups(store, modules, name, source):
         found: dict[str, Chunk] = {}
         for target in targets:
-            chunks = api_chunks(store, source, symbol=target) or recorded_reexport(
-                store, target, source, depth + 1
+            chunks = (
+                api_chunks(store, source, symbol=target)
+                or constant_chunks(store, target, source)
+                or recorded_reexport(store, target, source, depth + 1, seen)
             )
             # the best definition per source: with two versions of a package indexed,
             # each is kept, and the caller puts the installed one first
@@ -99,52 +114,56 @@ def recorded_reexport(
 
 
 def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[list[Chunk], str]:
-    """Definitions for `name`: exact qualified name -> a re-export (`pkg.File` defined as
-    `pkg.file.File`: what module `pkg` recorded it imports, else a guess among the
-    definitions named `File` below `pkg`, "ambiguous re-export" when several) ->
-    `Class.method` (a dotted suffix) -> a member the qualifier's class inherits
-    (`pkg.Sub.run` defined on a base of `Sub`); a dotted name stops there. An undotted
-    name goes on: a class of that name -> a function or method of that name -> a
-    module-level alias of that name -> a documented module-level instance
+    """Definitions for `name`: exact qualified name -> a constant its module records
+    (`pkg.status.HTTP_404_NOT_FOUND`) -> a name its module binds (`pkg.File` defined as
+    `pkg.file.File`: what module `pkg` recorded it declares, imports, lazily loads or
+    star-imports; "ambiguous re-export" when that leads to several) -> `Class.method`
+    (a dotted suffix) -> a partial module path (`response.File`) -> a member of the
+    class the qualifier names, its own ("re-export": `pkg.Client.send`) or one it
+    inherits ("inherited"). A dotted name
+    stops there: `pkg.name` that `pkg` does not bind is not found, even when a module
+    below `pkg` defines `name`. An undotted name goes on: a class of that name -> a
+    function or method of that name ("function" / "method" by what the first one is)
+    -> a module-level alias of that name -> a documented module-level instance
     (`format_exc_info = ExceptionRenderer()`). ([], "") if none; `through_alias`
-    follows an alias to its definition."""
+    follows an alias to its definition. With `source`, only that source is read."""
     name = name.strip().strip("`").removesuffix("()")
     exact = api_chunks(store, source, symbol=name)
     if exact:
         return by_preference(exact), "exact"
     last = name.rsplit(".", 1)[-1]
     if "." in name:
+        constant = constant_chunks(store, name, source)
+        if constant:
+            return constant, "constant"
         recorded = recorded_reexport(store, name, source)
         if recorded:
             # one symbol from two sources (two versions) is not ambiguous
             one = len({c.symbol for c in recorded}) == 1
             return recorded, "re-export" if one else "ambiguous re-export"
-        package = name.rsplit(".", 1)[0]
-        # what `package` binds under another name is not there under its own
-        renamed = renamed_in(api_chunks(store, source, symbol=package, chunk_types=("module",)))
-        exported = [
+        # `Class.method` by its last parts; a module spelt like it in another case
+        # (`pkg.file` for `pkg.File`) is another name
+        found = [
             c
-            for c in with_suffix(store, last, source, ["class", "function", "instance"])
-            if f".{package}." in f".{c.symbol}"  # defined in a module below `package`
-            and (c.symbol or "").rsplit(".", 1)[-1] == last
-            and c.symbol not in renamed
+            for c in with_suffix(store, name, source)
+            if c.metadata.chunk_type != "module" or (c.symbol or "").endswith(name)
         ]
-        if exported:
-            return exported, "re-export" if len(exported) == 1 else "ambiguous re-export"
-        found = with_suffix(store, name, source)
         if found:
             return _exact_case_first(found, last), "class.method"
+        partial = _partial_path(store, name, source)
+        if partial:
+            return partial, "partial path"
         # A dotted name's qualifier must hold the name: a class's member is looked up
         # along its bases, and nothing else of that last name answers (never another
         # class's or package's method that happens to share it).
-        inherited = _inherited(store, package, last, source)
-        return (inherited, "inherited") if inherited else ([], "")
+        return _member(store, name.rsplit(".", 1)[0], last, source)
     found = with_suffix(store, last, source, ["class"])
     if found:
         return _exact_case_first(found, last), "class"
     found = with_suffix(store, last, source, ["method", "function"])
     if found:
-        return _exact_case_first(found, last), "method"
+        found = public_first(_exact_case_first(found, last), last)
+        return found, found[0].metadata.chunk_type or "method"
     found = with_suffix(store, last, source, ["alias"])
     if found:
         return found, "alias"
@@ -154,20 +173,45 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     return [], ""
 
 
+def _partial_path(store: Store, name: str, source: str | None) -> list[Chunk]:
+    """`response.File`, a qualifier that is the inner part of a module path: the
+    definitions named `File` (its case) in a module whose path holds `response`
+    (`fw.response.file.File`). A qualifier that starts the definition's path
+    (`fw.File` for `fw.file.File`) claims an import path, which only a binding makes
+    (`find_symbol`): never guessed."""
+    package, last = name.rsplit(".", 1)
+    return [
+        c
+        for c in with_suffix(store, last, source, ["class", "function", "instance"])
+        if f".{package}." in f".{c.symbol}"
+        and not (c.symbol or "").startswith(f"{package}.")
+        and (c.symbol or "").rsplit(".", 1)[-1] == last
+    ]
+
+
 #: Classes a qualifier may name (`Event.wait`: several `Event`s) whose bases are read.
 MAX_OWNERS = 5
 
 
-def _inherited(store: Store, qualifier: str, member: str, source: str | None) -> list[Chunk]:
-    """`member` as the classes `qualifier` names define or inherit it ([] when the
-    qualifier names no class, or classes without that member)."""
-    owners, _ = find_symbol(store, qualifier, source)
+def _member(
+    store: Store, qualifier: str, member: str, source: str | None
+) -> tuple[list[Chunk], str]:
+    """`member` as the classes `qualifier` names define it ("re-export" when the
+    qualifier reached the class through one, else "class.method") or inherit it
+    ("inherited"); ([], "") when the qualifier names no class, or classes without it."""
+    owners, how = find_symbol(store, qualifier, source)
     found: dict[str, Chunk] = {}
+    inherited = False
     for owner in [c for c in owners if c.metadata.chunk_type == "class"][:MAX_OWNERS]:
         hit = method_in_hierarchy(store, owner, member)
         if hit is not None:
             found.setdefault(hit.id, hit)
-    return list(found.values())
+            inherited = inherited or hit.symbol != f"{owner.symbol}.{member}"
+    if not found:
+        return [], ""
+    if inherited:
+        return list(found.values()), "inherited"
+    return list(found.values()), "re-export" if "re-export" in how else "class.method"
 
 
 def class_chunk(
@@ -198,10 +242,8 @@ def method_in_hierarchy(
     if not skip_self:
         member = f"{cls.symbol}.{name}"
         types = ("method", "function")
-        # the class's own source first: another indexed version of it is another class
-        own = api_chunks(store, cls.source, symbol=member, chunk_types=types) or api_chunks(
-            store, symbol=member, chunk_types=types
-        )
+        # the class's own source only: another indexed version of it is another class
+        own = api_chunks(store, cls.source, symbol=member, chunk_types=types)
         if own:
             return own[0]
     for base in cls.metadata.bases:

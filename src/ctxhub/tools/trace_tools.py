@@ -14,7 +14,7 @@ from ctxhub.core.outputs import CallNode, CallTrace
 from ctxhub.session import HubSession
 from ctxhub.tools import ambiguity, call_edges, resolve
 from ctxhub.tools.code_tools import installed_first_of
-from ctxhub.tools.nearest import did_you_mean
+from ctxhub.tools.not_found import missing_symbol
 from ctxhub.tools.source_check import check_sources
 
 MAX_TRACE_NODES = 200
@@ -59,8 +59,7 @@ def trace_calls(
     found, _stubs = resolve.runtime_first(hub.store, found)
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
-        hint = did_you_mean(hub, symbol, source)
-        raise NotFoundError(f"no indexed function or method named {shown(symbol)}{hint}")
+        raise NotFoundError(missing_symbol(hub, symbol, source, "function or method"))
     # a name several definitions share (`Connection.recv`): trace the likeliest, name all
     choice = ambiguity.choose(hub.store, found)
     found, elsewhere = installed_first_of(hub, choice.found)

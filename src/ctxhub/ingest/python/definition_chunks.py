@@ -16,6 +16,7 @@ from typing import Any
 from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk, ChunkMeta, Deprecation, chunk_id
 from ctxhub.ingest.embed_text import build_embed_text, window_texts
+from ctxhub.ingest.python.bindings import module_bindings
 from ctxhub.ingest.python.callgraph import (
     BodyFacts,
     ScopeContext,
@@ -206,6 +207,7 @@ def module_chunk(f: FileContext, tree: ast.Module, top_level: list[Definition]) 
             **({"stub": True} if f.stub else {}),
             **({"exports": exports} if exports else {}),
             **({"renamed": renamed} if renamed else {}),
+            **module_bindings(tree, f.module, f.ctx.imports.is_package, f.ctx),
         },
     )
     embed = build_embed_text(

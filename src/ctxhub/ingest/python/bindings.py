@@ -1,0 +1,139 @@
+"""What a module binds at import time beyond its definitions and named imports, recorded
+on its module chunk so a lookup can tell `pkg.name` that exists from one that does not:
+
+- `star_imports`: the framework modules it star-imports (`from attr.validators import *`);
+  each gives it the public names of that module (`all` there, else its public names).
+- `all`: its literal `__all__`, private module or not (a star import of it reads it).
+- `lazy`: names a PEP 562 lazy-import table binds (`lazy_import(globals(),
+  aliases={"connect": ".asyncio.client"})`): {name: the module or object path, absolute}.
+- `constants`: public module-level values (`HTTP_404_NOT_FOUND = 404`) listed in
+  `__all__` or spelled UPPER_CASE, with their lines, so a lookup can show them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ctxhub.ingest.python.callgraph import ScopeContext, scope_statements
+from ctxhub.ingest.python.exports import declared_all
+from ctxhub.ingest.python.modules import resolve_relative
+
+#: Constants recorded per module at most (a generated table of thousands says little).
+MAX_CONSTANTS = 500
+
+#: A table value naming a module or object: `.asyncio.client`, `pkg.mod`, `pkg.mod:Name`.
+_MODULE_PATH = re.compile(r"^(\.+|\.*[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)(:[A-Za-z_][\w.]*)?$")
+_UPPER = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def module_bindings(
+    tree: ast.Module, module: str, is_package: bool, ctx: ScopeContext
+) -> dict[str, object]:
+    """The module chunk's `extra` entries listed in the module docstring (empty ones left
+    out)."""
+    out: dict[str, object] = {}
+    stars = [m for m in ctx.imports.star_modules if ctx.is_internal(m)]
+    if stars:
+        out["star_imports"] = list(dict.fromkeys(stars))
+    names = declared_all(tree)
+    if names is not None:
+        out["all"] = list(dict.fromkeys(names))
+    lazy = lazy_tables(tree, module, is_package)
+    if lazy:
+        out["lazy"] = lazy
+    constants = module_constants(tree, set(names or ()))
+    if constants:
+        out["constants"] = constants
+    return out
+
+
+def lazy_tables(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
+    """{name: absolute path} from module-level calls that pass dict literals mapping names
+    to module paths, in a module that loads names lazily: it defines or assigns
+    `__getattr__`, or the call hands it `globals()` to install one. A relative path is
+    read as a relative import of the module would be."""
+    if not _loads_lazily(tree):
+        return {}
+    out: dict[str, str] = {}
+    for stmt in scope_statements(tree.body):
+        call = stmt.value if isinstance(stmt, ast.Expr | ast.Assign) else None
+        if not isinstance(call, ast.Call):
+            continue
+        hands_globals = any(_is_globals(a) for a in call.args)
+        if not hands_globals and not _defines_getattr(tree):
+            continue
+        tables = [a for a in call.args if isinstance(a, ast.Dict)]
+        tables += [k.value for k in call.keywords if isinstance(k.value, ast.Dict)]
+        for table in tables:
+            out.update(_table_entries(table, module, is_package))
+    return out
+
+
+def _table_entries(table: ast.Dict, module: str, is_package: bool) -> dict[str, str]:
+    entries: dict[str, str] = {}
+    for key, value in zip(table.keys, table.values, strict=False):
+        if not (
+            isinstance(key, ast.Constant)
+            and isinstance(key.value, str)
+            and key.value.isidentifier()
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)
+            and _MODULE_PATH.match(value.value)
+        ):
+            return {}  # not a name -> module table: none of it counts
+        path, _, attr = value.value.partition(":")
+        level = len(path) - len(path.lstrip("."))
+        base = resolve_relative(module, is_package, level, path[level:] or None)
+        if base is None:
+            continue
+        entries[key.value] = f"{base}.{attr}" if attr else base
+    return entries
+
+
+def _loads_lazily(tree: ast.Module) -> bool:
+    return _defines_getattr(tree) or any(
+        isinstance(n, ast.Call) and any(_is_globals(a) for a in n.args)
+        for s in scope_statements(tree.body)
+        for n in ast.walk(s)
+        if isinstance(s, ast.Expr | ast.Assign)
+    )
+
+
+def _defines_getattr(tree: ast.Module) -> bool:
+    for stmt in scope_statements(tree.body):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "__getattr__":
+            return True
+        if isinstance(stmt, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__getattr__" for t in stmt.targets
+        ):
+            return True
+    return False
+
+
+def _is_globals(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "globals"
+        and not node.args
+    )
+
+
+def module_constants(tree: ast.Module, declared: set[str]) -> dict[str, list[int]]:
+    """{name: [first line, last line]} of module-level assignments to a name in
+    `__all__` or a public UPPER_CASE name (the last binding wins, as at import time)."""
+    out: dict[str, list[int]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            targets = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets = [stmt.target.id] if isinstance(stmt.target, ast.Name) else []
+        else:
+            continue
+        for name in targets:
+            if name in declared or (_UPPER.match(name) and not name.startswith("_")):
+                out[name] = [stmt.lineno, stmt.end_lineno or stmt.lineno]
+        if len(out) >= MAX_CONSTANTS:
+            break
+    return out
