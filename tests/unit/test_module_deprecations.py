@@ -37,6 +37,10 @@ def dial(uri):
     return Client()
 
 
+class Dial:  # another name than `dial`, in case only
+    plan = None
+
+
 open_client = dial
 _private = 1
 """
@@ -160,4 +164,8 @@ def test_check_deprecation_names_the_deprecated_module(hub: HubSession) -> None:
     text = deprecation_report(report)
     assert "net.old.client.dial: DEPRECATED since 4.2" in text
     assert "note: its module `net.old` is deprecated: net.old is deprecated" in text
+    # the class `Dial` beside `dial` is another name: its record is not this one's
+    assert "net.old.client.Dial" not in text
+    plan = check_deprecation(hub, "net.old.client.Dial")
+    assert "net.old.client.Dial" in deprecation_report(plan)
     assert check_deprecation(hub, "net.optional.dumps").deprecated is False

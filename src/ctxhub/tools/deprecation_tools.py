@@ -45,6 +45,10 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
     return _answer(hub, symbol, source, defined)
 
 
+def _other_case(name: str, asked: str) -> bool:
+    return name != asked and name.lower() == asked.lower()
+
+
 def _answer(
     hub: HubSession, symbol: str, source: str | None, defined: list[Chunk]
 ) -> DeprecationReport:
@@ -73,6 +77,10 @@ def _answer(
         # deprecated alias) answers; one about a namesake (`get` for `a.Session.get`)
         # does not.
         entries = [d for d in entries if names_it(d.symbol, symbol)]
+    # the store matches names case-insensitively; `Connect` (a class) is another name
+    # than `connect` (a function) of the same module
+    tail = symbol.rsplit(".", 1)[-1]
+    entries = [d for d in entries if not _other_case(d.symbol.rsplit(".", 1)[-1], tail)]
     entries, undone, _ = withdrawn(entries)
     low = symbol.lower()
 
