@@ -191,6 +191,28 @@ class Currency:
         return out
 
 
+class NestedDef:
+    """A function defined inside another (a closure, a local helper:
+    `BaseHTTPMiddleware.__call__.call_next.body_stream`) cannot be imported or called by
+    a user: for a question about using the framework it is x`factor`. Questions about
+    the internals and pasted errors (raised from such helpers too) are left alone."""
+
+    name = "nested"
+
+    def __init__(self, factor: float = 0.8) -> None:
+        self.factor = factor
+
+    def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
+        if analysis.is_error or analysis.asks_implementation:
+            return [1.0] * len(candidates)
+        return [
+            self.factor
+            if c.chunk.kind == "api" and c.chunk.metadata.extra.get("nested_in")
+            else 1.0
+            for c in candidates
+        ]
+
+
 class PublicApi:
     """Prefer what a user can import for a question about using the framework: a
     definition the framework declares as its API (in a public module's `__all__` or

@@ -41,6 +41,7 @@ from ctxhub.search.rank import (
     FeedbackRatio,
     KindPreference,
     LiteralMatch,
+    NestedDef,
     PublicApi,
     Scorer,
     Spread,
@@ -264,6 +265,7 @@ class Retriever:
             "currency": Currency(),
             "cohesion": CallCohesion(),
             "framework": NamedFramework(self.store.sources),
+            "nested": NestedDef(),
         }
         if options.public_first:
             available["public"] = PublicApi(self.store.exported)

@@ -1,6 +1,7 @@
-"""A question naming one of a hub's frameworks puts the other frameworks' hits behind
-(search/frameworks.py); one framework, sources without a package, and questions naming
-none or all are left alone."""
+"""Scorers that keep a hit list on what the asker can use: a question naming one of a
+hub's frameworks puts the other frameworks' hits behind (search/frameworks.py; one
+framework, sources without a package, and questions naming none or all are left alone),
+and a nested helper no user can import steps back for usage questions (rank.NestedDef)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,18 @@ def test_a_frameworks_plugins_are_the_framework() -> None:
     flows = SourceState(name="flows", origin="/src/flows", stats={"packages": ["pipecat_flows"]})
     assert framework_names(flows) == {"pipecat"}
     assert framework_names(SOURCES[2]) == {"apscheduler"}
+
+
+def test_a_nested_helper_steps_back_for_usage_questions_only() -> None:
+    from ctxhub.search.rank import NestedDef
+
+    def cand(symbol: str, nested: bool) -> Candidate:
+        extra = {"nested_in": symbol.rsplit(".", 1)[0]} if nested else {}
+        chunk = make_chunk("s", "pkg/mw.py", symbol, "def body_stream(): ...", extra=extra)
+        return Candidate(chunk=chunk, fused=1.0, signals={"bm25": Signal(rank=1, score=1.0)})
+
+    cands = [cand("pkg.mw.Middleware.call.body_stream", True), cand("pkg.mw.StreamingBody", False)]
+    scorer = NestedDef()
+    assert scorer(analyze("how do I stream a response body"), cands) == [0.8, 1.0]
+    assert scorer(analyze("how does the middleware stream the body internally"), cands) == [1.0] * 2
+    assert scorer(analyze("RuntimeError: No response returned."), cands) == [1.0] * 2
