@@ -4,7 +4,9 @@ path: the shortest dotted name a package re-exports it under (`search/reexports.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +161,22 @@ def test_private_hops_are_bounded_cycle_safe_and_the_shortest_wins(chained: HubS
     assert "pq._defs.Far" not in public  # four private hops: more than are followed
     assert public["pq._far3.Far"] == "pq.Far"  # one hop nearer: within reach
     assert public["pq._defs.Short"] == "pq.Short"  # not the longer pq.sub.Short
+
+
+def test_a_store_indexed_before_imports_were_terms_follows_private_hops(tmp_path: Path) -> None:
+    from tests.conftest import make_chunk
+
+    path = tmp_path / "old.db"
+    hop = make_chunk("pq", "pq/_hooks.py", "pq._hooks", chunk_type="module", imports=["pq._d.M"])
+    package = make_chunk(
+        "pq", "pq/__init__.py", "pq", chunk_type="module", extra={"exports": ["pq._hooks.M"]}
+    )
+    with SQLiteStore(path) as store:
+        store.replace_file("pq", "pq/_hooks.py", [hop])
+        store.replace_file("pq", "pq/__init__.py", [package])
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DELETE FROM chunk_terms WHERE field = 'imports'")  # as stored before
+    conn.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+    conn.close()
+    with SQLiteStore(path) as store:
+        assert public_paths(store, ["pq._d.M"]) == {"pq._d.M": "pq.M"}

@@ -58,7 +58,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 30,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 29,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -90,8 +90,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # lazy-import tables, filled `__getattr__` templates, `!r` kept, since from comments;
     # 28: a Sphinx relative reference (`.Cls.method`) read as a name;
     # 29: a module records its star imports, `__all__`, lazy-import tables and public
-    # constants; 30: a module's imports are indexed terms (`Store.importers`: a public
-    # path found through private re-exports)
+    # constants
     "docs": 9,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
