@@ -290,6 +290,8 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
     record = Record(id="r1", problem="the frame pipeline stalls", solution="push an end frame")
     with open_store(pg_url) as store:
         store.replace_file("s", "a.py", [chunk])
+        module = make_chunk("s", "b/_c.py", "b._c", chunk_type="module", imports=["b._d.X"])
+        store.replace_file("s", "b/_c.py", [module])
         store.put_record(record, "h-r1", None, "m")
         before = store.bm25(["frame"], SearchFilters(), None, 5)
         records_before = store.record_bm25(["frame", "stalls"], MemoryFilters(), 5)
@@ -309,9 +311,11 @@ def test_an_older_schema_is_migrated_with_its_data(pg_url: str) -> None:
         conn.execute("ALTER TABLE records DROP COLUMN logged_by")
         conn.execute("ALTER TABLE feedback_events DROP COLUMN author")
         conn.execute("ALTER TABLE chunks DROP COLUMN lookup_only")
+        conn.execute("DELETE FROM chunk_terms WHERE field = 'imports'")
         conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     with open_store(pg_url) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 7
+        assert store.schema_version() == SCHEMA_VERSION == 8
+        assert store.importers(["b._d.X"]) == {"b._d.X": {"b._c"}}  # imports terms back
         assert store.find_chunks(ChunkQuery(source="s"))[0].embed_windows == []  # table back
         assert store.tokens() == [] and store.ratings_by("x") == []  # tokens, authors back
         # dl, postings, the lookup_only column (BM25 counts only the ranked rows)

@@ -246,3 +246,19 @@ def test_the_modules_that_declare_a_definition_are_looked_up(hub_store: HubStore
     assert hub_store.exporters([]) == {}
     hub_store.replace_file("fw", "pkg/__init__.py", [])  # the declaration goes with its file
     assert hub_store.exporters(wanted) == {"pkg._a.Speaker": {"pkg.api"}}
+
+
+def test_the_modules_that_import_a_definition_are_looked_up(hub_store: HubStore) -> None:
+    _fill(hub_store)
+    wanted = ["pkg._b.Speaker", "lib.b.speak"]
+    assert hub_store.importers(wanted) == {}
+    imports = ["pkg._b.Speaker"]
+    importing = make_chunk("fw", "pkg/_a.py", "pkg._a", chunk_type="module", imports=imports)
+    # only a module's imports count: a function's are what it calls with
+    function = make_chunk("fw", "pkg/_c.py", "pkg._c.run", chunk_type="function", imports=imports)
+    hub_store.replace_file("fw", "pkg/_a.py", [importing])
+    hub_store.replace_file("fw", "pkg/_c.py", [function])
+    assert hub_store.importers(wanted) == {"pkg._b.Speaker": {"pkg._a"}}
+    assert hub_store.importers([]) == {}
+    hub_store.replace_file("fw", "pkg/_a.py", [])  # the import goes with its file
+    assert hub_store.importers(wanted) == {}

@@ -11,7 +11,7 @@ import pytest
 
 from ctxhub.session import HubSession
 from ctxhub.tools import hierarchy, trace_tools
-from ctxhub.tools.resolve import api_chunks
+from ctxhub.tools.lookup import api_chunks
 from tests.unit.package_hub import package_hub
 
 CONNECTION = """

@@ -4,7 +4,9 @@ path: the shortest dotted name a package re-exports it under (`search/reexports.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,7 @@ from ctxhub.config import Settings
 from ctxhub.core.errors import NotFoundError
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.search.reexports import public_paths
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
@@ -91,3 +94,89 @@ def test_did_you_mean_and_a_replacement_offer_the_public_path(hub: HubSession) -
     assert "did you mean pk.fail_after" in str(missing.value)
     report = deprecation_tools.check_deprecation(hub, "pk._core._old.old_timeout")
     assert report.deprecated and report.replacement == "pk.fail_after"
+
+
+#: `pq` re-exports names that private modules import from other private modules.
+CHAINED = {
+    "pq/__init__.py": "from pq._hooks import HookimplMarker\nfrom pq._far4 import Far\n"
+    "from pq._short import Short\n",
+    "pq/sub/__init__.py": "from pq._defs import Short\n",
+    "pq/_hooks.py": "from pq._decorators import HookimplMarker\n",
+    "pq/_decorators.py": "class HookimplMarker:\n"
+    '    """Marks a function as a hook implementation."""\n\n'
+    "    def __call__(self, function):\n"
+    '        """Mark the function."""\n'
+    "        function.marked = True\n        return function\n",
+    # a cycle of private imports that leads nowhere public
+    "pq/_loop_a.py": "from pq._defs import Looped\nfrom pq._loop_b import Looped\n",
+    "pq/_loop_b.py": "from pq._loop_a import Looped\n",
+    # more private hops than are followed
+    "pq/_far1.py": "from pq._defs import Far\n",
+    "pq/_far2.py": "from pq._far1 import Far\n",
+    "pq/_far3.py": "from pq._far2 import Far\n",
+    "pq/_far4.py": "from pq._far3 import Far\n",
+    # exported directly by a subpackage, and through a private hop by the package itself
+    "pq/_short.py": "from pq._defs import Short\n",
+    "pq/_defs.py": "class Looped:\n"
+    '    """Nobody exports it."""\n\n\n'
+    "class Far:\n"
+    '    """Exported five modules away."""\n\n\n'
+    "class Short:\n"
+    '    """Exported twice."""\n',
+}
+
+
+@pytest.fixture(scope="module")
+def chained(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
+    root = tmp_path_factory.mktemp("chained")
+    for rel, text in CHAINED.items():
+        (root / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "src" / rel).write_text(text)
+    home = root / "home"
+    embedder = HashingEmbedder(dim=64)
+    with SQLiteStore(home / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(
+            store, [SourceSpec(name="pq", kind=["python"], path=str(root / "src"))], home, embedder
+        )
+    set_embedder(embedder)
+    with HubSession(Settings(home=home)) as h:
+        yield h
+    set_embedder(None)
+
+
+def test_a_re_export_through_private_modules_names_its_public_path(chained: HubSession) -> None:
+    snippet = code_tools.get_code_snippet(chained, symbol="pq.HookimplMarker")
+    assert snippet.symbol == "pq._decorators.HookimplMarker"
+    assert snippet.public_path == "pq.HookimplMarker"
+    member = code_tools.get_code_snippet(chained, symbol="pq._decorators.HookimplMarker.__call__")
+    assert member.public_path == "pq.HookimplMarker.__call__"  # through its class
+
+
+def test_private_hops_are_bounded_cycle_safe_and_the_shortest_wins(chained: HubSession) -> None:
+    public = public_paths(
+        chained.store, ["pq._defs.Looped", "pq._defs.Far", "pq._defs.Short", "pq._far3.Far"]
+    )
+    assert "pq._defs.Looped" not in public  # the cycle ends, nothing public
+    assert "pq._defs.Far" not in public  # four private hops: more than are followed
+    assert public["pq._far3.Far"] == "pq.Far"  # one hop nearer: within reach
+    assert public["pq._defs.Short"] == "pq.Short"  # not the longer pq.sub.Short
+
+
+def test_a_store_indexed_before_imports_were_terms_follows_private_hops(tmp_path: Path) -> None:
+    from tests.conftest import make_chunk
+
+    path = tmp_path / "old.db"
+    hop = make_chunk("pq", "pq/_hooks.py", "pq._hooks", chunk_type="module", imports=["pq._d.M"])
+    package = make_chunk(
+        "pq", "pq/__init__.py", "pq", chunk_type="module", extra={"exports": ["pq._hooks.M"]}
+    )
+    with SQLiteStore(path) as store:
+        store.replace_file("pq", "pq/_hooks.py", [hop])
+        store.replace_file("pq", "pq/__init__.py", [package])
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DELETE FROM chunk_terms WHERE field = 'imports'")  # as stored before
+    conn.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+    conn.close()
+    with SQLiteStore(path) as store:
+        assert public_paths(store, ["pq._d.M"]) == {"pq._d.M": "pq.M"}

@@ -142,33 +142,82 @@ def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
     module re-exports, itself or its class (`anyio._core._tasks.fail_after` ->
     `anyio.fail_after`, `httpx._client.Client.send` -> `httpx.Client.send`): the
     exporting module's name and the name it binds the definition to (its own, or the one
-    an `import x as y` gives). One store query for all of them, and one per exporting
-    module; a symbol already spelled as its shortest public name is left out."""
+    an `import x as y` gives). A re-export may pass through private modules first
+    (`pluggy` exports `pluggy._hooks.X`, which `_hooks` imports from `pluggy._other`):
+    the private modules of the symbol's package that import it are followed, at most
+    `MAX_HOPS` deep and never twice through one spelling, and the shortest public name
+    any of them leads to wins. One store query for the exporters and one for the
+    importers per hop, and one per exporting module; a symbol already spelled as its
+    shortest public name is left out."""
     wanted = {s for s in symbols if s and "." in s}
-    prefixes = {p for s in wanted for p in _owners(s)}
+    # the names each symbol goes by: itself, then as private modules that import it bind it
+    spellings: dict[str, set[str]] = {s: {s} for s in wanted}
+    frontier: dict[str, set[str]] = {s: {s} for s in wanted}
+    public: dict[str, list[str]] = {s: [] for s in wanted}
+    for hop in range(MAX_HOPS + 1):
+        names = {n for ns in frontier.values() for n in ns}
+        if not names:
+            break
+        exported = _exported_spellings(store, names)
+        for symbol, spelled in frontier.items():
+            public[symbol] += [p for n in spelled for p in exported.get(n, ())]
+        if hop == MAX_HOPS:
+            break
+        frontier = _imported_spellings(store, frontier, spellings)
+    found: dict[str, str] = {}
+    for symbol, candidates in public.items():
+        best = min(candidates, key=lambda s: (s.count("."), len(s), s), default=None)
+        if best is not None and best != symbol:
+            found[symbol] = best
+    return found
+
+
+def _exported_spellings(store: Store, names: set[str]) -> dict[str, list[str]]:
+    """{name: the public names a module that declares it, or its class, gives it}."""
+    prefixes = {p for n in names for p in _owners(n)}
     if not prefixes:
         return {}
     exporters = store.exporters(sorted(prefixes))
     # a module that renames what it exports spells it its own way (one read per module)
     renames = {
-        module: renamed_in(
-            store.find_chunks(ChunkQuery(kind="api", symbol=module, chunk_types=("module",)))
-        )
+        module: renamed_in(module_chunks(store, module))
         for module in sorted({m for ms in exporters.values() for m in ms})
     }
-    found: dict[str, str] = {}
-    for symbol in wanted:
+    out: dict[str, list[str]] = {}
+    for name in names:
         spelled = [
             f"{module}.{renames[module].get(prefix, prefix.rsplit('.', 1)[-1])}"
-            f"{symbol[len(prefix) :]}"
-            for prefix in _owners(symbol)
+            f"{name[len(prefix) :]}"
+            for prefix in _owners(name)
             for module in exporters.get(prefix, ())
         ]
-        public = [s for s in spelled if not is_private_path(s)]
-        best = min(public, key=lambda s: (s.count("."), len(s), s), default=None)
-        if best is not None and best != symbol:
-            found[symbol] = best
-    return found
+        out[name] = [s for s in spelled if not is_private_path(s)]
+    return out
+
+
+def _imported_spellings(
+    store: Store, frontier: dict[str, set[str]], spellings: dict[str, set[str]]
+) -> dict[str, set[str]]:
+    """The next hop: each frontier name (or its class) as a private module of its own
+    package that imports it binds it (`pkg._b.X` imported by `pkg._a`: `pkg._a.X`);
+    names seen before are not followed again. Adds them to `spellings`."""
+    prefixes = {p for ns in frontier.values() for n in ns for p in _owners(n)}
+    importers = store.importers(sorted(prefixes)) if prefixes else {}
+    out: dict[str, set[str]] = {}
+    for symbol, names in frontier.items():
+        package = symbol.split(".", 1)[0]
+        for name in names:
+            for prefix in _owners(name):
+                for module in importers.get(prefix, ()):
+                    spelled = f"{module}.{prefix.rsplit('.', 1)[-1]}{name[len(prefix) :]}"
+                    if (
+                        module.split(".", 1)[0] == package
+                        and is_private_path(module)
+                        and spelled not in spellings[symbol]
+                    ):
+                        spellings[symbol].add(spelled)
+                        out.setdefault(symbol, set()).add(spelled)
+    return out
 
 
 def _owners(symbol: str) -> list[str]:

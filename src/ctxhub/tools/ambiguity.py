@@ -21,7 +21,7 @@ from ctxhub.core.knowledge import Chunk
 from ctxhub.search.reexports import public_paths
 from ctxhub.search.stubs import is_stub
 from ctxhub.store.protocol import Store
-from ctxhub.tools.resolve import api_chunks
+from ctxhub.tools.lookup import api_chunks
 
 #: Alternatives named at most.
 MAX_ALTERNATIVES = 10

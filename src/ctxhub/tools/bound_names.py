@@ -42,6 +42,17 @@ def constant_chunks(store: Store, name: str, source: str | None = None) -> list[
     return out
 
 
+def module_constants(store: Store, module: str, source: str | None = None) -> list[str]:
+    """The qualified names of the constants module `module` records (`extra.constants`:
+    `pkg.status.HTTP_404_NOT_FOUND`), in order; [] when it is no indexed module."""
+    names = {
+        str(name): None
+        for chunk in module_chunks(store, module, source)
+        for name in chunk.metadata.extra.get("constants", {})
+    }
+    return [f"{module}.{name}" for name in names]
+
+
 def defined_below(store: Store, name: str, source: str | None = None) -> list[str]:
     """`pkg.Request` that `pkg` does not bind: the definitions named `Request` (its case)
     in the modules below `pkg` (`pkg.requests.Request`), shortest first."""

@@ -20,7 +20,7 @@ from ctxhub.core.knowledge import Chunk
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
 from ctxhub.tools import hierarchy
-from ctxhub.tools.resolve import api_chunks, by_preference, recorded_reexport, with_suffix
+from ctxhub.tools.lookup import api_chunks, by_preference, recorded_reexport, with_suffix
 
 
 def _qualified_class(store: Store, dotted: str, source: str | None) -> Chunk | None:

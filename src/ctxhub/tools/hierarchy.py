@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ctxhub.core.knowledge import Chunk
 from ctxhub.search.stubs import is_stub
 from ctxhub.store.protocol import Store
-from ctxhub.tools.resolve import api_chunks, recorded_reexport, with_suffix
+from ctxhub.tools.lookup import api_chunks, recorded_reexport, with_suffix
 
 #: How deep a hierarchy is followed (bases of bases ...).
 MAX_DEPTH = 12

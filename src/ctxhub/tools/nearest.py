@@ -7,7 +7,7 @@ import difflib
 from ctxhub.core.knowledge import SearchFilters, SearchRequest
 from ctxhub.search.reexports import public_paths
 from ctxhub.session import HubSession
-from ctxhub.tools.bound_names import defined_below
+from ctxhub.tools.bound_names import defined_below, module_constants
 from ctxhub.tools.importable import in_tests, is_nested
 
 #: Names compared by spelling: every indexed last part with the same first letter (a
@@ -21,7 +21,9 @@ def nearest_names(
     hub: HubSession, symbol: str, source: str | None = None, most: int = 5
 ) -> list[str]:
     """Qualified API names a user could have meant by `symbol`, as they import them:
-    for `pkg.name` that `pkg` does not bind, the definitions of `name` below `pkg`
+    for `pkg.mod.NAME` under a module that records constants, its constants spelled
+    closest to `NAME` first (`pkg.status.HTTP_999` -> `pkg.status.HTTP_200_OK`); for
+    `pkg.name` that `pkg` does not bind, the definitions of `name` below `pkg`
     (`pkg.sub.name`) first; then the names spelled closest to it (a typo, another case,
     a missing letter: `Litestr` -> `litestar.app.Litestar`), those under the package
     asked for first, and among names spelled alike those whose qualifier reads like the
@@ -65,8 +67,38 @@ def nearest_names(
         outside = bool(top) and n.split(".", 1)[0].lower() != top
         return outside, spelling, -_qualifier_likeness(n, qualifier)
 
-    ranked = [*below, *(n for n in sorted(found, key=order) if n not in below)]
+    first = [*_constants_like(hub, asked, source, most), *below]
+    ranked = [*first, *(n for n in sorted(found, key=order) if n not in first)]
     return as_imported(hub, ranked)[:most]
+
+
+#: How alike a constant of the module asked for must be spelled: looser than CUTOFF,
+#: the qualifier already says where to look (`HTTP_999_NOPE` -> `HTTP_200_OK`, 0.58).
+MODULE_CUTOFF = 0.4
+
+
+def _constants_like(hub: HubSession, asked: str, source: str | None, most: int) -> list[str]:
+    """The constants the module `asked`'s qualifier names records (names bound there),
+    those spelled closest to its last part first."""
+    if "." not in asked:
+        return []
+    module, last = asked.rsplit(".", 1)
+    constants = {
+        c.rsplit(".", 1)[-1].lower(): c for c in module_constants(hub.store, module, source)
+    }
+    close = difflib.get_close_matches(last.lower(), list(constants), n=most, cutoff=MODULE_CUTOFF)
+    return [constants[name] for name in close]
+
+
+#: How alike a name must be spelled to count as the same one mistyped (a letter off).
+CLOSE_SPELLING = 0.85
+
+
+def spelled_closely(asked: str, name: str) -> bool:
+    """Whether `name`'s last part is `asked`'s (case-insensitively) or a letter or so off:
+    `Request` -> `request`, `requests`; not `requires`."""
+    a, n = asked.rsplit(".", 1)[-1].lower(), name.rsplit(".", 1)[-1].lower()
+    return a == n or difflib.SequenceMatcher(None, a, n).ratio() >= CLOSE_SPELLING
 
 
 #: How alike (difflib ratio) a name must be spelled to be offered.

@@ -13,7 +13,7 @@ from ctxhub.core.name_templates import keys_for_name
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
 from ctxhub.tools.bound_names import defined_below
-from ctxhub.tools.nearest import as_imported, nearest_names
+from ctxhub.tools.nearest import as_imported, nearest_names, spelled_closely
 
 #: Unreadable files named at most, and bytes of one read to look for the name.
 MAX_UNREAD = 3
@@ -37,6 +37,8 @@ def missing_symbol(
     elif source:
         head += _elsewhere(hub, asked, source)
     near = [n for n in nearest_names(hub, symbol, source) if n not in below]
+    if below:  # the answer names the definition: only its namesakes and near-typos beside
+        near = [n for n in near if spelled_closely(asked, n)]
     hint = f"; did you mean {', '.join(near)}?" if near else ""
     return f"{head}{extra}{_unread_files(hub, asked, source)}{hint}"
 

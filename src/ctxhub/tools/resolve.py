@@ -5,112 +5,25 @@ edges are `call_edges.py`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from ctxhub.core.knowledge import Chunk, ChunkQuery
-from ctxhub.search.reexports import bound_groups
+from ctxhub.core.knowledge import Chunk
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
 from ctxhub.tools.bound_names import constant_chunks
+from ctxhub.tools.hierarchy import method_in_hierarchy
 from ctxhub.tools.importable import public_first
 
-#: Modules a re-export is followed through at most (`pkg` -> `pkg._a` -> `pkg._b` ...).
-MAX_REEXPORT_DEPTH = 5
-
-#: Definitions before overviews when a name matches several chunks.
-_TYPE_ORDER = {"class": 0, "method": 1, "function": 1, "module": 3}
-
-
-def by_preference(chunks: Sequence[Chunk]) -> list[Chunk]:
-    return sorted(
-        chunks,
-        key=lambda c: (
-            _TYPE_ORDER.get(c.metadata.chunk_type or "", 2),
-            is_stub(c),  # the code that runs before its type stub (search/stubs.py)
-            len(c.symbol or ""),
-            c.path,
-            c.line_start or 0,
-        ),
-    )
-
-
-def api_chunks(
-    store: Store,
-    source: str | None = None,
-    *,
-    symbol: str | None = None,
-    symbol_name: str | None = None,
-    chunk_types: tuple[str, ...] = (),
-    calls: str | None = None,
-    limit: int | None = None,
-) -> list[Chunk]:
-    query = ChunkQuery(
-        kind="api",
-        source=source,
-        symbol=symbol,
-        symbol_name=symbol_name,
-        chunk_types=chunk_types,
-        calls=calls,
-        limit=limit,
-    )
-    # a lookup's first answer is the code that runs, not a `.pyi` or `@overload` of it
-    return sorted(store.find_chunks(query), key=is_stub)
-
-
-def with_suffix(
-    store: Store,
-    name: str,
-    source: str | None = None,
-    chunk_types: Sequence[str] | None = None,
-) -> list[Chunk]:
-    """API chunks whose symbol is `name` or ends with `.name` (case-insensitive)."""
-    return by_preference(
-        api_chunks(store, source, symbol_name=name, chunk_types=tuple(chunk_types or ()))
-    )
+# re-exported: check_deprecation reads them as `resolve.api_chunks`, `resolve.with_suffix`
+from ctxhub.tools.lookup import api_chunks as api_chunks
+from ctxhub.tools.lookup import by_preference, recorded_reexport
+from ctxhub.tools.lookup import with_suffix as with_suffix
 
 
 def _exact_case_first(chunks: list[Chunk], last: str) -> list[Chunk]:
     """`File` asked: the class `...File` before the module `...file` (suffix matching is
     case-insensitive, a name's case is not)."""
     return sorted(chunks, key=lambda c: (c.symbol or "").rsplit(".", 1)[-1] != last)
-
-
-def recorded_reexport(
-    store: Store,
-    name: str,
-    source: str | None = None,
-    depth: int = 0,
-    seen: set[str] | None = None,
-) -> list[Chunk]:
-    """The definitions `pkg.mod.name` stands for by what module `pkg.mod` recorded at
-    ingest that it binds (search/reexports.bound_groups: its declared API, its imports,
-    a lazy-import table, its star imports), followed through further re-exports (a
-    public module importing from a private one that re-exports in turn), at most
-    `MAX_REEXPORT_DEPTH` modules deep and never twice through one name. A constant the
-    target module records counts as its definition. [] when the module is not indexed
-    or binds no such name."""
-    seen = seen if seen is not None else set()
-    if "." not in name or depth > MAX_REEXPORT_DEPTH or name in seen:
-        return []
-    seen.add(name)
-    modules = api_chunks(store, source, symbol=name.rsplit(".", 1)[0], chunk_types=("module",))
-    for targets in bound_groups(store, modules, name, source):
-        found: dict[str, Chunk] = {}
-        for target in targets:
-            chunks = (
-                api_chunks(store, source, symbol=target)
-                or constant_chunks(store, target, source)
-                or recorded_reexport(store, target, source, depth + 1, seen)
-            )
-            # the best definition per source: with two versions of a package indexed,
-            # each is kept, and the caller puts the installed one first
-            per_source: dict[str, Chunk] = {}
-            for c in by_preference(chunks):
-                per_source.setdefault(c.source, c)
-            found.update((c.id, c) for c in per_source.values())
-        if found:
-            return list(found.values())
-    return []
 
 
 def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[list[Chunk], str]:
@@ -198,13 +111,17 @@ def _member(
 ) -> tuple[list[Chunk], str]:
     """`member` as the classes `qualifier` names define it ("re-export" when the
     qualifier reached the class through one, else "class.method") or inherit it
-    ("inherited"); ([], "") when the qualifier names no class, or classes without it."""
+    ("inherited": the first class along the MRO that defines it, each base the class
+    its module binds: hierarchy.py, so a twin class of the same name in a sibling
+    subpackage never answers); ([], "") when the qualifier names no class, or classes
+    without it, or an unknown base comes before any that defines it."""
     owners, how = find_symbol(store, qualifier, source)
     found: dict[str, Chunk] = {}
     inherited = False
     for owner in [c for c in owners if c.metadata.chunk_type == "class"][:MAX_OWNERS]:
         hit = method_in_hierarchy(store, owner, member)
-        if hit is not None:
+        # `source=` reads that source only, bases included
+        if hit is not None and source in (None, hit.source):
             found.setdefault(hit.id, hit)
             inherited = inherited or hit.symbol != f"{owner.symbol}.{member}"
     if not found:
@@ -212,48 +129,6 @@ def _member(
     if inherited:
         return list(found.values()), "inherited"
     return list(found.values()), "re-export" if "re-export" in how else "class.method"
-
-
-def class_chunk(
-    store: Store, module: str | None, class_name: str, source: str | None = None
-) -> Chunk | None:
-    if module:
-        exact = api_chunks(store, source, symbol=f"{module}.{class_name}", chunk_types=("class",))
-        if exact:
-            return exact[0]
-    found = with_suffix(store, class_name, source, ["class"])
-    return found[0] if found else None
-
-
-def method_in_hierarchy(
-    store: Store,
-    cls: Chunk,
-    name: str,
-    *,
-    skip_self: bool = False,
-    depth: int = 0,
-    seen: set[str] | None = None,
-) -> Chunk | None:
-    """`name` defined on `cls` or, following `bases` by name, on its nearest base."""
-    seen = seen if seen is not None else set()
-    if cls.symbol is None or cls.symbol in seen or depth > 8:
-        return None
-    seen.add(cls.symbol)
-    if not skip_self:
-        member = f"{cls.symbol}.{name}"
-        types = ("method", "function")
-        # the class's own source only: another indexed version of it is another class
-        own = api_chunks(store, cls.source, symbol=member, chunk_types=types)
-        if own:
-            return own[0]
-    for base in cls.metadata.bases:
-        base_name = base.split("[", 1)[0].rsplit(".", 1)[-1]
-        base_cls = class_chunk(store, None, base_name, cls.source)
-        if base_cls is not None and base_cls.id != cls.id:
-            found = method_in_hierarchy(store, base_cls, name, depth=depth + 1, seen=seen)
-            if found is not None:
-                return found
-    return None
 
 
 def through_alias(store: Store, found: list[Chunk], how: str) -> tuple[list[Chunk], str]:

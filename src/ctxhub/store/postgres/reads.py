@@ -256,14 +256,21 @@ class PgSearchQueries:
         return {str(r[0]) for r in rows}
 
     def exporters(self, symbols: Sequence[str]) -> dict[str, set[str]]:
+        return self._modules_with_term("exports", symbols)
+
+    def importers(self, symbols: Sequence[str]) -> dict[str, set[str]]:
+        return self._modules_with_term("imports", symbols)
+
+    def _modules_with_term(self, field: str, symbols: Sequence[str]) -> dict[str, set[str]]:
+        """{value: symbols of the chunks holding it as a term of `field`}."""
         wanted = sorted(set(symbols))
         if not wanted:
             return {}
         rows = self._all(
             "SELECT DISTINCT t.value, c.symbol FROM chunk_terms t "
             "JOIN chunks c ON c.rowid = t.chunk "
-            "WHERE t.field = 'exports' AND t.value = ANY(%s) AND c.symbol IS NOT NULL",
-            (wanted,),
+            "WHERE t.field = %s AND t.value = ANY(%s) AND c.symbol IS NOT NULL",
+            (field, wanted),
         )
         found: dict[str, set[str]] = {}
         for value, module in rows:

@@ -289,6 +289,14 @@ MIGRATIONS: list[list[str]] = [
     # length in BM25's average) and no vector; the column lets the BM25 statistics and
     # the nearest-chunk queries leave them out
     ["ALTER TABLE chunks ADD COLUMN IF NOT EXISTS lookup_only INTEGER NOT NULL DEFAULT 0"],
+    # 8: a module's imports as `imports` terms (SQLite's migration 10), read from the
+    # chunks already stored
+    [
+        "INSERT INTO chunk_terms(chunk, field, value) SELECT DISTINCT c.rowid, 'imports', "
+        "i.value FROM chunks c, jsonb_array_elements_text("
+        "COALESCE(c.meta::jsonb -> 'imports', '[]'::jsonb)) AS i(value) "
+        "WHERE c.chunk_type = 'module'",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -225,6 +225,13 @@ class SearchQueries:
         return {r[0] for r in rows}
 
     def exporters(self, symbols: Sequence[str]) -> dict[str, set[str]]:
+        return self._modules_with_term("exports", symbols)
+
+    def importers(self, symbols: Sequence[str]) -> dict[str, set[str]]:
+        return self._modules_with_term("imports", symbols)
+
+    def _modules_with_term(self, field: str, symbols: Sequence[str]) -> dict[str, set[str]]:
+        """{value: symbols of the chunks holding it as a term of `field`}."""
         wanted = sorted(set(symbols))
         if not wanted:
             return {}
@@ -232,8 +239,8 @@ class SearchQueries:
         rows = self.conn.execute(
             "SELECT DISTINCT t.value, c.symbol FROM chunk_terms t "
             "JOIN chunks c ON c.rowid = t.chunk "
-            f"WHERE t.field = 'exports' AND t.value IN ({marks}) AND c.symbol IS NOT NULL",
-            wanted,
+            f"WHERE t.field = ? AND t.value IN ({marks}) AND c.symbol IS NOT NULL",
+            (field, *wanted),
         ).fetchall()
         found: dict[str, set[str]] = {}
         for value, module in rows:

@@ -161,6 +161,9 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
             out.add(("msgsegs", segment))
     for name in meta.extra.get("exports", ()):
         out.add(("exports", name))
+    if meta.chunk_type == "module":
+        for name in meta.imports:  # who imports a definition (Store.importers)
+            out.add(("imports", name))
     return sorted(out)
 
 

@@ -286,6 +286,16 @@ MIGRATIONS: list[list[str]] = [
     # embedding queue and the BM25 row count exclude them on every read, which a
     # json_extract per row would slow; existing rows are all ranked (0)
     ["ALTER TABLE chunks ADD COLUMN lookup_only INTEGER NOT NULL DEFAULT 0"],
+    # 10: a module's imports as `imports` terms (Store.importers: a re-export's hops
+    # through private modules), read from the chunks already stored: an unchanged chunk
+    # is never rewritten, so no re-index would add them
+    [
+        """INSERT INTO chunk_terms(chunk, field, value)
+        SELECT DISTINCT c.rowid, 'imports', i.value FROM chunks c, json_each(
+            CASE WHEN json_valid(c.meta) THEN c.meta ELSE '{}' END, '$.imports'
+        ) i
+        WHERE c.chunk_type = 'module' AND i.type = 'text'""",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
