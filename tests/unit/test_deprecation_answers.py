@@ -15,7 +15,8 @@ from ctxhub.config import Settings
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.docs.chunks import chunk_doc_file
-from ctxhub.ingest.python.changelog import extract_changelog_deprecations, is_changelog
+from ctxhub.ingest.python.changelog import extract_changelog_deprecations
+from ctxhub.ingest.python.changelog_files import is_changelog
 from ctxhub.ingest.python.chunks import extract_python_file
 from ctxhub.ingest.refresh.file_roles import is_text_changelog
 from ctxhub.session import HubSession, set_embedder

@@ -95,3 +95,26 @@ def test_fill_fields_formats_as_python_would() -> None:
     names, tables = {"name": "OLD"}, {"changes": {"OLD": "NEW"}}
     assert fill_fields("{name!r} -> {changes[name]}", names, tables) == "'OLD' -> NEW"
     assert fill_fields("{name:>5}|{other.attr!r}", names, tables) == "  OLD|{other.attr!r}"
+
+
+ROLES = """\
+def new_helper():
+    '''Do things.'''
+
+
+def old_helper():
+    '''Do things.
+
+    .. deprecated:: 1.5
+       Use :func:`.new_helper` instead (see :ref:`the guide <helpers>`).
+    '''
+"""
+
+
+def test_a_docstring_note_reads_its_sphinx_roles_as_the_docs_show_them() -> None:
+    ex = extract_python_file(
+        "acme", "acme/tools.py", ROLES, version=None, internal_packages={"acme"}
+    )
+    (record,) = ex.deprecations
+    assert record.note == "Use `new_helper` instead (see the guide)."
+    assert record.replacement == "acme.tools.new_helper"

@@ -15,7 +15,8 @@ from ctxhub.config import Settings
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.docs.chunks import chunk_doc_file
-from ctxhub.ingest.python.changelog import extract_changelog_deprecations, is_changelog
+from ctxhub.ingest.python.changelog import extract_changelog_deprecations
+from ctxhub.ingest.python.changelog_files import is_changelog
 from ctxhub.ingest.python.chunks import extract_python_file
 from ctxhub.ingest.refresh.file_roles import is_text_changelog
 from ctxhub.session import HubSession, set_embedder
@@ -45,6 +46,9 @@ s = attributes = define
 class Env:
     def configure(self, include_object=None, include_name=None):
         return include_object
+
+    def drop_rule(self, rule_name, table_name, type_=None):
+        return rule_name
 
 
 class WsgiMiddle:
@@ -109,6 +113,17 @@ Changelog
         The long deprecated
         :paramref:`.Env.configure.include_symbol` hook is removed.
         The :paramref:`.Env.configure.include_object` hook does the same.
+
+    .. change::
+        :tags: removed, operations
+
+        Removed legacy parameter names from operations, these have been emitting
+        warnings since version 0.8.  Legacy files can be modified directly:
+
+        * :meth:`.Env.drop_rule` - "type" (use ``"type_"``) and "name"
+          (use "rule_name")
+
+        * :meth:`.Env.configure` - now drops the ``include_name`` hook
 
     .. change::
         :tags: bug, batch
@@ -328,3 +343,39 @@ def test_records_of_two_indexed_versions_are_cited_once(hub: HubSession) -> None
     assert entry.also_in == ["acme-sdist"]
     line = deprecation_report(report).splitlines()[-1]
     assert "acme 2.0:acme/old.py" in line and "(also in acme-sdist 1.9)" in line
+
+
+def test_a_sphinx_changelog_note_reads_its_roles_as_names() -> None:
+    records = extract_changelog_deprecations("acme", "docs/build/changelog.rst", SPHINX_CHANGELOG)
+    removed = next(r for r in records if r.symbol == "Env.configure.include_symbol")
+    assert removed.note == (
+        "Removed: The long deprecated `Env.configure.include_symbol` hook is removed."
+        " The `Env.configure.include_object` hook does the same."
+    )
+    assert not any(":paramref:" in (r.note or "") or " `." in (r.note or "") for r in records)
+    assert next(r for r in records if r.symbol == "define").note == (
+        "`define` is deprecated in favour of ``make``."
+    )
+
+
+def test_a_removal_entry_lists_its_parameters_in_bullets_under_their_owners() -> None:
+    records = extract_changelog_deprecations("acme", "docs/build/changelog.rst", SPHINX_CHANGELOG)
+    listed = {(r.symbol, r.parameter, r.replacement) for r in records if "legacy" in r.text}
+    assert listed == {
+        ("Env.drop_rule", "type", "type_"),
+        ("Env.drop_rule", "name", "rule_name"),
+        ("Env.drop_rule.type", None, "type_"),
+        ("Env.drop_rule.name", None, "rule_name"),
+    }
+    # a bullet of prose names no parameter, and an owner named `drop_...` is not dropped
+    assert not any(r.symbol == "Env.drop_rule" and not r.parameter for r in records)
+
+
+def test_an_operation_whose_legacy_parameters_were_removed_stays_current(hub: HubSession) -> None:
+    report = check_deprecation(hub, "Env.drop_rule")
+    assert report.found and not report.deprecated
+    assert {p.parameter for p in report.parameters} == {"type", "name"}
+    assert deprecation_report(report).startswith(
+        "Env.drop_rule: not deprecated; these parameters were REMOVED:"
+        " `type` (in 1.5.0; use `type_` instead), `name` (in 1.5.0; use `rule_name` instead)"
+    )

@@ -6,7 +6,7 @@ import pytest
 
 from ctxhub.ingest.docs.chunks import parse_doc_file
 from ctxhub.ingest.docs.includes import include_targets
-from ctxhub.ingest.docs.myst import readable_myst, readable_roles
+from ctxhub.ingest.docs.myst import readable_myst, readable_roles, role_text
 
 
 @pytest.mark.parametrize(
@@ -129,3 +129,9 @@ def test_markdown_pages_are_cleaned_and_code_blocks_stay_code() -> None:
     assert result.chunks[0].metadata.extra["code_languages"][:1] == ["python"]
     assert result.chunks[0].metadata.extra["includes"] == ["examples/app.py"]
     assert include_targets(PAGE) == ["../examples/app.py"]  # the refresh plan sees it too
+
+
+def test_a_relative_role_reads_without_its_leading_dot() -> None:
+    assert role_text("meth", ".Env.configure") == "`Env.configure`"
+    assert role_text("meth", "~.Env.configure") == "`configure`"
+    assert role_text("pep", "681") == "PEP 681"

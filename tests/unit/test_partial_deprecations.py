@@ -17,6 +17,7 @@ from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
 from ctxhub.ingest.python.deprecation_subjects import note_parameter
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.tools import deprecation_tools
+from ctxhub.tools.deprecation_records import superseded_in
 from ctxhub.tools.render import deprecation_report
 
 MAKE = b'''\
@@ -146,7 +147,10 @@ def test_parameter_notes_and_superseded_notes_leave_the_function_current(
 ) -> None:
     found = by_symbol(make)["acme._make.define"]
     params = {(r.parameter, r.origin) for r in found if r.parameter}
-    assert params == {("repr_ns", "docstring"), ("repr_ns", "warn"), ("hash", "docstring")}
+    # `.. deprecated:: 24.1.0 *repr_ns*` says nothing the warning does not: left out, its
+    # version kept on the warning's record
+    assert params == {("repr_ns", "warn"), ("hash", "docstring")}
+    assert next(r for r in found if r.parameter == "repr_ns").since == "24.1.0"
     assert not any(r.parameter == "cmp" for r in found)  # undeprecated later
     (usage,) = [r for r in found if not r.parameter]
     # superseded by the 19.2.0 change: one usage, told with what became of it
@@ -221,13 +225,21 @@ def hub(tmp_path: Path) -> Iterator[HubSession]:
 def test_check_deprecation_says_which_parameter_or_usage(hub: HubSession) -> None:
     evolve = deprecation_tools.check_deprecation(hub, "evolve")
     assert not evolve.deprecated and [p.parameter for p in evolve.parameters] == ["inst"]
+    # the 24.1.0 change ended the deprecation: no longer current, and no removal of `inst`
     assert deprecation_report(evolve).startswith(
-        "evolve: not deprecated; its `inst` parameter is deprecated (since 23.1.0)"
+        "evolve: not deprecated; its `inst` parameter was deprecated in 23.1.0 and the"
+        " deprecation superseded in 24.1.0: the behaviour changed (see the note)"
     )
     define = deprecation_tools.check_deprecation(hub, "acme._make.define")
     assert not define.deprecated
     assert {p.parameter for p in define.parameters} == {"repr_ns", "hash", None}
-    assert "one way of using it is deprecated" in deprecation_report(define)
+    said = deprecation_report(define)
+    assert "one way of using it is deprecated" not in said
+    assert (
+        "a way of using it was deprecated in 18.2.0 and the deprecation superseded in 19.2.0"
+        in said
+    )
+    assert "`hash` (since 24.1.0), `repr_ns` (since 24.1.0)" in said
     completion = deprecation_tools.check_deprecation(hub, "setup_completion")
     assert not completion.deprecated
     assert deprecation_tools.check_deprecation(hub, "old_helper").deprecated
@@ -238,3 +250,48 @@ def test_check_deprecation_reads_a_re_exports_definition(hub: HubSession) -> Non
     option = deprecation_tools.check_deprecation(hub, "acme.Option")
     assert not option.deprecated and option.parameters[0].parameter == "default"
     assert "its `default` parameter is deprecated" in deprecation_report(option)
+
+
+BARE = b'''\
+def s(maybe_cls=None, repr_ns=None, slots=False):
+    """
+    Decorate a class.
+
+    Args:
+        repr_ns (str):
+            When using nested classes, there was no way in Python 2 to
+            detect that.  This argument is pointless in Python 3 and is
+            therefore deprecated.
+
+        slots (bool): Create a slotted class.
+
+    .. deprecated:: 24.1.0 *repr_ns*
+    .. deprecated:: 25.1.0 *slots*
+    """
+    return maybe_cls
+'''
+
+
+def test_a_note_that_only_names_the_parameter_takes_its_entrys_sentence() -> None:
+    records = {r.parameter: r for r in extract("acme/bare.py", BARE).deprecations}
+    assert records["repr_ns"].note == (
+        "parameter `repr_ns`: This argument is pointless in Python 3 and is therefore deprecated."
+    )
+    assert records["repr_ns"].since == "24.1.0"
+    # nothing else tells of *slots*: the record stays, saying what it can
+    assert records["slots"].note == "parameter `slots`: deprecated since 25.1.0."
+
+
+@pytest.mark.parametrize(
+    ("note", "expected"),
+    [
+        ("usage: `a` warns. (changed in 2.0: `a` now does not compare anymore.)", "2.0"),
+        ("usage: `a` warns. (changed in 2.0: `a` now emits a FutureWarning.)", None),
+        ("usage: `a` warns. (changed in 2.0: `a` was removed.)", None),  # a removal
+        ("usage: `a` warns (changed in 2.0: it is said in the prose).", None),
+    ],
+)
+def test_a_later_change_supersedes_a_docstring_deprecation(note: str, expected: str | None) -> None:
+    record = Deprecation(source="acme", symbol="acme.f", note=note, origin="docstring")
+    assert superseded_in(record) == expected
+    assert superseded_in(record.model_copy(update={"origin": "changelog"})) is None

@@ -269,3 +269,19 @@ def test_a_projects_directive_holding_code_stays_code() -> None:
     assert "```python\ninvoke(cli, args=['--help'])\n```" in chunk.content
     assert chunk.metadata.extra["code_languages"] == ["python"]
     assert (chunk.line_start, chunk.line_end) == (1, 12)
+
+
+def test_relative_references_read_without_their_leading_dot() -> None:
+    # Sphinx's `.Cls.method` only says "search the current module first": it shows and
+    # points at `Cls.method`; `~.Cls.method` shows `method`
+    page = (
+        "Hooks\n=====\n\n"
+        "The :paramref:`.Env.configure.include_object` hook, :meth:`~.Env.run` and\n"
+        ":class:`the context <.Env>`.\n\n"
+        "Heading :meth:`~.Env.run`\n------------------------\n\ntext\n"
+    )
+    chunks = _chunks(page)
+    text = " ".join(" ".join(c.content for c in chunks).split())
+    assert "The Env.configure.include_object hook, Env.run and the context (Env)." in text
+    assert " .Env" not in text and "(.Env" not in text
+    assert "Hooks > Heading run" in {c.section for c in chunks}

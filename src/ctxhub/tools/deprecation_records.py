@@ -1,6 +1,7 @@
 """Shaping the records a deprecation answer gives: the other names of a definition
-(its aliases and public paths), deprecations a later note withdrew, removals told by a
-docstring's later note, and one record per statement across indexed versions."""
+(its aliases and public paths), deprecations a later note withdrew, removals and
+superseded deprecations told by a docstring's later note, and one record per statement
+across indexed versions."""
 
 from __future__ import annotations
 
@@ -17,6 +18,22 @@ from ctxhub.tools.deprecation_names import is_removal, is_undeprecation
 _LATER_REMOVAL = re.compile(
     r"\((?:changed|removed)\s+in\s+(?P<v>[^:()\s]+):[^()]*\b(?:removed|dropped)\b", re.I
 )
+
+
+# The later note ingest appends, at the end of a docstring record's note.
+_LATER_NOTE = re.compile(r"\(changed\s+in\s+(?P<v>[^:()\s]+):\s(?P<t>.*)\)\s*$", re.S)
+# ... which still speaks of a deprecation ("now emits a FutureWarning"): not over yet
+_STILL_DEPRECATED = re.compile(r"deprecat|warn", re.I)
+
+
+def superseded_in(record: Deprecation) -> str | None:
+    """The version in which a docstring's later `versionchanged` about the same subject
+    changed the deprecated behaviour for good ("now do not consider subclasses comparable
+    anymore"): the deprecation is over, neither current nor a removal of the name."""
+    later = _LATER_NOTE.search(record.text)
+    if record.origin != "docstring" or later is None or removed_in(record)[0]:
+        return None
+    return None if _STILL_DEPRECATED.search(later.group("t")) else later.group("v")
 
 
 def removed_in(record: Deprecation) -> tuple[bool, str | None]:

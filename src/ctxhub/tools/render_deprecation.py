@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport
-from ctxhub.tools.deprecation_records import removed_in
+from ctxhub.tools.deprecation_records import removed_in, superseded_in
 
 
 def deprecation_report(report: DeprecationReport) -> str:
@@ -99,33 +99,59 @@ def _parameter_head(report: DeprecationReport) -> str:
 def _parameter_phrases(report: DeprecationReport) -> list[str]:
     said: dict[str, str] = {}
     gone: dict[str, str] = {}  # parameters a changelog (or a later note) says were removed
+    # deprecations a later note superseded (the behaviour changed): (since, in which version)
+    over: dict[str, tuple[str | None, str | None]] = {}
     for name in dict.fromkeys(d.parameter for d in report.parameters if d.parameter):
         # code and changelog may each tell part: since from one, the replacement from another
         about = [d for d in report.parameters if d.parameter == name]
         removals = [removed_in(d) for d in about]
         removed = any(gone_ for gone_, _ in removals)
-        since = (
-            next((v for _, v in removals if v), None)
-            if removed
-            else next((d.since for d in about if d.since), None)
-        )
+        ended = [superseded_in(d) for d in about]
+        since = next((d.since for d in about if d.since), None)
         instead = next((d.replacement for d in about if d.replacement), None)
-        extra = [f"{'in' if removed else 'since'} {since}"] if since else []
+        if removed:
+            when = next((v for _, v in removals if v), None)
+            extra = [f"in {when}"] if when else []
+        elif all(ended):
+            # every record says a later change ended the deprecation: it is no warning now
+            over[name] = (since, ended[0])
+            continue
+        else:
+            extra = [f"since {since}"] if since else []
         extra += [f"use `{instead}` instead"] if instead else []
-        (gone if removed else said)[name] = f" ({'; '.join(extra)})" if extra else ""
+        told = gone if removed else said
+        told[name] = f" ({'; '.join(extra)})" if extra else ""
     heads = []
-    for told, verb in ((said, "is deprecated"), (gone, "was REMOVED")):
+    for told, verb, plural in (
+        (said, "is deprecated", "are deprecated"),
+        (gone, "was REMOVED", "were REMOVED"),
+    ):
         if len(told) == 1:
             ((name, extra_text),) = told.items()
             heads.append(f"its `{name}` parameter {verb}{extra_text}")
         elif told:
-            plural = "are deprecated" if verb == "is deprecated" else "were REMOVED"
             heads.append(
                 f"these parameters {plural}: " + ", ".join(f"`{n}`{e}" for n, e in told.items())
             )
-    if any(d.parameter is None for d in report.parameters):
+    for name, (since, version) in over.items():
+        heads.append(_superseded(f"its `{name}` parameter", since, version))
+    usages = [d for d in report.parameters if d.parameter is None]
+    ended_usages = [superseded_in(d) for d in usages]
+    if usages and all(ended_usages):
+        since = next((d.since for d in usages if d.since), None)
+        heads.append(_superseded("a way of using it", since, ended_usages[0]))
+    elif usages:
         heads.append("one way of using it is deprecated (see the note)")
     return heads
+
+
+def _superseded(what: str, since: str | None, version: str | None) -> str:
+    """A deprecation a later change ended: not current, and not a removal of the name."""
+    deprecated = f" in {since}" if since else ""
+    return (
+        f"{what} was deprecated{deprecated} and the deprecation superseded in {version}: the"
+        " behaviour changed (see the note)"
+    )
 
 
 def _withdrawn(report: DeprecationReport) -> list[str]:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ctxhub.ingest.docs.directives import ADMONITIONS, VERSIONED
+from ctxhub.ingest.sphinx_roles import role_reference
 
 _OPEN = re.compile(
     r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>[\w:.-]+)\}[ \t]*(?P<arg>.*?)\s*$"
@@ -25,7 +26,6 @@ _LABEL_LINE = re.compile(r"^\s*\([\w\-:./]+\)=\s*$")  # `(target-label)=` above 
 _ROLE_OR_CODE = re.compile(
     r"(?P<role>\{(?P<name>[\w:.-]+)\}`(?P<text>[^`\n]+)`)|(?P<code>`+[^`\n]*`+)"
 )
-_TITLED = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$")
 
 _CODE = frozenset({"code-block", "code", "sourcecode", "code-cell", "math", "mermaid"})
 # Sphinx doctest blocks: shown as code (a session, or a script); set-up code is hidden.
@@ -64,16 +64,11 @@ class _Open:
 
 
 def role_text(name: str, text: str) -> str:
-    """What Sphinx shows for a role: `~a.b.c` -> c, `Title <target>` -> Title."""
-    text = text.strip()
-    titled = _TITLED.match(text)
-    if titled and titled.group("title"):
-        shown = titled.group("title")
-    else:
-        target = (titled.group("target") if titled else text).lstrip("!")
-        shown = target[1:].rsplit(".", 1)[-1] if target.startswith("~") else target
+    """What Sphinx shows for a role: `~a.b.c` -> c, `Title <target>` -> Title, `.a.b`
+    (a relative reference) -> a.b."""
+    shown = role_reference(text, name).shown
     kind = name.rsplit(":", 1)[-1]
-    if kind in ("pep", "rfc"):
+    if kind in ("pep", "rfc") and not shown.startswith(kind.upper()):
         return f"{kind.upper()} {shown}"
     return f"`{shown}`" if kind in _CODE_ROLES else shown
 

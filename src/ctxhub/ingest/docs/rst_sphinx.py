@@ -22,6 +22,8 @@ from docutils.parsers.rst import Directive, directives, roles  # type: ignore[im
 from docutils.parsers.rst.languages import en  # type: ignore[import-untyped]
 from docutils.parsers.rst.states import Inliner  # type: ignore[import-untyped]
 
+from ctxhub.ingest.sphinx_roles import role_reference
+
 
 class api_ref(nodes.Inline, nodes.TextElement):  # type: ignore[misc]
     """A Sphinx cross-reference: text is what Sphinx shows; `target` the qualified name;
@@ -46,7 +48,6 @@ _API_ROLES = frozenset(
     "class meth func attr exc data obj mod const type any member property function "
     "method attribute exception module".split()
 )
-_EXPLICIT = re.compile(r"^(.+?)\s*<([^<>]*)>$", re.S)
 
 
 def generic_role(
@@ -58,15 +59,11 @@ def generic_role(
     options: dict[str, Any] | None = None,
     content: list[str] | None = None,
 ) -> tuple[list[Any], list[Any]]:
-    """`:class:`Meta <x.Meta>`` -> Meta (target x.Meta); `~x.y.z` shows `z`."""
-    body = utils.unescape(text).strip()
-    m = _EXPLICIT.match(body)
-    title, target = (m.group(1), m.group(2)) if m else ("", body)
-    tilde = target.startswith("~")
-    target = target.lstrip("~!").strip()
-    shown = title or (target.rsplit(".", 1)[-1] if tilde else target)
+    """`:class:`Meta <x.Meta>`` -> Meta (target x.Meta); `~x.y.z` shows `z`; `.x.y`
+    (Sphinx's relative reference) is `x.y`."""
+    ref = role_reference(utils.unescape(text), name)
     api = name.rsplit(":", 1)[-1].lower() in _API_ROLES
-    return [api_ref(rawtext, shown, target=target, api=api, titled=bool(title))], []
+    return [api_ref(rawtext, ref.shown, target=ref.target, api=api, titled=ref.titled)], []
 
 
 def sphinx_inliner() -> Any:

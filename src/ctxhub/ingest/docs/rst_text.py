@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 
 from ctxhub.ingest.docs.directives import ADMONITIONS, VERSIONED
+from ctxhub.ingest.sphinx_roles import ROLE, role_reference
 
-#: `:role:`text <target>``, `:domain:role:`target``, with `~` for "last part only".
-_ROLE = re.compile(r":(?:[\w.+-]+:)+`(~?)([^`]*?)`")
 #: `text <target>`_ / `text <target>`__ and plain interpreted text `text`.
 _REFERENCE = re.compile(r"(?<![`\w])`([^`<]+?)\s*<[^>]*>`_{1,2}")
 _INTERPRETED = re.compile(r"(?<![`\w])`([^`]+)`(?:_{1,2})?(?!`)")
@@ -59,18 +58,15 @@ _DROPPED = frozenset(
 
 
 def _role_text(match: re.Match[str], short: bool) -> str:
-    tilde, body = match.group(1), match.group(2).strip()
-    explicit = re.fullmatch(r"(.*?)\s*<([^>]*)>", body, re.S)
-    target = (explicit.group(2) if explicit else body).lstrip("!~")
-    if explicit and explicit.group(1):
-        title = explicit.group(1)
-        return title if short or title == target else f"{title} ({target})"
-    return target.rsplit(".", 1)[-1] if tilde and short else target
+    ref = role_reference(match.group("body"), match.group("name"))
+    if ref.titled:
+        return ref.shown if short or ref.shown == ref.target else f"{ref.shown} ({ref.target})"
+    return ref.shown if short else ref.target
 
 
 def readable_inline(text: str, short: bool = False) -> str:
     """`short`: as Sphinx shows it (headings); else with each role's target kept."""
-    text = _ROLE.sub(lambda m: _role_text(m, short), text)
+    text = ROLE.sub(lambda m: _role_text(m, short), text)
     text = _REFERENCE.sub(r"\1", text)
     return _INTERPRETED.sub(r"\1", text)
 

@@ -10,15 +10,13 @@ open it (`Deprecated `a`, `b` and `c`. Use `d` instead.`) become one record each
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
+from ctxhub.ingest.python.changelog_files import fragment_type
+from ctxhub.ingest.python.changelog_parameter_lists import listed_records
 from ctxhub.ingest.python.changelog_reno import is_reno_note, reno_entries
-from ctxhub.ingest.python.changelog_sphinx import (
-    is_unreleased_fragment,
-    sphinx_changes,
-    uses_sphinx_changelog,
-)
+from ctxhub.ingest.python.changelog_sphinx import sphinx_changes, uses_sphinx_changelog
 from ctxhub.ingest.python.changelog_subjects import (
     is_language_name,
     is_usage,
@@ -26,27 +24,8 @@ from ctxhub.ingest.python.changelog_subjects import (
     subjects,
 )
 from ctxhub.ingest.python.deprecation_text import find_replacement
+from ctxhub.ingest.sphinx_roles import readable_roles
 
-_CHANGELOG_STEMS = frozenset(
-    {
-        "changelog",
-        "changes",
-        "history",
-        "news",
-        "releases",
-        "release-notes",
-        "release_notes",
-        "releasenotes",
-        "versionhistory",
-        "version-history",
-        "version_history",
-    }
-)
-#: one file per release series (SQLAlchemy's `changelog_20.rst`)
-_NUMBERED_STEM = re.compile(r"^(?:changelog|changes)[_-]\d+$")
-_CHANGELOG_EXTS = frozenset({"", "md", "markdown", "rst", "txt"})
-_FRAGMENT_DIRS = frozenset({"changelog", "changes", "newsfragments", "changelog.d", "news"})
-_FRAGMENT = re.compile(r"^[^/]+?\.(?P<type>[a-z_]+)(?:\.\d+)?\.(?:md|markdown|rst|txt)$")
 _FRAGMENT_TYPES = {
     "deprecated": "deprecated",
     "deprecation": "deprecated",
@@ -94,26 +73,14 @@ _NOISE = re.compile(r"^(?!:[\w:]+:`)[^\w`]+")
 _ISSUE_LINKS = re.compile(r"^(?:(?:`#?\d+ <[^>]*>`_|\[#?\d+\]\([^)]*\))[,:]?\s*)+")
 
 
-def is_changelog(relpath: str) -> bool:
-    """A changelog file, a towncrier fragment in a changelog folder, or a reno note."""
-    if is_reno_note(relpath):
-        return True
-    parts = relpath.split("/")
-    name = parts[-1].lower()
-    stem, _, ext = name.partition(".")
-    if (stem in _CHANGELOG_STEMS or _NUMBERED_STEM.match(stem)) and ext in _CHANGELOG_EXTS:
-        return True
-    if is_unreleased_fragment(relpath):
-        return True
-    return len(parts) > 1 and parts[-2].lower() in _FRAGMENT_DIRS and bool(_FRAGMENT.match(name))
-
-
 @dataclass
 class _Entry:
     kind: str  # deprecated | removed
     version: str | None
     line: int
     text: str
+    lead: str = ""  # a Sphinx entry's words before its bullet list, and the list's items
+    bullets: tuple[str, ...] = ()
 
 
 def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list[Deprecation]:
@@ -124,11 +91,9 @@ def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list
     if uses_sphinx_changelog(text):
         entries = _sphinx_entries(text)
         return once([r for e in entries for r in _records(e, source, relpath)])
-    parts = relpath.split("/")
-    in_fragment_dir = len(parts) > 1 and parts[-2].lower() in _FRAGMENT_DIRS
-    fragment = _FRAGMENT.match(parts[-1].lower()) if in_fragment_dir else None
+    fragment = fragment_type(relpath)
     if fragment:
-        kind = _FRAGMENT_TYPES.get(fragment.group("type"))
+        kind = _FRAGMENT_TYPES.get(fragment)
         entries = _entries(text.splitlines(), 0, kind, None) if kind else []
     else:
         entries = _changelog_entries(text.splitlines())
@@ -153,7 +118,8 @@ def _sphinx_entries(text: str) -> list[_Entry]:
             loose = _LOOSE.match(change.text) or _LOOSE_PASSIVE.match(change.text)
             kind = _kind_of(loose.group("verb")) if loose else None
         if kind is not None:
-            out.append(_Entry(kind, change.version, change.line, change.text))
+            entry = _Entry(kind, change.version, change.line, change.text)
+            out.append(replace(entry, lead=change.lead, bullets=change.bullets))
     return out
 
 
@@ -351,6 +317,13 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
     text = _ISSUE_LINKS.sub("", _NOISE.sub("", entry.text.replace("**", "")))
     text = _ITALIC_PARAM.sub(r"`\g<n>`", text)
     kind = _said_kind(text, entry.kind)
+    if entry.bullets:  # "Removed legacy parameter names: * `f` - "x" (use "y"), ..."
+        place = Deprecation(
+            source=source, symbol="", since=entry.version, path=relpath, line=entry.line
+        )
+        listed = listed_records(entry.lead, entry.bullets, kind, place)
+        if listed:
+            return listed
     unlabelled = _LABEL.sub("", text, count=1)
     named, after = subjects(unlabelled)
     named = [(n, p) for n, p in parameters(named, unlabelled[after:]) if not is_language_name(n)]
@@ -363,7 +336,9 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
         or find_replacement(text[:after])
     )
     removal_said = "remov" in text[:40].lower()
-    note = text if kind != "removed" or removal_said else f"Removed: {text}"
+    # the note reads as the rendered changelog does (`.Cls.method` is `Cls.method`)
+    shown = readable_roles(text)
+    note = shown if kind != "removed" or removal_said else f"Removed: {shown}"
     records = [
         Deprecation(
             source=source,

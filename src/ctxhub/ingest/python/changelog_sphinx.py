@@ -31,6 +31,8 @@ class SphinxChange:
     version: str | None
     line: int  # 1-based line of the entry's first words
     text: str
+    bullets: tuple[str, ...] = ()  # the items of its bullet list, each on one line
+    lead: str = ""  # its words before that list
 
 
 def uses_sphinx_changelog(text: str) -> bool:
@@ -71,10 +73,12 @@ def sphinx_changes(text: str) -> list[SphinxChange]:
             i += 1
             continue
         options, i = _options(lines, i + 1)
+        start = i
         body, first, i = _body(lines, i, len(change.group("indent")))
         tags = frozenset(t.strip().lower() for t in options.get("tags", "").split(",") if t.strip())
         if body:
-            out.append(SphinxChange(tags, version, first + 1, body))
+            lead, bullets = _bullets(lines[start:i])
+            out.append(SphinxChange(tags, version, first + 1, body, bullets, lead))
     return out
 
 
@@ -92,6 +96,32 @@ def _options(lines: list[str], i: int) -> tuple[dict[str, str], int]:
         options[match.group("key").lower()] = match.group("value")
         i += 1
     return options, i
+
+
+_BULLET = re.compile(r"^(?P<indent>\s*)[*+-]\s+(?P<text>\S.*)$")
+
+
+def _bullets(lines: list[str]) -> tuple[str, tuple[str, ...]]:
+    """The words before the entry's own bullet list, and its items (up to a nested
+    directive), each with its wrapped lines joined: ":meth:`.Ops.drop` - "type" (use ...)"."""
+    lead: list[str] = []
+    items: list[list[str]] = []
+    indent = -1
+    for line in lines:
+        if _DIRECTIVE.match(line):
+            break
+        bullet = _BULLET.match(line)
+        if bullet is None and not items:
+            lead.append(line.strip())
+            continue
+        if bullet is not None and indent in (-1, len(bullet.group("indent"))):
+            indent = len(bullet.group("indent"))
+            items.append([bullet.group("text").strip()])
+        elif items and line.strip() and _indent(line) > indent:
+            items[-1].append(line.strip())
+        elif line.strip() and items:
+            break  # prose after the list: the list has ended
+    return " ".join(w for w in lead if w), tuple(" ".join(item) for item in items)
 
 
 def _body(lines: list[str], i: int, indent: int) -> tuple[str, int, int]:

@@ -26,6 +26,7 @@ from ctxhub.ingest.python.deprecation_subjects import (
     deprecated_sentences,
     guard_parameter,
     note_parameter,
+    parameter_said,
     sentences,
     superseded,
     version_notes,
@@ -38,6 +39,7 @@ from ctxhub.ingest.python.deprecation_text import (
     says_self_deprecated,
 )
 from ctxhub.ingest.python.deprecation_warnings import guarded_warn_sites
+from ctxhub.ingest.sphinx_roles import readable_roles
 
 _INIT_LIKE = frozenset({"__init__", "__new__", "__post_init__"})
 # When two records deprecate one symbol, the first origin here supplies note and line.
@@ -70,6 +72,9 @@ class DeprecationFinder:
         self.lines = lines or []  # the file's lines, for the comments next to a warning
         self.full: dict[str, list[Deprecation]] = {}
         self.partial: list[Deprecation] = []
+        # parameter records whose note only named the parameter: kept only when no other
+        # record tells of that parameter
+        self.bare: list[Deprecation] = []
         self.thin: dict[str, str | None] = {}  # thin warning subclass -> its first base
 
     def resolve(self, name: str | None, class_qual: str | None = None) -> str | None:
@@ -96,13 +101,13 @@ class DeprecationFinder:
         since: str | None = None,
         replacement: str | None = None,
         class_qual: str | None = None,
-    ) -> None:
+    ) -> Deprecation | None:
         record = Deprecation(
             source=self.source,
             symbol=symbol,
             replacement=replacement or self.resolve(find_replacement(text), class_qual),
             since=since or find_since(text),
-            note=text.strip() or None,
+            note=readable_roles(text.strip()) or None,  # as the rendered docs show it
             path=self.relpath,
             line=line,
             origin=origin,
@@ -111,6 +116,9 @@ class DeprecationFinder:
             self.full.setdefault(symbol, []).append(record)
         elif all(r.symbol != symbol or r.note != record.note for r in self.partial):
             self.partial.append(record)
+        else:
+            return None
+        return record
 
     def docstring_notes(
         self, node: ast.AST, symbol: str, class_qual: str | None, first_line: int
@@ -126,24 +134,31 @@ class DeprecationFinder:
             line = first_line + d.line_offset
             if d.nested:
                 # under a section entry: a part of the object, never the object itself
-                text = parameter_note(d.parameter, d.text) if d.parameter else usage_note(d.text)
-                self.add(symbol, text, "docstring", line, whole=False, since=d.version)
+                if d.parameter:
+                    said, bare = parameter_said(doc, d.parameter, d.text, d.version)
+                    text = parameter_note(d.parameter, said)
+                else:
+                    text, bare = usage_note(d.text), False
+                added = self.add(symbol, text, "docstring", line, whole=False, since=d.version)
+                self.bare += [added] if bare and added is not None else []
                 continue
             # A top-level note may still be about one parameter or usage, and a later
             # `versionchanged` of the same docstring may have superseded it.
             later = superseded(notes, d.line_offset, d.version, d.text)
             if later is not None and later.undone:
                 continue
-            text = d.text + (f" ({later.text})" if later is not None else "")
             param = None if says_self_deprecated(d.text) else note_parameter(d.text, params)
+            said, bare = parameter_said(doc, param, d.text, d.version) if param else (d.text, False)
+            text = said + (f" ({later.text})" if later is not None else "")
             if param is not None:
                 text = parameter_note(param, text)
             elif later is not None:
                 text = usage_note(text)
             whole = param is None and later is None
-            self.add(
+            added = self.add(
                 symbol, text, "docstring", line, whole=whole, since=d.version, class_qual=class_qual
             )
+            self.bare += [added] if bare and added is not None else []
 
     def annotated_parameters(self, d: Definition) -> None:
         """A parameter whose `Annotated[..., Doc("...")]` says it (or a usage of it) is
@@ -298,8 +313,32 @@ class DeprecationFinder:
         for symbol, records in self.full.items():
             out.records.append(_merge(records))
             out.symbols.add(symbol)
-        out.records.extend(self.partial)
+        out.records.extend(self._without_bare_notes())
         out.records.sort(key=lambda r: (r.line or 0, r.symbol))
+        return out
+
+    def _without_bare_notes(self) -> list[Deprecation]:
+        """The partial records, less each bare note (only the parameter's name) about a
+        parameter another record tells of; the version it gave goes to those records."""
+        told: dict[tuple[str, str | None], list[Deprecation]] = {}
+        for record in self.partial:
+            if all(record is not b for b in self.bare):
+                told.setdefault((record.symbol, record.parameter), []).append(record)
+        since = {
+            (b.symbol, b.parameter): b.since
+            for b in self.bare
+            if b.since and (b.symbol, b.parameter) in told
+        }
+        out = []
+        for record in self.partial:
+            key = (record.symbol, record.parameter)
+            if any(record is b for b in self.bare):
+                if key not in told:
+                    out.append(record)
+            elif record.since is None and key in since:
+                out.append(record.model_copy(update={"since": since[key]}))
+            else:
+                out.append(record)
         return out
 
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ctxhub.ingest.python.callgraph import dotted_chain
+from ctxhub.ingest.python.deprecation_text import parameter_entry
 
 _WORD = r"[A-Za-z_]\w*"
 
@@ -115,6 +116,25 @@ def deprecated_sentences(text: str) -> str | None:
     said = [s for p in paragraphs for s in sentences(" ".join(p.split())) if _DEPRECATED.search(s)]
     said = [s for s in said if not _NOT_DEPRECATED.search(s)]
     return " ".join(said) or None
+
+
+def names_only(text: str, name: str) -> bool:
+    """The note is the parameter's name and nothing more (`*repr_ns*`): it says nothing
+    of its own."""
+    return text.strip().strip("*`'\" .,;:") == name
+
+
+def parameter_said(doc: str, param: str, text: str, version: str | None) -> tuple[str, bool]:
+    """What a docstring note about parameter `param` says, and whether it is bare: a note
+    that is only the parameter's name (`.. deprecated:: 24.1.0 *repr_ns*`) takes the
+    sentences of the parameter's own entry that say it is deprecated, else it says no
+    more than "deprecated since V" (bare)."""
+    if text.strip() and not names_only(text, param):
+        return text, False
+    said = deprecated_sentences(parameter_entry(doc, param) or "")
+    if said:
+        return said, False
+    return "deprecated" + (f" since {version}." if version else "."), True
 
 
 def annotated_docs(args: ast.arguments) -> list[tuple[str, str, int]]:

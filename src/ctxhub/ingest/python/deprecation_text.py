@@ -269,3 +269,25 @@ def _owner(lines: list[str], index: int, indent: int) -> str | None:
             match = _PARAM_LINE.match(line)
             return (match.group("name") or match.group("field")) if match else None
     return None
+
+
+def parameter_entry(doc: str, name: str) -> str | None:
+    """The text of parameter `name`'s entry in a cleaned docstring (Google's `name
+    (type):`, numpy's `name : type`, a Sphinx `:param name:` field, with the lines
+    indented under it); directive lines are no part of what the entry says."""
+    lines = doc.splitlines()
+    for i, line in enumerate(lines):
+        match = _PARAM_LINE.match(line)
+        if match is None or (match.group("name") or match.group("field")) != name:
+            continue
+        indent = len(line) - len(line.lstrip())
+        body = [line[match.end() :].strip()]
+        for follow in lines[i + 1 :]:
+            if follow.strip() and len(follow) - len(follow.lstrip()) <= indent:
+                break
+            body.append("" if _ANY_DIRECTIVE.match(follow) else follow.strip())
+        return "\n".join(body).strip() or None
+    return None
+
+
+_ANY_DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]+::")

@@ -22,7 +22,8 @@ import ast
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.ingest.python.aliases import alias_tables, find_aliases
 from ctxhub.ingest.python.callgraph import ScopeContext
-from ctxhub.ingest.python.changelog import extract_changelog_deprecations, is_changelog
+from ctxhub.ingest.python.changelog import extract_changelog_deprecations
+from ctxhub.ingest.python.changelog_files import is_changelog
 from ctxhub.ingest.python.definitions import Definition, class_fields
 from ctxhub.ingest.python.deprecated_shims import deprecated_shim, is_thin_warning_subclass
 from ctxhub.ingest.python.deprecation_finder import CodeDeprecations, DeprecationFinder

@@ -9,7 +9,7 @@ import re
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.ingest.examples.layout import Example
-from ctxhub.ingest.python.changelog import is_changelog
+from ctxhub.ingest.python.changelog_files import is_changelog
 from ctxhub.ingest.python.changelog_reno import is_reno_note
 from ctxhub.ingest.python.modules import PackageLayout, is_python_path
 from ctxhub.sources.base import ContentKind

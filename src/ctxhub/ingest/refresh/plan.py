@@ -58,7 +58,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 29,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 30,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -90,17 +90,20 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # lazy-import tables, filled `__getattr__` templates, `!r` kept, since from comments;
     # 28: a Sphinx relative reference (`.Cls.method`) read as a name;
     # 29: a module records its star imports, `__all__`, lazy-import tables and public
-    # constants
-    "docs": 9,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # constants; 30: notes read Sphinx roles as the docs show them (`.Cls.m` is `Cls.m`),
+    # a note that only names its parameter takes the parameter entry's sentence (or goes,
+    # when another record tells of that parameter)
+    "docs": 10,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
     # names, short HTML pages kept, an H1 with markup not repeated after the title;
     # 8: a reST section that only names definitions for autodoc is lookup-only; 9: a
-    # built HTML page's chunks cite the .html file's lines and their heading's id
+    # built HTML page's chunks cite the .html file's lines and their heading's id; 10:
+    # Sphinx relative references (`.Cls.m`) read without the dot, `:pep:` as "PEP n"
     "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
-    "changelog": 6,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 7,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -110,7 +113,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 6: the Sphinx `changelog` extension (`.. change::` with `:tags:`, `unreleased*/`
     # fragments), "was removed" / "undeprecated" entries, `:paramref:` and *x* arguments,
     # bare CamelCase names an entry opens by deprecating, a removed parameter also under
-    # its dotted name
+    # its dotted name; 7: notes read Sphinx roles as the docs show them, a Sphinx entry's
+    # bullet list of parameters under their owners ("* `Ops.f` - "x" (use "y")")
 }
 
 
