@@ -30,6 +30,20 @@ from ctxhub.store.protocol import Store
 #: A whole query that is one capitalised name, maybe in backticks or called: `Table`,
 #: `Table()`, ``Table``
 _BARE_CLASS = re.compile(r"`?([A-Z][A-Za-z0-9_]*)(?:\(\))?`?")
+#: A whole query that is a package's name and a capitalised name: `jinja2 Environment`
+_PACKAGE_AND_NAME = re.compile(r"`?([a-z_][a-z0-9_]*)`?\s+`?([A-Z][A-Za-z0-9_]*)(?:\(\))?`?")
+
+
+def as_dotted_name(store: Store, query: str) -> str | None:
+    """`jinja2.Environment` for the query `jinja2 Environment` when `jinja2` is a
+    top-level package an indexed source holds: the agent named the class the way the
+    package exports it, with a space for the dot. None for any other query."""
+    match = _PACKAGE_AND_NAME.fullmatch(query.strip())
+    if not match:
+        return None
+    package, name = match.groups()
+    packages = {str(p) for s in store.sources() for p in s.stats.get("packages", ())}
+    return f"{package}.{name}" if package in packages else None
 
 
 def named_definitions(
@@ -42,12 +56,23 @@ def named_definitions(
     wanted = list(kinds) if kinds else None
     found: list[str] = []
     for name in analysis.identifiers:
-        if "." in name and not store.symbol_lookup([name], filters, wanted, 1):
+        if "." in name and not _defined_as_written(store, name, filters, wanted):
             found += recorded_targets(store, name)
     match = _BARE_CLASS.fullmatch(analysis.text.strip())
     if match:
         found += _one_class(store, match.group(1), filters)
     return list(dict.fromkeys(found))
+
+
+def _defined_as_written(
+    store: Store, name: str, filters: SearchFilters, kinds: list[str] | None
+) -> bool:
+    """Some definition's qualified name is `name` or ends with it, in its case: the
+    store matches names in any case, and `jinja2.Environment` (the class `jinja2`
+    re-exports) is not the module `jinja2.environment`."""
+    found = store.symbol_lookup([name], filters, kinds, 20)
+    chunks = store.get_chunks([cid for cid, _ in found])
+    return any(c.symbol == name or (c.symbol or "").endswith("." + name) for c in chunks)
 
 
 def _one_class(store: Store, name: str, filters: SearchFilters) -> list[str]:

@@ -65,7 +65,7 @@ class SymbolBoost:
         # a query that is one name asks for its definition wherever it is defined; a
         # question that mentions a re-exported name leaves the lookup to the symbol path
         named = analysis.names if analysis.is_name else analysis.identifiers
-        wanted = [i.lower() for i in named]
+        wanted = list(named)
         parts = [_matched_parts(c.chunk.symbol, wanted) for c in candidates]
         bases = {
             (c.chunk.source, _base_name(b))
@@ -83,9 +83,20 @@ class SymbolBoost:
 
 
 def _matched_parts(symbol: str | None, wanted: list[str]) -> int:
-    """How many dotted parts of the longest query name `symbol` ends with (0: none)."""
-    low = (symbol or "").lower()
-    return max((n.count(".") + 1 for n in wanted if low == n or low.endswith("." + n)), default=0)
+    """How many dotted parts of the longest query name `symbol` ends with (0: none). A
+    name written with capitals matches in its case (`jinja2.Environment` is the class,
+    not the module `jinja2.environment`); one in lower case matches any case."""
+    name = symbol or ""
+    low = name.lower()
+    return max(
+        (
+            n.count(".") + 1
+            for n in wanted
+            if (low == n.lower() or low.endswith("." + n.lower()))
+            and (n.islower() or name == n or name.endswith("." + n))
+        ),
+        default=0,
+    )
 
 
 def _base_name(base: str) -> str:

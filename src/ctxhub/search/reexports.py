@@ -146,7 +146,8 @@ def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
     (`pluggy` exports `pluggy._hooks.X`, which `_hooks` imports from `pluggy._other`):
     the private modules of the symbol's package that import it are followed, at most
     `MAX_HOPS` deep and never twice through one spelling, and the shortest public name
-    any of them leads to wins. One store query for the exporters and one for the
+    any of them leads to wins, one in the symbol's own top-level package before one in
+    another (a compat package re-exporting it). One store query for the exporters and one for the
     importers per hop, and one per exporting module; a symbol already spelled as its
     shortest public name is left out."""
     wanted = {s for s in symbols if s and "." in s}
@@ -166,7 +167,14 @@ def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
         frontier = _imported_spellings(store, frontier, spellings)
     found: dict[str, str] = {}
     for symbol, candidates in public.items():
-        best = min(candidates, key=lambda s: (s.count("."), len(s), s), default=None)
+        # the symbol's own top-level package first: a compat package re-exporting it
+        # (`cattr`, the legacy name beside `cattrs`) is shorter but not the import to write
+        top = symbol.split(".", 1)[0]
+        best = min(
+            candidates,
+            key=lambda s: (s.split(".", 1)[0] != top, s.count("."), len(s), s),
+            default=None,
+        )
         if best is not None and best != symbol:
             found[symbol] = best
     return found

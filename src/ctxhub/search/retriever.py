@@ -34,7 +34,7 @@ from ctxhub.search.collapse import collapse
 from ctxhub.search.drill import drill_down
 from ctxhub.search.frameworks import NamedFramework
 from ctxhub.search.fusion import max_fused, merge_windows, rrf
-from ctxhub.search.named import named_definitions
+from ctxhub.search.named import as_dotted_name, named_definitions
 from ctxhub.search.rank import (
     Candidate,
     Currency,
@@ -283,6 +283,9 @@ class Retriever:
         if self.ablation is not None:
             options = replace(options, paths=self.ablation.paths, scorers=self.ablation.scorers)
         analysis = analyze(request.query)
+        if "symbol" in options.paths and (dotted := as_dotted_name(self.store, request.query)):
+            # `jinja2 Environment` is asked as `jinja2.Environment` (search/named.py)
+            analysis = replace(analyze(dotted), text=request.query)
         if "symbol" in options.paths:
             kinds = list(request.kinds) if request.kinds else None
             found = named_definitions(self.store, analysis, request.filters, kinds)
