@@ -9,7 +9,6 @@ knowing any framework.
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 
@@ -147,51 +146,6 @@ def says_self_deprecated(text: str) -> bool:
 def find_since(text: str) -> str | None:
     match = _SINCE.search(text) or _SINCE_LOOSE.search(text)
     return match.group(1) if match else None
-
-
-def message_text(expr: ast.expr | None) -> str | None:
-    """The literal text of a warning message; f-string fields kept as `{expr}`."""
-    if expr is None:
-        return None
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-        return expr.value
-    if isinstance(expr, ast.JoinedStr):
-        parts = []
-        for value in expr.values:
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                parts.append(value.value)
-            elif isinstance(value, ast.FormattedValue):
-                parts.append("{" + ast.unparse(value.value) + "}")
-        return "".join(parts)
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-        # "[DEPRECATION v{version}] " + message: a name joined in is a field, as in an
-        # f-string (a helper's template then keeps the message its callers pass)
-        left, right = _piece(expr.left), _piece(expr.right)
-        if left is None or right is None or not (_has_text(left) or _has_text(right)):
-            return None
-        return left + right
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
-        return message_text(expr.left)
-    if (  # "...".format(...)
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr == "format"
-    ):
-        return message_text(expr.func.value)
-    return None
-
-
-def _piece(expr: ast.expr) -> str | None:
-    """One operand of a `+` in a message: its text, or `{name}` for a name or attribute."""
-    text = message_text(expr)
-    if text is None and isinstance(expr, ast.Name | ast.Attribute):
-        return "{" + ast.unparse(expr) + "}"
-    return text
-
-
-def _has_text(piece: str) -> bool:
-    """Whether a piece holds literal words, not only a `{field}`."""
-    return bool(re.sub(r"\{[^{}]*\}", "", piece).strip())
 
 
 @dataclass(frozen=True)
