@@ -193,8 +193,9 @@ def test_a_folded_source_that_is_due_a_refresh_is_named_in_the_notes(
     )
     response = search_tools.search(hub, "App add step", limit=10)
     [hit] = [h for h in response.hits if h.symbol == "tv.main.App.add"]
-    assert hit.source == "tv-old"  # the due source ranks last: folded into the pin
-    assert [a["source"] for a in hit.metadata["also_in"]] == ["tv"]
+    # due a refresh, it is still the version nearest to what runs: the pin folds into it
+    assert hit.source == "tv"
+    assert [a["source"] for a in hit.metadata["also_in"]] == ["tv-old"]
     assert any(n.startswith(f"tv: {due}") for n in response.source_notes)
 
 
@@ -247,3 +248,26 @@ def test_a_doc_page_by_path_answers_from_the_installed_version_and_names_the_oth
     assert page.source == "tv" and sorted(page.other_sources) == ["ot", "tv-old"]
     assert "also in: " in doc_page(page) and "tv-old" in doc_page(page)
     assert docs_tools.get_doc(hub, path="README", source="ot").other_sources == []
+
+
+def test_a_distribution_due_a_refresh_still_answers_before_a_pinned_release(
+    hub: HubSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # another version installed since `tv` was indexed: it is still nearer to what runs
+    # than the pinned old release beside it
+    monkeypatch.setattr(
+        hub_status_module,
+        "environment_note",
+        lambda origin, indexed: "refresh due: 9.9 installed, 1.0 indexed",
+    )
+    assert code_tools.get_code_snippet(hub, symbol="App.add").source == "tv"
+    hits = search_tools.search(hub, "tv.main.App.add", limit=3).hits
+    assert hits[0].source == "tv"
+    # a distribution no longer installed steps behind the pinned release
+    monkeypatch.setattr(hub_status_module, "_looked_up", {})
+    monkeypatch.setattr(
+        hub_status_module,
+        "environment_note",
+        lambda origin, indexed: "not installed any more: 1.0 indexed is kept",
+    )
+    assert code_tools.get_code_snippet(hub, symbol="App.add").source == "tv-old"

@@ -22,7 +22,7 @@ from ctxhub.store.protocol import SourceState
 #: Source name -> rank (lower preferred) for the sources asked; a source missing from the
 #: answer ranks UNRANKED. Asked only when two sources hold one copy each.
 SourceRank = Callable[[Collection[str]], Mapping[str, int]]
-UNRANKED = 1
+UNRANKED = 2  # as tools/hub_status.UNKNOWN: a source the answer does not rank
 
 
 def copy_key(chunk: Chunk) -> tuple[str, str]:

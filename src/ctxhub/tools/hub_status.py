@@ -47,23 +47,27 @@ def _cached_note(origin: str, indexed: str | None) -> str | None:
 
 
 #: How a source ranks when several define one symbol (lower first): the version
-#: installed in the project, then a source with no installed counterpart (a folder, a
-#: pinned release), then a distribution that is due a refresh or no longer installed.
-INSTALLED, UNKNOWN, NOT_INSTALLED = 0, 1, 2
+#: installed in the project; then a distribution installed at another version since it
+#: was indexed (due a refresh, it is still the nearest to what runs: a pinned old
+#: release beside it is not); then a source with no installed counterpart (a folder, a
+#: pinned release); then a distribution no longer installed.
+INSTALLED, DRIFTED, UNKNOWN, NOT_INSTALLED = 0, 1, 2, 3
 
 
 def installed_ranks(store: HubStore, names: set[str]) -> dict[str, int]:
-    """INSTALLED, UNKNOWN or NOT_INSTALLED for each of `names` (looked up at most every
-    INSTALLED_TTL_S)."""
+    """INSTALLED, DRIFTED, UNKNOWN or NOT_INSTALLED for each of `names` (looked up at
+    most every INSTALLED_TTL_S)."""
     ranks: dict[str, int] = {}
     for state in store.sources():
         if state.name in names:
             if pypi.distribution_of(state.origin) is None:
                 ranks[state.name] = UNKNOWN
-            elif _cached_note(state.origin, state.version) is None:
+            elif (note := _cached_note(state.origin, state.version)) is None:
                 ranks[state.name] = INSTALLED
-            else:
+            elif note.startswith("not installed"):
                 ranks[state.name] = NOT_INSTALLED
+            else:
+                ranks[state.name] = DRIFTED
     return ranks
 
 
