@@ -39,10 +39,14 @@ FILES = {
     "pub/converters.py": "from core.converters import *\n",
     "pub/requests.py": 'class Request:\n    """A request."""\n',
     "pub/status.py": (
+        "from typing import Callable, TypeVar\n\n"
         "__all__ = ['HTTP_404_NOT_FOUND', 'default_port']\n\n"
         "HTTP_404_NOT_FOUND = 404\n"
         "default_port = 80\n"
         "helper_value = 3\n"
+        "Hook = Callable[[int], int]\n"  # a type alias signatures use
+        "T = TypeVar('T')\n"
+        "picked = REGISTRY['x']\n"  # a subscript, but no type
     ),
     # a public name re-exported through two private modules
     "plug/__init__.py": "from plug._hooks import HookimplMarker, Manager\n",
@@ -144,6 +148,7 @@ def test_calls_start_from_a_star_imported_name(hub: HubSession) -> None:
         "pub.converters._private",  # private, and no `__all__` names it
         "pub.Request",  # `pub/__init__.py` binds only `__version__`
         "pub.status.helper_value",  # neither in `__all__` nor a constant's spelling
+        "pub.status.picked",  # a value picked from a table is no type alias
     ],
 )
 def test_a_name_its_module_does_not_bind_is_not_found(hub: HubSession, asked: str) -> None:
@@ -162,7 +167,7 @@ def test_not_importable_names_where_it_is_defined(hub: HubSession) -> None:
     assert nearest.nearest_names(hub, "pub.Request")[0] == "pub.requests.Request"
 
 
-@pytest.mark.parametrize("name", ["HTTP_404_NOT_FOUND", "default_port"])
+@pytest.mark.parametrize("name", ["HTTP_404_NOT_FOUND", "default_port", "Hook", "T"])
 def test_a_public_constant_is_shown_at_its_line(hub: HubSession, name: str) -> None:
     snippet = code_tools.get_code_snippet(hub, symbol=f"pub.status.{name}")
     assert snippet.resolution == "constant" and snippet.symbol == f"pub.status.{name}"

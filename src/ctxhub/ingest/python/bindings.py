@@ -7,7 +7,9 @@ on its module chunk so a lookup can tell `pkg.name` that exists from one that do
 - `lazy`: names a PEP 562 lazy-import table binds (`lazy_import(globals(),
   aliases={"connect": ".asyncio.client"})`): {name: the module or object path, absolute}.
 - `constants`: public module-level values (`HTTP_404_NOT_FOUND = 404`) listed in
-  `__all__` or spelled UPPER_CASE, with their lines, so a lookup can show them.
+  `__all__` or spelled UPPER_CASE, and public type aliases and typing names
+  (`StructureHook = Callable[[Any, type], Any]`, `T = TypeVar("T")`), with their lines,
+  so a lookup can show them.
 """
 
 from __future__ import annotations
@@ -120,9 +122,34 @@ def _is_globals(node: ast.expr) -> bool:
     )
 
 
+#: Calls that make a typing name: `T = TypeVar("T")`, `UserId = NewType("UserId", int)`
+_TYPING_FACTORIES = frozenset({"TypeVar", "NewType", "ParamSpec", "TypeVarTuple"})
+
+
+def _is_type_alias(stmt: ast.Assign | ast.AnnAssign) -> bool:
+    """`Hook = Callable[[Any], T]`, `Hook: TypeAlias = ...`, `T = TypeVar("T")`: a name
+    that appears in signatures, which an agent looks up as it looks up a class."""
+    if isinstance(stmt, ast.AnnAssign):
+        return ast.unparse(stmt.annotation).rsplit(".", 1)[-1] == "TypeAlias"
+    value = stmt.value
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in _TYPING_FACTORIES
+    # a subscripted generic: `Callable[...]`, `typing.Union[...]`, `Mapping[str, Hook]`
+    if not isinstance(value, ast.Subscript):
+        return False
+    generic = value.value
+    if not isinstance(generic, (ast.Name, ast.Attribute)):
+        return False
+    last = ast.unparse(generic).rsplit(".", 1)[-1]
+    return last[:1].isupper() and not last.isupper()  # `TABLE["x"]` is a value
+
+
 def module_constants(tree: ast.Module, declared: set[str]) -> dict[str, list[int]]:
     """{name: [first line, last line]} of module-level assignments to a name in
-    `__all__` or a public UPPER_CASE name (the last binding wins, as at import time)."""
+    `__all__`, a public UPPER_CASE name, or a public type alias or typing name
+    (`_is_type_alias`) (the last binding wins, as at import time)."""
     out: dict[str, list[int]] = {}
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign):
@@ -132,7 +159,12 @@ def module_constants(tree: ast.Module, declared: set[str]) -> dict[str, list[int
         else:
             continue
         for name in targets:
-            if name in declared or (_UPPER.match(name) and not name.startswith("_")):
+            public = not name.startswith("_")
+            if (
+                name in declared
+                or (public and _UPPER.match(name))
+                or (public and _is_type_alias(stmt))
+            ):
                 out[name] = [stmt.lineno, stmt.end_lineno or stmt.lineno]
         if len(out) >= MAX_CONSTANTS:
             break
