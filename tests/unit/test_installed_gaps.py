@@ -31,8 +31,14 @@ class Settings:
 '''
 
 NEW = (
-    OLD
+    "import warnings\n"
+    + OLD
     + '''
+    def legacy_values(self):
+        """The values, as a list."""
+        warnings.warn("legacy_values is deprecated; use reload", DeprecationWarning)
+        return list(self.values)
+
     def cached_instance(self):
         """Build the settings once and cache the instance for later calls."""
         if self.cache is None:
@@ -92,3 +98,17 @@ def test_a_definition_the_installed_version_has_says_nothing(hub: HubSession) ->
     reload = [h for h in response.hits if (h.symbol or "").endswith("Settings.reload")]
     assert reload and not any("not_installed" in h.metadata for h in response.hits[:1])
     assert all("not_installed" not in h.metadata for h in reload)
+
+
+def test_a_deprecation_only_another_release_has_says_the_installed_one_lacks_it(
+    hub: HubSession,
+) -> None:
+    from ctxhub.tools.deprecation_tools import check_deprecation
+    from ctxhub.tools.render import deprecation_report
+
+    report = check_deprecation(hub, "ps.main.Settings.legacy_values")
+    assert report.deprecated
+    assert report.not_installed is not None
+    assert "has no ps.main.Settings.legacy_values; this is ps-next" in report.not_installed
+    assert f"NOTE: {report.not_installed}" in deprecation_report(report)
+    assert check_deprecation(hub, "ps.main.Settings.reload").not_installed is None

@@ -234,6 +234,9 @@ class DeprecationReport(BaseModel):
     #: a changelog says it was removed (in `removed_in`), not only deprecated
     removed: bool = False
     removed_in: str | None = None
+    #: the version installed in the project has no such definition: only another
+    #: indexed release does (tools/installed_gaps.py)
+    not_installed: str | None = None
     #: False: no definition of that name is indexed (so "not deprecated" would be a guess)
     found: bool = True
     #: what was looked at before answering "no deprecation found"

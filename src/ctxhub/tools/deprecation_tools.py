@@ -14,6 +14,7 @@ from ctxhub.tools.deprecation_docs import DocDeprecation, docs_deprecations
 from ctxhub.tools.deprecation_names import is_undeprecation, names_it
 from ctxhub.tools.deprecation_records import grouped, other_names, removed_in, withdrawn
 from ctxhub.tools.hub_status import installed_ranks
+from ctxhub.tools.installed_gaps import missing_from_installed
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
 
@@ -137,6 +138,9 @@ def _answer(
     removals = [removed_in(d) for d in entries if removed_in(d)[0] and not d.partial]
     notices = [d for d in entries if not removed_in(d)[0]]
     final, itself_deprecated = _final_replacement(hub, replacement)
+    # deprecated in the release that has it, and gone from the one the project runs
+    held = {c.source: c.version for c in defined} or {d.source: None for d in entries}
+    gone = missing_from_installed(hub.store, defined[0].symbol or symbol, held) if defined else None
     return DeprecationReport(
         symbol=symbol,
         deprecated=True,
@@ -145,6 +149,7 @@ def _answer(
         since=next((d.since for d in notices if d.since), None),
         removed_in=next((v for _, v in removals if v), None),
         removed=bool(removals),
+        not_installed=gone,
         note=first.note if first else None,
         location=location,
         entries=entries[:20],

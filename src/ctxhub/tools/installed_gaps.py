@@ -9,7 +9,7 @@ says so: `not_installed` in its metadata, rendered as a line of its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from ctxhub.core.knowledge import ChunkQuery, Hit
 from ctxhub.search.versions import package_keys
@@ -25,34 +25,47 @@ def installed_gaps(store: HubStore, hits: Sequence[Hit]) -> dict[str, str]:
     its package when the installed copy (another source of that package) has no
     definition of that qualified name. The environment is asked only when some hit's
     source shares a package with another source."""
-    named = [h for h in hits if h.kind == "api" and h.symbol]
-    if not named:
-        return {}
+    notes: dict[str, str] = {}
+    for hit in hits:
+        if hit.kind != "api" or not hit.symbol:
+            continue
+        folded = {str(v.get("source")) for v in hit.metadata.get("also_in", ())}
+        note = missing_from_installed(store, hit.symbol, {hit.source: hit.version}, folded)
+        if note:
+            notes[hit.id] = note
+    return notes
+
+
+def missing_from_installed(
+    store: HubStore,
+    symbol: str,
+    found_in: Mapping[str, str | None],
+    also: Collection[str] = (),
+) -> str | None:
+    """The note for `symbol`, defined (or recorded) in the sources `found_in` (name ->
+    version), when none of them is the installed copy of its package and the installed
+    copy (another source of that package) has no definition of it; None otherwise.
+    `also`: further sources known to hold it (a hit's folded versions)."""
     states = {s.name: s for s in store.sources()}
     keys = {name: package_keys(state) for name, state in states.items()}
-    kin = {
-        src: [o for o in keys if o != src and keys[o] & keys.get(src, set())]
-        for src in {h.source for h in named}
-    }
-    if not any(kin.values()):
-        return {}
-    ranks = installed_ranks(store, set(kin) | {o for others in kin.values() for o in others})
-    notes: dict[str, str] = {}
-    for hit in named:
-        if ranks.get(hit.source) == INSTALLED:
-            continue
-        installed = [o for o in kin.get(hit.source, []) if ranks.get(o) == INSTALLED]
-        folded = {str(v.get("source")) for v in hit.metadata.get("also_in", ())}
-        if not installed or folded & set(installed):
-            continue  # no installed copy known, or the hit stands for it too
-        target = installed[0]
-        if store.find_chunks(ChunkQuery(kind="api", source=target, symbol=hit.symbol)):
-            continue
-        version = states[target].version
-        notes[hit.id] = (
-            f"not in the installed version: {target}"
-            + (f" (v{version})" if version else "")
-            + f" has no {hit.symbol}; this is {hit.source}"
-            + (f" v{hit.version}" if hit.version else "")
-        )
-    return notes
+    mine = set().union(*(keys.get(src, set()) for src in found_in)) if found_in else set()
+    kin = [o for o in keys if o not in found_in and keys[o] & mine]
+    if not kin:
+        return None
+    ranks = installed_ranks(store, set(found_in) | set(kin))
+    if any(ranks.get(src) == INSTALLED for src in [*found_in, *also]):
+        return None
+    installed = [o for o in kin if ranks.get(o) == INSTALLED]
+    if not installed:
+        return None
+    target = installed[0]
+    if store.find_chunks(ChunkQuery(kind="api", source=target, symbol=symbol)):
+        return None
+    version = states[target].version
+    source, indexed = next(iter(found_in.items()))
+    return (
+        f"not in the installed version: {target}"
+        + (f" (v{version})" if version else "")
+        + f" has no {symbol}; this is {source}"
+        + (f" v{indexed}" if indexed else "")
+    )

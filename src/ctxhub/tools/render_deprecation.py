@@ -54,6 +54,8 @@ def _verdict(report: DeprecationReport) -> str:
 
 def _details(report: DeprecationReport) -> list[str]:
     lines = []
+    if report.not_installed:  # first: the name does not import in the project at all
+        lines.append(f"NOTE: {report.not_installed}")
     if report.evidence == "docs":
         lines.append("evidence: docs only (no deprecation found in the indexed code)")
     if report.note:
