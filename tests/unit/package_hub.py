@@ -26,11 +26,29 @@ def package_hub(root: Path, package: str, files: Mapping[str, str]) -> Iterator[
     for name, text in {"__init__.py": "", **files}.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(textwrap.dedent(text))
-    home = root / "home"
+    with _indexed(root / "home", SourceSpec(name=package, kind=["python"], path=str(root))) as hub:
+        yield hub
+
+
+@contextmanager
+def tree_hub(root: Path, source: str, files: Mapping[str, str]) -> Iterator[HubSession]:
+    """`files` (paths below the source's folder, packages included: `pkg/mod.py`; texts
+    as given) as source `source`, whose folder is `root/src` (chunk paths read
+    `pkg/mod.py`), in a hub under `root`."""
+    folder = root / "src"
+    for rel, text in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    with _indexed(root / "home", SourceSpec(name=source, kind=["python"], path=str(folder))) as hub:
+        yield hub
+
+
+@contextmanager
+def _indexed(home: Path, spec: SourceSpec) -> Iterator[HubSession]:
+    """A hub at `home` holding `spec`, indexed by a real refresh with the hashing embedder."""
     embedder = HashingEmbedder(dim=64)
     with SQLiteStore(home / "ctxhub.db") as store:
         store.bind_model(embedder.id, embedder.dim)
-        spec = SourceSpec(name=package, kind=["python"], path=str(root))
         refresh(store, [spec], home / "sources", embedder)
     set_embedder(embedder)
     try:

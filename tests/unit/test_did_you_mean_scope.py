@@ -8,14 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from ctxhub.config import Settings
 from ctxhub.core.errors import NotFoundError
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools
+from tests.unit.package_hub import tree_hub
 
 FILES = {
     "wf/__init__.py": '__version__ = "1.0"\n',
@@ -42,21 +38,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    root = tmp_path_factory.mktemp("dym")
-    for rel, text in FILES.items():
-        (root / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / "src" / rel).write_text(text)
-    home = root / "home"
-    embedder = HashingEmbedder(dim=64)
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(
-            store, [SourceSpec(name="wf", kind=["python"], path=str(root / "src"))], home, embedder
-        )
-    set_embedder(embedder)
-    with HubSession(Settings(home=home)) as h:
+    with tree_hub(tmp_path_factory.mktemp("dym"), "wf", FILES) as h:
         yield h
-    set_embedder(None)
 
 
 def _did_you_mean(hub: HubSession, symbol: str) -> list[str]:

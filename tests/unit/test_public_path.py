@@ -10,16 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.config import Settings
 from ctxhub.core.errors import NotFoundError
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.search.reexports import public_paths
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
+from ctxhub.session import HubSession
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import code_tools, deprecation_tools, search_tools
 from ctxhub.tools.render import code_snippet, search_response
+from tests.unit.package_hub import tree_hub
 
 BODY = "    waited = 0\n    while waited < delay:\n        waited += 1\n    return waited\n"
 FILES = {
@@ -47,21 +44,8 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    root = tmp_path_factory.mktemp("public")
-    for rel, text in FILES.items():
-        (root / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / "src" / rel).write_text(text)
-    home = root / "home"
-    embedder = HashingEmbedder(dim=64)
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(
-            store, [SourceSpec(name="pk", kind=["python"], path=str(root / "src"))], home, embedder
-        )
-    set_embedder(embedder)
-    with HubSession(Settings(home=home)) as h:
+    with tree_hub(tmp_path_factory.mktemp("public"), "pk", FILES) as h:
         yield h
-    set_embedder(None)
 
 
 def test_a_hit_names_its_shortest_public_path(hub: HubSession) -> None:
@@ -128,21 +112,8 @@ CHAINED = {
 
 @pytest.fixture(scope="module")
 def chained(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    root = tmp_path_factory.mktemp("chained")
-    for rel, text in CHAINED.items():
-        (root / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / "src" / rel).write_text(text)
-    home = root / "home"
-    embedder = HashingEmbedder(dim=64)
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(
-            store, [SourceSpec(name="pq", kind=["python"], path=str(root / "src"))], home, embedder
-        )
-    set_embedder(embedder)
-    with HubSession(Settings(home=home)) as h:
+    with tree_hub(tmp_path_factory.mktemp("chained"), "pq", CHAINED) as h:
         yield h
-    set_embedder(None)
 
 
 def test_a_re_export_through_private_modules_names_its_public_path(chained: HubSession) -> None:
