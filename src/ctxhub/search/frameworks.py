@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ctxhub.core.identifiers import canonical_name
 from ctxhub.search.analyzer import QueryAnalysis
 from ctxhub.search.rank import Candidate
+from ctxhub.search.versions import package_keys
 from ctxhub.store.protocol import SourceState
 
 _WORD = re.compile(r"[a-z][a-z0-9]*")
@@ -33,10 +33,8 @@ GENERIC = frozenset(
 
 def framework_names(state: SourceState) -> set[str]:
     """The names of the framework(s) a source indexes; empty when it has no package."""
-    names = {str(p).lower() for p in state.stats.get("packages", ())}
-    if state.origin.startswith("pypi:"):
-        dist = re.split(r"[\s=<>!~@\[]", state.origin.removeprefix("pypi:"), maxsplit=1)[0]
-        names.add(canonical_name(dist))
+    # its packages and its distribution (`dist:pipecat-ai`), as version folding reads them
+    names = {key.removeprefix("dist:").lower() for key in package_keys(state)}
     # `pipecat_flows`, `pipecat-ai` -> `pipecat`; a private `_pkg` is `pkg`
     found = {m.group(0) for n in names if (m := _WORD.search(n.lstrip("_")))}
     return found - GENERIC
