@@ -99,6 +99,18 @@ def test_filters_apply_before_ranking(
     assert total == len(expected)
 
 
+def test_declared_only_keeps_the_definitions_a_module_exports(hub_store: HubStore) -> None:
+    """The retriever's `declared` path: only what a public module's `__all__` or a
+    package's re-exports name, wherever it is defined."""
+    _fill(hub_store)
+    module = make_chunk(
+        "fw", "pkg/__init__.py", "pkg", chunk_type="module", extra={"exports": ["pkg.a.Speaker"]}
+    )
+    hub_store.replace_file("fw", "pkg/__init__.py", [module])
+    assert _ids(hub_store, SearchFilters(declared_only=True)) == {"pkg.a.Speaker"}
+    assert hub_store.list_ids(SearchFilters(declared_only=True), None, 50)[1] == 1
+
+
 def test_a_failed_transaction_leaves_nothing_and_a_change_moves_the_generation(
     hub_store: HubStore,
 ) -> None:

@@ -97,6 +97,7 @@ def test_implementation_wording_is_told_from_usage_wording() -> None:
         "where is the timer loop",
         "which code swaps the field names",
         "what happens to queued frames on interruption",
+        "how does `cli sdist upload` get split into subcommand runs",  # a quoted subject
     ]
     uses = ["how do I serve static files", "I want to run code at startup", "cache a response"]
     assert all(analyze(q).asks_implementation for q in asks)

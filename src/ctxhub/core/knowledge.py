@@ -211,6 +211,10 @@ class SearchFilters(BaseModel):
     #: Leave out lookup-only chunks (`LOOKUP_ONLY`): the retriever's, for the paths that
     #: read chunk rows (symbols, templates); BM25 and dense never hold them
     ranked_only: bool = False
+    #: Only the definitions a framework declares as its API (named in a public module's
+    #: `__all__` or re-exported by a package: the `exports` terms): the retriever's, for
+    #: its `declared` path
+    declared_only: bool = False
 
     def is_structural(self) -> bool:
         """True when a filter narrows by code structure (enough to list without a query)."""

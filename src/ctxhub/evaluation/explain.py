@@ -24,7 +24,11 @@ def explain(hub: HubSession, q: EvalQuery, depth: int = 200) -> list[GoldRanks]:
     for path in ALL_PATHS:
         request = SearchRequest(query=q.query, kinds=kinds, filters=filters, limit=depth)
         response = hub.retriever.search(
-            request, SearchOptions(paths=(path,), scorers=(), collapse=False)
+            # the declared path runs only for a tool that asks for API to use
+            request,
+            SearchOptions(
+                paths=(path,), scorers=(), collapse=False, public_first=path == "declared"
+            ),
         )
         lists[path] = [
             RankedHit(

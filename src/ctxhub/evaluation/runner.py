@@ -21,7 +21,7 @@ from ctxhub.evaluation import metrics
 from ctxhub.evaluation.matching import RankedHit, credit
 from ctxhub.evaluation.queries import EvalQuery
 from ctxhub.search.analyzer import analyze
-from ctxhub.search.retriever import SearchOptions
+from ctxhub.search.retriever import ALL_PATHS, SearchOptions
 from ctxhub.session import HubSession
 from ctxhub.tools.run import call
 
@@ -248,6 +248,10 @@ def ablation_variants() -> list[Variant]:
         Variant("full, no call cohesion", _all_but("cohesion")),
         Variant("full, no public first", _all_but("public")),
         Variant("full, no drill-down", _all_but("drill")),
+        Variant(
+            "full, no declared path",
+            SearchOptions(paths=tuple(p for p in ALL_PATHS if p != "declared")),
+        ),
     ]
 
 

@@ -25,7 +25,7 @@ _ERROR_MARKERS = re.compile(
 #: textual cancel ...", "where is the timer loop", "which code swaps ...". "How do I"
 #: is a usage question and does not count.
 _IMPLEMENTATION = re.compile(
-    r"\b(?:how|where|when|why) (?:does|do|is|are) (?!i\b|we\b|you\b)\w+"
+    r"\b(?:how|where|when|why) (?:does|do|is|are) [`'\"]?(?!i\b|we\b|you\b)\w+"
     r"|\bwhich (?:code|function|method|class|part)\b|\bwhat happens\b"
     r"|\binternally\b|\bunder the hood\b",
     re.IGNORECASE,
@@ -76,6 +76,12 @@ class QueryAnalysis:
         """What the symbol path looks up: the query's names and the definitions they
         stand for."""
         return list(dict.fromkeys([*self.identifiers, *self.definitions]))
+
+    @property
+    def asks_usage(self) -> bool:
+        """A question about using the framework: not a pasted error (raised deep inside),
+        not "how does X ... inside"."""
+        return not self.is_error and not self.asks_implementation
 
 
 def analyze(query: str) -> QueryAnalysis:
@@ -217,6 +223,9 @@ def path_weights(
     """Per-path RRF weights. Names favour exact lookup, pasted errors favour exact words:
     a log line is found by its literal text, which embeddings blur."""
     weights = {"bm25": 1.0, "dense": 1.0, "symbol": 0.0, "phrase": 0.0, "template": 0.0}
+    # dense over the declared API alone: it runs only when a tool asks for API to use
+    # (search_api) and the question is about using it (retriever.DECLARED)
+    weights["declared"] = 0.5
     if identifiers:
         weights["symbol"] = 1.5
         weights["bm25"] = 1.2

@@ -214,7 +214,7 @@ class NestedDef:
         self.factor = factor
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
-        if analysis.is_error or analysis.asks_implementation:
+        if not analysis.asks_usage:
             return [1.0] * len(candidates)
         return [
             self.factor
@@ -246,7 +246,7 @@ class PublicApi:
         self.declared = declared
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
-        if analysis.is_error or analysis.asks_implementation:
+        if not analysis.asks_usage:
             return [1.0] * len(candidates)
         api = [c.chunk.symbol for c in candidates if c.chunk.kind == "api" and c.chunk.symbol]
         owners = {s: s.rsplit(".", 1)[0] for s in api}
@@ -281,7 +281,7 @@ class Spread:
 
     def __call__(self, analysis: QueryAnalysis, candidates: Sequence[Candidate]) -> list[float]:
         factors = [1.0] * len(candidates)
-        if analysis.is_error or analysis.asks_implementation:
+        if not analysis.asks_usage:
             return factors
         seen: dict[str, int] = {}
         order = sorted(range(len(candidates)), key=lambda i: -candidates[i].score)

@@ -55,7 +55,7 @@ from ctxhub.store.protocol import Store
 
 log = logging.getLogger(__name__)
 
-ALL_PATHS = ("bm25", "dense", "symbol", "phrase", "template")
+ALL_PATHS = ("bm25", "dense", "symbol", "phrase", "template", "declared")
 #: Candidates each path fetches; the fused list is cut to RERANK_DEPTH before re-ranking.
 OVERFETCH = 50
 RERANK_DEPTH = 100
@@ -134,10 +134,12 @@ class Retriever:
         paths: Sequence[str],
         window_led: set[str] | None = None,
         vocabulary: tuple[dict[str, int], int] | None = None,
+        public_first: bool = False,
     ) -> dict[str, list[tuple[str, float]]]:
         """Each path's ranked (id, score) list; `window_led` collects the chunks whose
         dense score a window raised (the drill-down's parents); `vocabulary` is the
-        query terms' `Store.term_frequencies` when the caller has them."""
+        query terms' `Store.term_frequencies` when the caller has them; `public_first`
+        (the caller looks for API to use) lets the `declared` path run."""
         kinds: list[str] | None = list(request.kinds) if request.kinds else None
         filters = request.filters
         # the paths that read chunk rows, not the text index or the vectors, may find a
@@ -162,6 +164,14 @@ class Retriever:
                         results[path] = merge_windows(own, windows, OVERFETCH)
                         if window_led is not None:
                             window_led.update(c for c, mine, best in windows if best > mine)
+                elif path == "declared":
+                    if public_first and analysis.asks_usage and self.embedder is not None:
+                        # dense over the declared API alone: the class a user imports
+                        # (`BackgroundTask`, `ResponseCacheConfig`) is often past dense's
+                        # 50 among the internals that share its words
+                        declared = filters.model_copy(update={"declared_only": True})
+                        qvec = self.embed_query(request.query)
+                        results[path] = self.store.dense(qvec, declared, kinds, OVERFETCH)
                 elif path == "phrase":
                     if analysis.fragments:  # the message's fragments, as exact phrases
                         results[path] = self.store.bm25(
@@ -298,7 +308,9 @@ class Retriever:
             )
         except StoreQueryError:
             vocabulary = None  # the BM25 path reports it; confidence goes without coverage
-        ranked = self._run_paths(analysis, request, options.paths, window_led, vocabulary)
+        ranked = self._run_paths(
+            analysis, request, options.paths, window_led, vocabulary, options.public_first
+        )
         fused = rrf(ranked, weights)[:RERANK_DEPTH]
         chunks = {c.id: c for c in self.store.get_chunks([d for d, _, _ in fused])}
         candidates = [

@@ -84,6 +84,8 @@ def where_clause(filters: SearchFilters, kinds: list[str] | None = None) -> tupl
         )
     if filters.ranked_only:
         parts.append("c.lookup_only = 0")
+    if filters.declared_only:
+        parts.append("c.symbol IN (SELECT value FROM chunk_terms WHERE field = 'exports')")
     return (" AND ".join(parts) if parts else "1"), params
 
 
