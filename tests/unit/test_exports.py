@@ -91,3 +91,41 @@ def test_a_re_exported_definition_in_a_private_module_counts_as_public() -> None
         _cand("fw._config.reset", 1.0),  # private module, not declared
     ]
     assert scorer(usage, cands) == [1.4, pytest.approx(1.12), pytest.approx(1.12), 0.8]
+
+
+def _module_extra(relpath: str, text: str) -> dict[str, object]:
+    ex = extract_python_file("fw", relpath, text, version=None, internal_packages={"fw"})
+    (module,) = [c for c in ex.chunks if c.metadata.chunk_type == "module"]
+    return module.metadata.extra
+
+
+@pytest.mark.parametrize(
+    ("text", "pointer"),
+    [
+        ('"""Legacy."""\nfrom fw.orjson import dumps\n__all__ = ["dumps"]\n', True),
+        ("from .a import A\nfrom .b import B\n", True),  # a package gathering its modules
+        ("if TYPE_CHECKING:\n    from fw.t import T\nfrom fw.a import A\n", True),
+        ("try:\n    from fw.fast import run\nexcept ImportError:\n    pass\n", True),
+        ("from fw.a import A\nconverter = A()\n", False),  # it builds something
+        ("from fw.a import A\ndef helper(): ...\n", False),
+        ("try:\n    from fw.fast import run\nexcept ImportError:\n    run = None\n", False),
+        ('"""Only a docstring."""\n', False),
+    ],
+)
+def test_a_module_of_imports_and_all_alone_is_marked_a_pointer(text: str, pointer: bool) -> None:
+    assert (_module_extra("fw/shim.py", text).get("reexports_only") is True) is pointer
+
+
+def test_a_pointer_module_steps_back_unless_the_query_names_it() -> None:
+    from ctxhub.search.pointers import ReexportModule
+    from ctxhub.search.rank import rerank
+
+    def order(query: str) -> list[str]:
+        shim = make_chunk(symbol="old.orjson", chunk_type="module", extra={"reexports_only": True})
+        real = make_chunk(symbol="fw.preconf.orjson.make_converter", chunk_type="function")
+        ranked = [Candidate(chunk=shim, fused=1.0, signals={}),
+                  Candidate(chunk=real, fused=0.8, signals={})]  # fmt: skip
+        return [c.chunk.symbol or "" for c in rerank(analyze(query), ranked, [ReexportModule()])]
+
+    assert order("how do I use orjson") == ["fw.preconf.orjson.make_converter", "old.orjson"]
+    assert order("old.orjson") == ["old.orjson", "fw.preconf.orjson.make_converter"]

@@ -35,6 +35,7 @@ from ctxhub.search.drill import drill_down
 from ctxhub.search.frameworks import NamedFramework
 from ctxhub.search.fusion import max_fused, merge_windows, rrf
 from ctxhub.search.named import as_dotted_name, named_definitions
+from ctxhub.search.pointers import ReexportModule
 from ctxhub.search.rank import (
     Candidate,
     Currency,
@@ -276,6 +277,7 @@ class Retriever:
             "cohesion": CallCohesion(),
             "framework": NamedFramework(self.store.sources),
             "nested": NestedDef(),
+            "pointer": ReexportModule(),
         }
         if options.public_first:
             available["public"] = PublicApi(self.store.exported)

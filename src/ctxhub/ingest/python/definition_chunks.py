@@ -39,7 +39,12 @@ from ctxhub.ingest.python.definitions import (
     is_property,
     return_type,
 )
-from ctxhub.ingest.python.exports import declared_all, module_exports, renamed_imports
+from ctxhub.ingest.python.exports import (
+    declared_all,
+    module_exports,
+    reexports_only,
+    renamed_imports,
+)
 from ctxhub.ingest.python.messages import MessageTables, emitted_templates
 from ctxhub.ingest.python.name_templates import function_templates
 from ctxhub.ingest.python.overview import (
@@ -206,6 +211,7 @@ def module_chunk(f: FileContext, tree: ast.Module, top_level: list[Definition]) 
             "functions": [d.name for d in top_level if not isinstance(d.node, ast.ClassDef)],
             **({"stub": True} if f.stub else {}),
             **({"exports": exports} if exports else {}),
+            **({"reexports_only": True} if reexports_only(tree) else {}),
             **({"renamed": renamed} if renamed else {}),
             **module_bindings(tree, f.module, f.ctx.imports.is_package, f.ctx),
         },

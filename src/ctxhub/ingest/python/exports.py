@@ -72,3 +72,36 @@ def renamed_imports(module: str, ctx: ScopeContext) -> dict[str, str]:
         and target.rsplit(".", 1)[-1] != bound
         and ctx.is_internal(target, bound)
     }
+
+
+def reexports_only(tree: ast.Module) -> bool:
+    """True for a module that only imports names and lists them: docstring, imports
+    (under `if TYPE_CHECKING:` or `try:` too) and `__all__`, nothing else. A legacy
+    namespace (`cattr/preconf/orjson.py`: one import and `__all__`) or a package's
+    `__init__` that gathers its submodules: a pointer to definitions, not one."""
+    imports = False
+    for i, stmt in enumerate(tree.body):
+        if i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # the docstring
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            imports = True
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if not all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                return False
+        elif isinstance(stmt, ast.If | ast.Try):
+            if not _imports_only(stmt):
+                return False
+            imports = True
+        else:
+            return False
+    return imports
+
+
+def _imports_only(block: ast.If | ast.Try) -> bool:
+    """An `if TYPE_CHECKING:` or `try: ... except ImportError:` block of imports alone
+    (`pass` allowed)."""
+    inner = [s for s in ast.walk(block) if isinstance(s, ast.stmt) and s is not block]
+    return all(
+        isinstance(s, ast.Import | ast.ImportFrom | ast.Pass | ast.If | ast.Try) for s in inner
+    )
