@@ -128,3 +128,19 @@ def test_a_question_is_no_name() -> None:
     assert analyze("`Table`").is_name
     assert not analyze("how do I close a Client").is_name
     assert not analyze("sw.Client(timeout=1)").is_name
+
+
+def test_a_bare_lowercase_word_naming_one_module_asks_for_that_module(
+    store: SQLiteStore, retriever: Retriever
+) -> None:
+    """`sandbox` alone is the module `jinja2.sandbox` when one module has that name: its
+    overview, which lists what it defines, answers before a helper class beside it."""
+    module = ["sw._transports.default"]
+    assert named_definitions(store, analyze("default"), SearchFilters(), None) == module
+    assert named_definitions(store, analyze("`default`"), SearchFilters(), None) == module
+    assert named_definitions(store, analyze("default"), SearchFilters(source=["tb"]), None) == []
+    assert named_definitions(store, analyze("pool"), SearchFilters(), None) == []  # no module
+    # the last part as written: `transports` is not the private `_transports`
+    assert named_definitions(store, analyze("transports"), SearchFilters(), None) == []
+    hits = retriever.search(SearchRequest(query="default")).hits
+    assert hits[0].symbol == "sw._transports.default"

@@ -11,7 +11,10 @@ in their text:
   identifier to the analyser (it reads as English), yet the agent who types it alone
   asks for the class of that name. It counts when it names exactly one class (one
   qualified name, in any number of sources): several classes of one name are left to
-  the other paths to tell apart.
+  the other paths to tell apart;
+- a query that is one bare lowercase word naming exactly one module by its last part
+  (`sandbox` is `jinja2.sandbox`): the module's overview, which lists what it defines,
+  answers before a two-line helper class whose few words are all "sandbox".
 
 Each is added to the query's analysis (`QueryAnalysis.definitions`), so the symbol path
 looks it up and the boost counts its parts as it would for the qualified name typed.
@@ -30,6 +33,8 @@ from ctxhub.store.protocol import Store
 #: A whole query that is one capitalised name, maybe in backticks or called: `Table`,
 #: `Table()`, ``Table``
 _BARE_CLASS = re.compile(r"`?([A-Z][A-Za-z0-9_]*)(?:\(\))?`?")
+#: A whole query that is one lowercase word, maybe in backticks: `sandbox`, `testing`
+_BARE_MODULE = re.compile(r"`?([a-z_][a-z0-9_]*)`?")
 #: A whole query that is a package's name and a capitalised name: `jinja2 Environment`
 _PACKAGE_AND_NAME = re.compile(r"`?([a-z_][a-z0-9_]*)`?\s+`?([A-Z][A-Za-z0-9_]*)(?:\(\))?`?")
 
@@ -60,7 +65,10 @@ def named_definitions(
             found += recorded_targets(store, name)
     match = _BARE_CLASS.fullmatch(analysis.text.strip())
     if match:
-        found += _one_class(store, match.group(1), filters)
+        found += _one_definition(store, match.group(1), filters, "class")
+    match = _BARE_MODULE.fullmatch(analysis.text.strip())
+    if match:
+        found += _one_definition(store, match.group(1), filters, "module")
     return list(dict.fromkeys(found))
 
 
@@ -75,10 +83,11 @@ def _defined_as_written(
     return any(c.symbol == name or (c.symbol or "").endswith("." + name) for c in chunks)
 
 
-def _one_class(store: Store, name: str, filters: SearchFilters) -> list[str]:
-    """The qualified name of the one class called `name` (case as written) in the
-    filtered sources; [] for none or several."""
-    chunks = store.find_chunks(ChunkQuery(kind="api", symbol_name=name, chunk_types=("class",)))
+def _one_definition(store: Store, name: str, filters: SearchFilters, chunk_type: str) -> list[str]:
+    """The qualified name of the one class (or module) called `name` (case as written)
+    in the filtered sources; [] for none or several."""
+    query = ChunkQuery(kind="api", symbol_name=name, chunk_types=(chunk_type,))
+    chunks = store.find_chunks(query)
     symbols = {
         c.symbol
         for c in chunks
