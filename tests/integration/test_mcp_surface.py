@@ -205,9 +205,12 @@ def test_max_tokens_covers_everything_the_client_receives(mcp: Any) -> None:
 
 def test_the_smallest_budget_keeps_one_whole_citation(mcp: Any) -> None:
     """At max_tokens=200 one hit's citation (about 200 tokens as JSON) does not fit beside
-    its text: the structured content keeps it whole, the text keeps its first line."""
+    its text: both keep it whole, and the response goes over by what it takes, nothing
+    else (the snippet is `…`)."""
     (result,) = mcp.calls(("search", {"query": "speech pipeline audio", "max_tokens": 200}))
-    hits = ok(result)["hits"]
-    assert len(hits) == 1 and hits[0]["id"] and hits[0]["path"] and hits[0]["line_start"]
-    assert result.content[0].text.startswith("1 hit for 'speech pipeline audio'")
-    assert estimate_tokens(_received(result)) <= 350
+    [hit] = ok(result)["hits"]
+    assert hit["id"] and hit["path"] and hit["line_start"] and hit["snippet"] == "…"
+    text = result.content[0].text
+    assert text.startswith("1 hit for 'speech pipeline audio'")
+    assert f"id {hit['id']} · {hit['source']}:{hit['path']}:{hit['line_start']}" in text
+    assert estimate_tokens(_received(result)) <= 450

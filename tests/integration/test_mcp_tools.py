@@ -327,7 +327,9 @@ def test_budget_trims_text_keeps_citations(mcp: Any) -> None:
     assert code.line_end < code.full_line_end
     assert tokens(snippet.structured_content) <= 200
     page = DocPage.model_validate(ok(doc))
-    assert page.truncated and page.url and page.sections
+    # the page's text comes before its list of sections, which is counted when left out
+    assert page.truncated and page.url and len(page.sections) + page.sections_left_out == 3
+    assert f"id {page.id} · {page.source}:{page.path}" in doc.content[0].text
     assert tokens(doc.structured_content) <= 200
 
 

@@ -16,6 +16,7 @@ from ctxhub.config import Settings
 from ctxhub.core.errors import NotFoundError
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.memory.records.feedback import rate
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
@@ -47,6 +48,26 @@ FILES = {
         "Hook = Callable[[int], int]\n"  # a type alias signatures use
         "T = TypeVar('T')\n"
         "picked = REGISTRY['x']\n"  # a subscript, but no type
+    ),
+    # module-level aliases of an instance's methods, a type alias re-exported
+    "cat/__init__.py": (
+        "from typing import Final\n\n"
+        "from cat.converters import Converter, GenConverter\n\n"
+        "__all__ = ['Converter', 'GenConverter', 'global_converter', 'structure',"
+        " 'unstructure']\n\n"
+        "global_converter = Converter()\n"
+        "unstructure: Final = global_converter.unstructure\n"
+        "structure = global_converter.structure\n"
+    ),
+    "catlegacy/__init__.py": (
+        "from cat import global_converter\n\nstructure = global_converter.structure\n"
+    ),
+    "cat/converters.py": (
+        "from typing import TypeAlias\n\n"
+        f"class BaseConverter:\n    def structure(self, obj):\n{IN_CLASS}\n"
+        f"    def unstructure(self, obj):\n{IN_CLASS}\n"
+        f"class Converter(BaseConverter):\n    def other(self):\n{IN_CLASS}\n"
+        "GenConverter: TypeAlias = Converter\n"
     ),
     # a public name re-exported through two private modules
     "plug/__init__.py": "from plug._hooks import HookimplMarker, Manager\n",
@@ -173,6 +194,63 @@ def test_a_public_constant_is_shown_at_its_line(hub: HubSession, name: str) -> N
     assert snippet.resolution == "constant" and snippet.symbol == f"pub.status.{name}"
     assert snippet.code.startswith(f"{name} = ")
     assert snippet.line_start == snippet.line_end
+
+
+def test_a_constant_has_an_id_of_its_own_that_reopens_exactly_it(hub: HubSession) -> None:
+    """The id a constant's snippet prints is the constant's (a lookup-only chunk), not
+    its module's: opening or rating it is about that assignment."""
+    names = ["HTTP_404_NOT_FOUND", "default_port", "Hook", "T"]
+    shown = [code_tools.get_code_snippet(hub, symbol=f"pub.status.{n}") for n in names]
+    [module] = resolve.api_chunks(hub.store, symbol="pub.status")
+    assert len({s.id for s in shown} | {module.id}) == len(names) + 1
+    for snippet in shown:
+        again = code_tools.get_code_snippet(hub, chunk_id=snippet.id)
+        assert (again.code, again.line_start, again.line_end) == (
+            snippet.code,
+            snippet.line_start,
+            snippet.line_end,
+        )
+        [chunk] = hub.store.get_chunks([snippet.id])
+        assert chunk.metadata.chunk_type == "constant" and chunk.lookup_only
+    assert rate(hub, shown[0].id, worked=True).target == "knowledge"
+
+
+def test_a_re_exported_type_alias_opens_at_its_line_by_its_own_id(hub: HubSession) -> None:
+    snippet = code_tools.get_code_snippet(hub, symbol="cat.GenConverter")
+    assert (snippet.symbol, snippet.resolution) == ("cat.converters.GenConverter", "re-export")
+    assert snippet.code == "GenConverter: TypeAlias = Converter"
+    assert code_tools.get_code_snippet(hub, chunk_id=snippet.id).code == snippet.code
+
+
+@pytest.mark.parametrize(
+    ("name", "assignment"),
+    [
+        ("cat.structure", "src/cat/__init__.py:9: structure = global_converter.structure"),
+        (
+            "cat.unstructure",
+            "src/cat/__init__.py:8: unstructure: Final = global_converter.unstructure",
+        ),
+        # an instance another module binds: read through that instance's class
+        (
+            "catlegacy.structure",
+            "src/catlegacy/__init__.py:3: structure = global_converter.structure",
+        ),
+    ],
+)
+def test_an_alias_of_an_instance_method_shows_the_method_of_its_class(
+    hub: HubSession, name: str, assignment: str
+) -> None:
+    """`structure = global_converter.structure` after `global_converter = Converter()`
+    stands for the method `Converter` has along its bases: shown by that method's id."""
+    snippet = code_tools.get_code_snippet(hub, symbol=name)
+    method = name.rsplit(".", 1)[-1]
+    assert (snippet.symbol, snippet.resolution, snippet.alias) == (
+        f"cat.converters.BaseConverter.{method}",
+        "alias",
+        assignment,
+    )
+    again = code_tools.get_code_snippet(hub, chunk_id=snippet.id)
+    assert (again.symbol, again.code) == (snippet.symbol, snippet.code)
 
 
 def test_a_member_of_a_re_exported_class_is_its_own_not_inherited(hub: HubSession) -> None:

@@ -11,6 +11,8 @@ import pytest
 from ctxhub.config import Settings
 from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.errors import InputError, NotFoundError
+from ctxhub.core.knowledge import SearchResponse
+from ctxhub.core.outputs import DocPage
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
@@ -22,10 +24,22 @@ from ctxhub.tools import (
     docs_tools,
     example_tools,
     nearest,
+    run,
     trace_tools,
 )
+from ctxhub.tools.fit import compact
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
+
+
+def received(answer: run.Answer) -> str:
+    """The JSON-RPC response a client receives for `answer`, as it travels."""
+    result = {
+        "content": [{"type": "text", "text": answer.text}],
+        "structuredContent": answer.data,
+        "isError": False,
+    }
+    return '{"jsonrpc":"2.0","id":12345,"result":' + compact(result) + "}"
 
 
 @pytest.fixture(scope="module")
@@ -150,15 +164,61 @@ def test_trace_budget_keeps_nearest_nodes(hub: HubSession) -> None:
 def test_doc_budget_and_section_errors(hub: HubSession) -> None:
     page = docs_tools.get_doc(hub, path="guides/quickstart")
     small = docs_tools.get_doc(hub, path="guides/quickstart", max_tokens=200)
-    assert small.truncated and not page.truncated
-    assert small.sections == page.sections and small.url == page.url
-    assert page.content.startswith(small.content.rstrip("…").rstrip())
+    assert small.truncated and not page.truncated and small.url == page.url
+    # at a small budget the page's text comes before its list of sections, cut on a line
+    assert small.sections == [] and small.sections_left_out == len(page.sections)
+    kept = small.content.removesuffix("\n…")
+    assert page.content.startswith(kept + "\n") and len(kept.splitlines()) > 1
+    roomy = docs_tools.get_doc(hub, path="guides/quickstart", max_tokens=600)
+    assert roomy.sections == page.sections
     with pytest.raises(NotFoundError, match="its sections"):
         docs_tools.get_doc(hub, path="guides/quickstart", section="Billing")
     with pytest.raises(NotFoundError, match="search_docs"):
         docs_tools.get_doc(hub, path="guides/nothing-here")
     with pytest.raises(InputError):
         docs_tools.get_doc(hub)
+
+
+@pytest.mark.parametrize("max_tokens", [200, 300, 600, 1500])
+def test_a_small_budget_keeps_every_hit_citation_in_the_text(
+    hub: HubSession, max_tokens: int
+) -> None:
+    """Whatever the budget, the text cites every hit the structured content holds (its
+    header and `id · source:path:lines` line), and a snippet is cut after a whole line
+    (or, in prose, a sentence)."""
+    answer = run.call(hub, "search", query="speech pipeline audio", max_tokens=max_tokens)
+    assert isinstance(answer.output, SearchResponse) and answer.output.hits
+    for rank, hit in enumerate(answer.output.hits, start=1):
+        assert f"## {rank}. [{hit.kind}] " in answer.text
+        lines = f":{hit.line_start}" if hit.line_start else ""
+        assert f"id {hit.id} · {hit.source}:{hit.path}{lines}" in answer.text
+        [chunk] = hub.store.get_chunks([hit.id])
+        kept = hit.snippet.removesuffix("…").rstrip("\n")
+        assert chunk.content.startswith(kept)
+        after = chunk.content[len(kept) :][:1]
+        assert not kept or after in ("", "\n") or kept.endswith((".", "!", "?"))
+    if max_tokens >= 600:
+        assert estimate_tokens(received(answer)) <= max_tokens
+
+
+def test_a_doc_opened_by_id_at_a_small_budget_shows_its_text_after_the_citation(
+    hub: HubSession,
+) -> None:
+    """About 300 tokens: the page's text gets the room the citation leaves, cut on a
+    line, and says how to read on."""
+    source, path = docs_tools.find_page(hub, "guides/quickstart", None)
+    first = docs_tools._page_chunks(hub, source, path)[0]
+    answer = run.call(hub, "get_doc", doc_id=first.id, max_tokens=300)
+    page = answer.output
+    assert isinstance(page, DocPage) and page.truncated
+    kept = page.content.removesuffix("\n…")
+    whole = docs_tools.get_doc(hub, doc_id=first.id).content
+    assert whole.startswith(kept + "\n") and "Chime turns frames" in kept
+    assert f"id {page.id} · {source}:{path}" in answer.text and kept in answer.text
+    assert "(cut to fit max_tokens: raise max_tokens to read on, or read one section" in (
+        answer.text
+    )
+    assert estimate_tokens(received(answer)) <= 300
 
 
 def test_a_doc_hit_opened_by_its_id_shows_its_part_of_a_page_too_long_to_fit(

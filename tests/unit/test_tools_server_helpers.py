@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +16,7 @@ from ctxhub.server.http import is_loopback, loopback_security
 from ctxhub.server.runtime import HubPool
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import render
-from ctxhub.tools.fit import enforce_budget, fit_search
+from ctxhub.tools.fit import fit_search
 
 
 class Args(BaseModel):
@@ -32,25 +31,6 @@ def test_describe_validation_is_one_precise_line() -> None:
     assert text == (
         "limit: Input should be less than or equal to 50 (got 500); query: Field required"
     )
-
-
-def test_enforce_budget_trims_longest_text_and_slims_metadata() -> None:
-    data = {
-        "truncated": False,
-        "hits": [
-            {"id": "a", "path": "p.py", "snippet": "x" * 6000, "metadata": {"calls": ["f"] * 300}},
-            {"id": "b", "path": "q.py", "snippet": "short", "metadata": {"chunk_type": "class"}},
-        ],
-    }
-    assert enforce_budget(data, 400)
-    assert estimate_tokens(json.dumps(data)) <= 400
-    assert data["truncated"] is True
-    assert [h["id"] for h in data["hits"]] == ["a", "b"]  # citations stay
-    assert data["hits"][1]["snippet"] == "short"
-    assert data["hits"][0]["metadata"] == {"trimmed": True}
-    assert data["hits"][1]["metadata"] == {"chunk_type": "class", "trimmed": True}
-    small = {"content": "fits"}
-    assert not enforce_budget(small, 200) and small == {"content": "fits"}
 
 
 def _response(n: int) -> SearchResponse:

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ctxhub.core.budget import elide_signature, estimate_tokens, trim
+from ctxhub.core.budget import elide_signature, estimate_tokens, token_chars, trim_lines
 from ctxhub.core.knowledge import Chunk, Hit
 from ctxhub.search.rank import Candidate
 
@@ -102,12 +102,16 @@ def to_hits(
         hits.pop()
         costs.pop()
     left_out = len(ranked) - len(hits)
-    left = max(0, room - sum(costs)) * 3
+    # each hit kept has at least its first lines, the floor's one hit too (the response
+    # then fits as a whole: tools/fit.py)
+    left = max(token_chars(room - sum(costs)), MIN_SNIPPET_CHARS * len(hits))
     truncated = slimmed or left_out > 0
     for i, (hit, cand) in enumerate(zip(hits, ranked, strict=False)):
         # in rank order, each takes an equal share of what is left: a short snippet
         # leaves more to the hits after it
-        hit.snippet, cut = trim(cand.chunk.content, min(snippet_chars, left // (len(hits) - i)))
+        hit.snippet, cut = trim_lines(
+            cand.chunk.content, min(snippet_chars, left // (len(hits) - i))
+        )
         left -= len(hit.snippet)
         truncated = truncated or cut
     return FittedHits(hits, truncated, left_out)

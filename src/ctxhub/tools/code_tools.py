@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ctxhub.core.budget import estimate_tokens
+from ctxhub.core.budget import CUT_MARK, estimate_tokens, token_chars
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
@@ -24,24 +24,22 @@ _SLACK_TOKENS = 60
 
 
 def _fit_lines(lines: list[str], room_chars: int) -> list[str]:
-    """The longest prefix of `lines` whose joined text fits room_chars (at least a cut line)."""
+    """The longest prefix of `lines` whose joined text fits room_chars (whole lines
+    only: none when the first does not fit)."""
     shown: list[str] = []
     used = 0
     for line in lines:
-        cost = len(line) + 1
-        if used + cost > room_chars:
-            if not shown:
-                shown.append(line[: max(0, room_chars - 1)] + "…")
+        used += len(line) + 1
+        if used > room_chars:
             break
         shown.append(line)
-        used += cost
     return shown
 
 
 def _code_room(snippet: CodeSnippet, max_tokens: int) -> int:
     """Characters of code that fit beside the snippet's citation and metadata."""
     overhead = estimate_tokens(snippet.model_dump_json(exclude={"code"})) + _SLACK_TOKENS
-    return max(0, (max_tokens - overhead) * 3)
+    return max(0, token_chars(max_tokens - overhead))
 
 
 def _lines_of(hub: HubSession, chunk: Chunk) -> tuple[list[str], int]:
@@ -130,7 +128,7 @@ def _snippet(
         room_chars = _code_room(snippet, max_tokens)
     if len(snippet.code) > room_chars:
         fitted = _fit_lines(shown, room_chars)
-        snippet.code = "\n".join(fitted)
+        snippet.code = "\n".join(fitted) or CUT_MARK
         snippet.line_end = numbered[len(fitted) - 1][0] if fitted else first
         snippet.truncated = True
     return snippet

@@ -11,7 +11,7 @@ import json
 import re
 import unicodedata
 
-from ctxhub.core.budget import trim
+from ctxhub.core.budget import trim_lines
 from ctxhub.core.knowledge import Chunk
 
 #: Typographic characters and the ASCII an agent types for them.
@@ -58,15 +58,15 @@ def json_chars(value: object) -> int:
 
 
 def trim_json(text: str, max_json_chars: int) -> tuple[str, bool]:
-    """`text` cut on a line boundary until its JSON string takes at most
+    """`text` cut on a line (or sentence) boundary until its JSON string takes at most
     `max_json_chars` characters (escapes count)."""
     cut = False
-    while json_chars(text) > max_json_chars and text:
+    while json_chars(text) > max_json_chars:
         size = json_chars(text)
         keep = max(0, len(text) * max_json_chars // size - 4)
-        shorter, _ = trim(text, keep)
+        shorter, _ = trim_lines(text, keep)
         if len(shorter) >= len(text):
-            shorter = text[:keep]
+            break  # only the mark is left
         text, cut = shorter, True
     return text, cut
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from ctxhub.core.budget import estimate_tokens
+from ctxhub.core.budget import estimate_tokens, token_chars
 from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
@@ -164,7 +164,7 @@ def get_doc(
     )
     # Characters (as JSON) the content and the list of sections share; the citation is
     # never cut.
-    room = (max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS) * 3
+    room = token_chars(max_tokens - estimate_tokens(page.model_dump_json()) - _SLACK_TOKENS)
     content = _joined(chosen)
     at = next((i for i, c in enumerate(chunks) if hit and c.id == hit.id), 0)
     fits = json_chars(content) + json_chars(sections) <= room
@@ -180,8 +180,13 @@ def get_doc(
         page.sections = fitting_sections(sections, room - json_chars(page.content))
     else:
         # the whole page: its list of sections is how to ask for one, but it never
-        # takes the content's place
-        listed = max(MIN_SECTIONS_CHARS, room // 2, room - json_chars(content))
+        # takes the content's place: half the room (MIN_SECTIONS_CHARS at least) less
+        # what keeps the content at MIN_CONTENT_CHARS; at a small budget, what the
+        # content leaves
+        listed = max(
+            room - json_chars(content),
+            min(max(MIN_SECTIONS_CHARS, room // 2), room - MIN_CONTENT_CHARS),
+        )
         page.sections = fitting_sections(sections, listed)
         left = max(MIN_CONTENT_CHARS, room - json_chars(page.sections))
         page.content, page.truncated = trim_json(content, left)

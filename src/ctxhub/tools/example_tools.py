@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from ctxhub.core.budget import estimate_tokens, trim
+from ctxhub.core.budget import estimate_tokens, token_chars, trim_lines
 from ctxhub.core.errors import NotFoundError, shown
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, MIN_TOKENS, check_tokens
@@ -115,7 +115,7 @@ def get_example(
             bundle.files.append(ExampleFile(path=path, content=text))
             room -= cost
         elif room > 100 and not bundle.files:
-            content, _ = trim(text, room * 3)
+            content, _ = trim_lines(text, token_chars(room))
             bundle.files.append(ExampleFile(path=path, content=content, truncated=True))
             room = 0
         else:

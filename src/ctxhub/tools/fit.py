@@ -1,7 +1,14 @@
 """Every tool response fits its token budget: the split of the budget between the
-structured content and the text, the last-resort trim of the structured content, the
-search that asks for fewer hits while its citations alone overflow, and the text cut to
-what the structured content leaves."""
+structured content and the text, the search that asks for fewer hits while its
+citations alone overflow, and the response as a whole fitted to `max_tokens`.
+
+The rule: the text is rendered from the structured content and never cut as a string,
+so every citation it writes (ids, paths and lines, urls, versions) is sent. While the
+two together are over the budget, what is not the answer gives way first (metadata
+slimmed to the keys that identify a definition), then the texts they share (snippets,
+code, page content, files) are cut, evenly and on line boundaries, the same in both.
+What is left then is citations: they are sent whole, over the budget by what they
+take (the floor: `max_tokens` near its minimum)."""
 
 from __future__ import annotations
 
@@ -9,10 +16,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ctxhub.core.budget import estimate_tokens, trim
+from pydantic import BaseModel
+
+from ctxhub.core.budget import CUT_MARK, estimate_tokens, token_chars, trim_lines
 from ctxhub.core.knowledge import SearchResponse
 from ctxhub.core.limits import MIN_TOKENS
 from ctxhub.search.budget import slim_metadata
+from ctxhub.tools.fold import last_line_shown
 
 #: The structured content's share of a search's budget: the text renders the same hits in
 #: about half the characters, so together they fill the budget.
@@ -24,63 +34,128 @@ CONTENT_SHARE = 0.5
 #: (`{"content":[{"type":"text","text":...}],"structuredContent":...,"isError":false}`
 #: and what the SDK adds), with room to spare.
 ENVELOPE_CHARS = 200
-#: The least text worth sending (the first lines: what the response is, its first
-#: citations); below it the structured content gives up more.
-MIN_TEXT_CHARS = 300
+#: Rounds of cutting at most: each cut is sized to what is over, so two or three do.
+MAX_ROUNDS = 8
 
-#: Keys whose string values a last-resort budget pass may shorten (never ids or paths).
-TEXT_KEYS = frozenset({"snippet", "content", "code", "summary", "note", "description"})
-
-
-def _text_leaves(node: Any, out: list[tuple[Any, Any, int]]) -> None:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if isinstance(value, str) and key in TEXT_KEYS and len(value) > 80:
-                out.append((node, key, len(value)))
-            else:
-                _text_leaves(value, out)
-    elif isinstance(node, list):
-        for item in node:
-            _text_leaves(item, out)
+#: Keys whose string values the fitting may shorten (never ids or paths): the content
+#: shown first, then the prose about it (an example's summary says how to open it).
+TEXT_KEYS = (
+    frozenset({"snippet", "content", "code"}),
+    frozenset({"summary", "note", "description"}),
+)
 
 
-def enforce_budget(data: dict[str, Any], max_tokens: int) -> bool:
-    """Last resort: shorten the longest text fields until `data` fits. True if it cut.
+def compact(data: Any) -> str:
+    """JSON as it travels: compact, non-ASCII kept."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
-    Each tool budgets its own output; this only catches what their estimates missed
-    (long metadata, many small hits), so the contract holds for every response."""
-    over = estimate_tokens(json.dumps(data)) - max_tokens
-    if over <= 0:
-        return False
-    leaves: list[tuple[Any, Any, int]] = []
-    _text_leaves(data, leaves)
-    excess = over * 3 + 200
-    for container, key, length in sorted(leaves, key=lambda leaf: -leaf[2]):
-        if excess <= 0:
+
+def sent_chars(data: dict[str, Any], text: str) -> int:
+    """Characters of a response as the client receives it: the structured content, the
+    text (JSON-escaped) and the envelope around them."""
+    return len(compact(data)) + len(compact(text)) + ENVELOPE_CHARS
+
+
+def fit_response(
+    render: Callable[[Any], str], model: type[BaseModel], data: dict[str, Any], max_tokens: int
+) -> tuple[BaseModel, dict[str, Any], str]:
+    """The output, its structured content and its text within `max_tokens` together (the
+    module's rule); `data` is changed in place."""
+    room = token_chars(max_tokens)
+    output = model.model_validate(data)
+    text = render(output)
+    slimmed = False
+    for _ in range(MAX_ROUNDS):
+        over = sent_chars(data, text) - room
+        if over <= 0:
             break
-        keep = max(40, length - excess)
-        container[key], _ = trim(container[key], keep)
-        excess -= length - len(container[key])
-    if estimate_tokens(json.dumps(data)) > max_tokens:
-        _slim_metadata(data)
-    if "truncated" in data:
-        data["truncated"] = True
-    return True
+        # metadata first; a character cut from a shared text leaves both the content and
+        # the text
+        done = not slimmed and _slim_metadata(data)
+        slimmed = True
+        if not done and not any(shorten(data, over // 2 + 1, keys) for keys in TEXT_KEYS):
+            break  # only citations are left
+        output = model.model_validate(data)
+        text = render(output)
+    return output, data, text
 
 
-def _slim_metadata(node: Any) -> None:
-    """Reduce every `metadata` object to the keys that identify the definition."""
+def _text_leaves(node: Any, keys: frozenset[str], out: list[tuple[dict[str, Any], str]]) -> None:
     if isinstance(node, dict):
         for key, value in node.items():
-            if key == "metadata" and isinstance(value, dict):
-                kept = slim_metadata(value)
-                value.clear()
-                value.update(kept, trimmed=True)
+            if isinstance(value, str) and key in keys and len(value) > len(CUT_MARK):
+                out.append((node, key))
             else:
-                _slim_metadata(value)
+                _text_leaves(value, keys, out)
     elif isinstance(node, list):
         for item in node:
-            _slim_metadata(item)
+            _text_leaves(item, keys, out)
+
+
+def _level(lengths: list[int], excess: int) -> int:
+    """The length every longer text is cut to so that about `excess` characters go."""
+    longest_first = sorted(lengths, reverse=True)
+    for i in range(len(longest_first)):
+        below = longest_first[i + 1] if i + 1 < len(longest_first) else 0
+        # cutting the i+1 longest down to `below` frees this much
+        freed = sum(n - below for n in longest_first[: i + 1])
+        if freed >= excess:
+            return below + (freed - excess) // (i + 1)
+    return 0
+
+
+def shorten(data: dict[str, Any], excess: int, keys: frozenset[str]) -> bool:
+    """Cut about `excess` characters from the longest texts of `data` under `keys`,
+    evenly (each down to one length) and on line boundaries, marking what was cut
+    `truncated`; a cut code's `line_end` is the last line it still shows. False when
+    none could give any."""
+    leaves: list[tuple[dict[str, Any], str]] = []
+    _text_leaves(data, keys, leaves)
+    level = _level([len(c[k]) for c, k in leaves], excess)
+    cut_any = False
+    for container, key in leaves:
+        before = container[key]
+        if len(before) <= level:
+            continue
+        container[key], _ = trim_lines(before, level)
+        if len(container[key]) >= len(before):
+            continue
+        cut_any = True
+        if "truncated" in container:
+            container["truncated"] = True
+        if key == "code" and isinstance(container.get("line_start"), int):
+            start = container["line_start"]
+            container["line_end"] = last_line_shown(container[key], start) or start
+    if cut_any and "truncated" in data:
+        data["truncated"] = True
+    return cut_any
+
+
+#: What an example's `taxonomy` keeps when metadata gives way: what cites it.
+TAXONOMY_KEPT = frozenset({"kind", "url", "version", "entry_point"})
+
+
+def _slim_metadata(node: Any) -> bool:
+    """Reduce every `metadata` object to the keys that identify the definition, and an
+    example's `taxonomy` to what cites it; True when that dropped anything."""
+    changed = False
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("metadata", "taxonomy") and isinstance(value, dict):
+                if key == "metadata":
+                    kept = slim_metadata(value)
+                else:
+                    kept = {k: v for k, v in value.items() if k in TAXONOMY_KEPT}
+                if kept != value:
+                    value.clear()
+                    value.update(kept)
+                    changed = True
+            else:
+                changed = _slim_metadata(value) or changed
+    elif isinstance(node, list):
+        for item in node:
+            changed = _slim_metadata(item) or changed
+    return changed
 
 
 def fit_search(
@@ -110,34 +185,3 @@ def structured_budget(max_tokens: int, search: bool) -> int:
     (never below the tools' own minimum)."""
     share = SEARCH_SHARE if search else CONTENT_SHARE
     return max(MIN_TOKENS, int(max_tokens * share))
-
-
-def compact(data: Any) -> str:
-    """JSON as it travels: compact, non-ASCII kept."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def text_room(data: dict[str, Any], max_tokens: int) -> int:
-    """Characters left for the JSON-escaped text beside `data` and the result's envelope."""
-    return max_tokens * 3 - 3 - ENVELOPE_CHARS - len(compact(data))
-
-
-def data_floor(max_tokens: int) -> int:
-    """The token budget the structured content shrinks to when it leaves the text less
-    than MIN_TEXT_CHARS."""
-    return max(1, (max_tokens * 3 - ENVELOPE_CHARS - MIN_TEXT_CHARS) // 3)
-
-
-def fit_text(text: str, room: int) -> str:
-    """The text cut (on a line boundary) until its JSON-escaped form fits `room`
-    characters; never shorter than its first line (what the response is), whose
-    citations the structured content carries whole."""
-    first = text.split("\n", 1)[0]
-    while (size := len(compact(text))) > room and len(text) > len(first) + 2:
-        # Escapes (\n, \", \t) make the JSON longer than the text: cut in proportion.
-        keep = max(len(first), len(text) * room // size - 8)
-        shorter, _ = trim(text, keep)
-        if len(shorter) >= len(text):
-            break
-        text = shorter
-    return text

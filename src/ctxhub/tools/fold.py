@@ -5,7 +5,14 @@ and last lines, so the lines shown reach the docstring and the code."""
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
+
+from ctxhub.core.budget import CUT_MARK
+
+#: The fold marker's words (`last_line_shown` reads the marker back).
+_LEFT_OUT = "(the rest of the signature) left out"
+_MARKER = re.compile(r"\s*# … lines (\d+)-(\d+) " + re.escape(_LEFT_OUT))
 
 #: Lines of a folded signature kept before the fold (the def line and the first
 #: parameters) and after it (the closing `) -> T:`).
@@ -40,9 +47,24 @@ def fold_header(lines: list[str], first: int, max_lines: int) -> list[tuple[int,
     gap = (first + HEAD_LINES, first + body - TAIL_LINES - 1)
     indent = lines[HEAD_LINES][: len(lines[HEAD_LINES]) - len(lines[HEAD_LINES].lstrip())]
     marker = (
-        f"{indent}# … lines {gap[0]}-{gap[1]} (the rest of the signature) left out;"
+        f"{indent}# … lines {gap[0]}-{gap[1]} {_LEFT_OUT};"
         f" get_code_snippet with path and line_start={gap[0]} shows them"
     )
     numbered = list(enumerate(lines, start=first))
     kept = [*numbered[:HEAD_LINES], (gap[1], marker), *numbered[body - TAIL_LINES :]]
     return kept[:max_lines]
+
+
+def last_line_shown(code: str, first: int) -> int | None:
+    """The number of the last source line `code` shows, from line `first` on (a fold's
+    marker stands for the lines it leaves out; a cut's `…` mark is no line); None when
+    it shows none."""
+    last = None
+    number = first - 1
+    for line in code.split("\n"):
+        if line == CUT_MARK:
+            continue
+        marker = _MARKER.match(line)
+        number = int(marker[2]) if marker else number + 1
+        last = number
+    return last

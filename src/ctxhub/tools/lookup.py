@@ -11,7 +11,6 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.search.reexports import bound_groups
 from ctxhub.search.stubs import is_stub
 from ctxhub.store.protocol import Store
-from ctxhub.tools.bound_names import constant_chunks
 
 #: Modules a re-export is followed through at most (`pkg` -> `pkg._a` -> `pkg._b` ...).
 MAX_REEXPORT_DEPTH = 5
@@ -79,9 +78,9 @@ def recorded_reexport(
     ingest that it binds (search/reexports.bound_groups: its declared API, its imports,
     a lazy-import table, its star imports), followed through further re-exports (a
     public module importing from a private one that re-exports in turn), at most
-    `MAX_REEXPORT_DEPTH` modules deep and never twice through one name. A constant the
-    target module records counts as its definition. [] when the module is not indexed
-    or binds no such name."""
+    `MAX_REEXPORT_DEPTH` modules deep and never twice through one name (a constant the
+    target module records is a chunk of its own: its definition). [] when the module is
+    not indexed or binds no such name."""
     seen = seen if seen is not None else set()
     if "." not in name or depth > MAX_REEXPORT_DEPTH or name in seen:
         return []
@@ -90,10 +89,8 @@ def recorded_reexport(
     for targets in bound_groups(store, modules, name, source):
         found: dict[str, Chunk] = {}
         for target in targets:
-            chunks = (
-                api_chunks(store, source, symbol=target)
-                or constant_chunks(store, target, source)
-                or recorded_reexport(store, target, source, depth + 1, seen)
+            chunks = api_chunks(store, source, symbol=target) or recorded_reexport(
+                store, target, source, depth + 1, seen
             )
             # the best definition per source: with two versions of a package indexed,
             # each is kept, and the caller puts the installed one first

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ctxhub.core.budget import CUT_MARK
 from ctxhub.core.knowledge import Hit, SearchResponse
 from ctxhub.core.outputs import (
     CallTrace,
@@ -101,7 +102,7 @@ def render_hit(rank: int, hit: Hit) -> str:
     if hit.metadata.get("not_installed"):  # tools/installed_gaps.py
         head.append(f"NOTE: {hit.metadata['not_installed']}")
     body = hit.snippet.strip("\n")
-    if body and hit.kind in ("api", "example"):
+    if body and body != CUT_MARK and hit.kind in ("api", "example"):
         language = "python" if hit.metadata.get("language", "python") == "python" else ""
         body = _fence(body, language)
     return "\n".join([*head, *_hit_facts(hit), body]).rstrip()
@@ -147,6 +148,10 @@ def code_snippet(snippet: CodeSnippet) -> str:
     span = f"lines {snippet.line_start}-{snippet.line_end}"
     if snippet.truncated:
         span += f" of {snippet.full_line_start}-{snippet.full_line_end} (truncated)"
+    shown = snippet.code != CUT_MARK
+    if not shown:  # not even its first line fits
+        span = f"lines {snippet.full_line_start}-{snippet.full_line_end}, none shown"
+        span += " (raise max_tokens)"
     cite = [f"id {snippet.id}", f"{snippet.source}:{snippet.path}", span]
     if snippet.version:
         cite.append(f"v{snippet.version}")
@@ -157,7 +162,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
     if snippet.metadata.get("deprecated"):
         lines.append("DEPRECATED: see check_deprecation")
     language = "python" if snippet.path.endswith((".py", ".pyi")) else ""
-    lines.append(_fence(snippet.code, language))
+    if shown:
+        lines.append(_fence(snippet.code, language))
     if snippet.companions:
         lines.append("calls (open with get_code_snippet(chunk_id=...)):")
         lines.extend(
@@ -211,10 +217,8 @@ def doc_page(page: DocPage) -> str:
     lines.append("")
     lines.append(page.content)
     if page.truncated:
-        more = "raise max_tokens to read on"
-        if not page.section:
-            more = "ask for one section with section=..."
-        lines.append(f"\n(trimmed to fit max_tokens; {more})")
+        more = "" if page.section else ", or read one section with section=..."
+        lines.append(f"\n(cut to fit max_tokens: raise max_tokens to read on{more})")
     if many and page.section:
         # after the section's text: a tight budget cuts the list, not the text
         lines.append("\n" + _section_list(page, "the page's sections"))

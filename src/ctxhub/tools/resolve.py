@@ -10,8 +10,7 @@ from collections.abc import Mapping
 from ctxhub.core.knowledge import Chunk
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.store.protocol import Store
-from ctxhub.tools.bound_names import constant_chunks
-from ctxhub.tools.hierarchy import method_in_hierarchy
+from ctxhub.tools.hierarchy import class_named, method_in_hierarchy
 from ctxhub.tools.importable import public_first
 
 # re-exported: check_deprecation reads them as `resolve.api_chunks`, `resolve.with_suffix`
@@ -27,13 +26,14 @@ def _exact_case_first(chunks: list[Chunk], last: str) -> list[Chunk]:
 
 
 def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[list[Chunk], str]:
-    """Definitions for `name`: exact qualified name -> a constant its module records
-    (`pkg.status.HTTP_404_NOT_FOUND`) -> a name its module binds (`pkg.File` defined as
-    `pkg.file.File`: what module `pkg` recorded it declares, imports, lazily loads or
-    star-imports; "ambiguous re-export" when that leads to several) -> `Class.method`
-    (a dotted suffix) -> a partial module path (`response.File`) -> a member of the
-    class the qualifier names, its own ("re-export": `pkg.Client.send`) or one it
-    inherits ("inherited"). A dotted name
+    """Definitions for `name`: exact qualified name (a constant its module records,
+    `pkg.status.HTTP_404_NOT_FOUND`, is "constant") -> a name its module binds
+    (`pkg.File` defined as `pkg.file.File`: what module `pkg` recorded it declares,
+    imports, lazily loads or star-imports; "ambiguous re-export" when that leads to
+    several) -> `Class.method` (a dotted suffix) -> a partial module path
+    (`response.File`) -> a member of the class (or module-level instance) the qualifier
+    names, its own ("re-export": `pkg.Client.send`) or one it inherits ("inherited").
+    A dotted name
     stops there: `pkg.name` that `pkg` does not bind is not found, even when a module
     below `pkg` defines `name`. An undotted name goes on: a class of that name -> a
     function or method of that name ("function" / "method" by what the first one is)
@@ -43,12 +43,10 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     name = name.strip().strip("`").removesuffix("()")
     exact = api_chunks(store, source, symbol=name)
     if exact:
-        return by_preference(exact), "exact"
+        exact = by_preference(exact)
+        return exact, "constant" if exact[0].metadata.chunk_type == "constant" else "exact"
     last = name.rsplit(".", 1)[-1]
     if "." in name:
-        constant = constant_chunks(store, name, source)
-        if constant:
-            return constant, "constant"
         recorded = recorded_reexport(store, name, source)
         if recorded:
             # one symbol from two sources (two versions) is not ambiguous
@@ -113,12 +111,16 @@ def _member(
     qualifier reached the class through one, else "class.method") or inherit it
     ("inherited": the first class along the MRO that defines it, each base the class
     its module binds: hierarchy.py, so a twin class of the same name in a sibling
-    subpackage never answers); ([], "") when the qualifier names no class, or classes
-    without it, or an unknown base comes before any that defines it."""
+    subpackage never answers); a module-level instance's member is its class's
+    (`pkg.converter.structure` after `converter = Converter()`); ([], "") when the
+    qualifier names no class, or classes without it, or an unknown base comes before
+    any that defines it."""
     owners, how = find_symbol(store, qualifier, source)
+    kinds = ("class", "instance")
+    classes = [_class_of(store, c) for c in owners if c.metadata.chunk_type in kinds]
     found: dict[str, Chunk] = {}
     inherited = False
-    for owner in [c for c in owners if c.metadata.chunk_type == "class"][:MAX_OWNERS]:
+    for owner in [c for c in classes if c is not None][:MAX_OWNERS]:
         hit = method_in_hierarchy(store, owner, member)
         # `source=` reads that source only, bases included
         if hit is not None and source in (None, hit.source):
@@ -131,15 +133,30 @@ def _member(
     return list(found.values()), "re-export" if "re-export" in how else "class.method"
 
 
+def _class_of(store: Store, chunk: Chunk) -> Chunk | None:
+    """The class chunk itself, or the indexed class a module-level instance is of."""
+    if chunk.metadata.chunk_type == "class":
+        return chunk
+    made = chunk.metadata.extra.get("instance_of")
+    if chunk.metadata.chunk_type != "instance" or not made:
+        return None
+    return class_named(store, str(made), chunk.source)
+
+
 def through_alias(store: Store, found: list[Chunk], how: str) -> tuple[list[Chunk], str]:
-    """An alias chunk (`name = Definition`) stands for the definition it names."""
+    """An alias chunk (`name = Definition`) stands for the definition it names, looked
+    up as `find_symbol` looks up a name (its own source first): through re-exports, and
+    a module-level instance's attribute (`structure = converter.structure`) through the
+    instance's class and its bases."""
     if not found or found[0].metadata.chunk_type != "alias":
         return found, how
-    target = str(found[0].metadata.extra.get("alias_of", ""))
-    definition = api_chunks(store, found[0].source, symbol=target) or api_chunks(
-        store, symbol=target
-    )
-    return (definition + found, "alias") if definition else (found, how)
+    alias = found[0]
+    target = str(alias.metadata.extra.get("alias_of", ""))
+    for scope in dict.fromkeys([alias.source, None]):
+        definition = [c for c in find_symbol(store, target, scope)[0] if c.id != alias.id]
+        if definition:
+            return definition + found, "alias"
+    return found, how
 
 
 #: Stubs of an answer looked up among the other matches (each costs a few reads).

@@ -37,17 +37,10 @@ def parse_args(spec: ToolSpec, values: Mapping[str, Any]) -> BaseModel:
 def answer(spec: ToolSpec, hub: HubSession, args: BaseModel) -> Answer:
     """Run the tool and fit its response to the budget. The budget covers what a client
     receives, the structured content and the text together: the tool runs within its
-    share for the structured content (a search first asks for fewer hits; then the
-    longest texts are trimmed), and the text rendering gets what that leaves."""
-    from ctxhub.tools.fit import (
-        MIN_TEXT_CHARS,
-        data_floor,
-        enforce_budget,
-        fit_search,
-        fit_text,
-        structured_budget,
-        text_room,
-    )
+    share for the structured content (a search first asks for fewer hits), the text is
+    rendered from it, and while the two are over, their shared texts are cut on line
+    boundaries; citations are never cut (`tools/fit.py`)."""
+    from ctxhub.tools.fit import fit_response, fit_search, structured_budget
 
     max_tokens = spec.max_tokens(args)
     inner = structured_budget(max_tokens, spec.fits_hits)
@@ -65,13 +58,7 @@ def answer(spec: ToolSpec, hub: HubSession, args: BaseModel) -> Answer:
     else:
         output = spec.call(hub, args)
     data = output.model_dump(mode="json")
-    if enforce_budget(data, inner):
-        output = type(output).model_validate(data)
-    if text_room(data, max_tokens) < MIN_TEXT_CHARS:
-        # A tight budget: the structured content gives up more so the text keeps its start.
-        enforce_budget(data, data_floor(max_tokens))
-        output = type(output).model_validate(data)
-    text = fit_text(spec.text(output), text_room(data, max_tokens))
+    output, data, text = fit_response(spec.text, type(output), data, max_tokens)
     return Answer(output, data, text)
 
 

@@ -3,7 +3,12 @@
 (`frozen = partial(define, frozen=True)`) and a public module's import under another
 name (`from .wait import wait_random_exponential as wait_full_jitter`). Each is a
 public way to reach the definition, so it gets a chunk of its own that points at it
-(`alias_of`), and a lookup of the name finds the definition."""
+(`alias_of`), and a lookup of the name finds the definition. A method of a module-level
+instance (`structure = global_converter.structure`, after `global_converter =
+Converter()`) is one too: its `alias_of` names that attribute of the instance's class
+(`cattrs.converters.Converter.structure`), which a lookup finds along the class's bases
+(tools/resolve.py), as it does an imported instance's (`cattrs.global_converter.structure`
+in `cattr`)."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk, ChunkMeta
 from ctxhub.ingest.embed_text import build_embed_text
 from ctxhub.ingest.python.callgraph import alias_targets, dotted_chain
-from ctxhub.ingest.python.definition_chunks import FileContext
+from ctxhub.ingest.python.definition_chunks import FileContext, instance_assignment
 
 #: Calls whose result is their first argument with some arguments already bound.
 _PARTIALS = frozenset({"functools.partial", "functools.partialmethod"})
@@ -23,11 +28,14 @@ def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> l
     """One chunk per alias name; every name of a chained assignment is one
     (`s = attributes = attrs`)."""
     out: list[Chunk] = []
+    instances = _instances(f, tree, defined)
     for stmt in tree.body:
         if isinstance(stmt, ast.ImportFrom):
             out.extend(_import_aliases(f, stmt, defined))
-        if not isinstance(stmt, ast.Assign):
+        if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
             continue
+        if isinstance(stmt, ast.AnnAssign) and _is_type_alias(stmt):
+            continue  # `X: TypeAlias = Y` is a type alias: a constant (bindings.py)
         named, bound = _aliased(f, stmt.value)
         if named is None:
             continue
@@ -37,15 +45,47 @@ def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> l
         target = defined.get(chain[0]) if len(chain) == 1 else None
         if target is None and chain[0] in f.ctx.imports.bindings:
             target = f.ctx.imports.qualify(".".join(chain))
+        if target is None and len(chain) > 1 and chain[0] in instances:
+            # an attribute of this module's instance: its class's, along its bases
+            target = ".".join([instances[chain[0]], *chain[1:]])
         if target is None or not f.ctx.is_internal(target):
             continue  # an alias of a constant or of another library's name: not an API
         end = stmt.end_lineno or stmt.lineno
         text = "\n".join(line.rstrip() for line in f.lines[stmt.lineno - 1 : end]).strip()
-        for name in alias_targets(stmt):
+        for name in _bound_names(stmt):
             if name not in defined:
                 out.append(_alias_chunk(f, (stmt.lineno, end), text or name, name, target, bound))
     # a name bound twice is one chunk (one id): the later binding, as at import time
     return list({c.id: c for c in out}.values())
+
+
+def _bound_names(stmt: ast.Assign | ast.AnnAssign) -> list[str]:
+    if isinstance(stmt, ast.Assign):
+        return alias_targets(stmt)
+    target = stmt.target
+    return [target.id] if isinstance(target, ast.Name) and not target.id.startswith("__") else []
+
+
+def _is_type_alias(stmt: ast.AnnAssign) -> bool:
+    return ast.unparse(stmt.annotation).rsplit(".", 1)[-1] == "TypeAlias"
+
+
+def _instances(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> dict[str, str]:
+    """{name: qualified class} of the names the module binds to an instance of a class
+    it defines or imports (`conv = Converter()`: a CamelCase callee, as
+    `definition_chunks.instance_chunks` reads it)."""
+    out: dict[str, str] = {}
+    for stmt in tree.body:
+        assigned = instance_assignment(stmt)
+        chain = dotted_chain(assigned[1].func) if assigned else None
+        if not (assigned and chain and chain[-1][:1].isupper()):
+            continue
+        cls = defined.get(chain[0]) if len(chain) == 1 else None
+        if cls is None and chain[0] in f.ctx.imports.bindings:
+            cls = f.ctx.imports.qualify(".".join(chain))
+        if cls is not None:
+            out[assigned[0]] = cls
+    return out
 
 
 def _import_aliases(f: FileContext, stmt: ast.ImportFrom, defined: dict[str, str]) -> list[Chunk]:

@@ -21,6 +21,7 @@ from ctxhub.ingest.python.callgraph import (
     build_import_table,
     module_level_names,
 )
+from ctxhub.ingest.python.constant_chunks import constant_chunks
 from ctxhub.ingest.python.definition_chunks import (
     FileContext,
     class_chunk,
@@ -151,4 +152,8 @@ def extract_python_file(
     defined = {d.name: f"{module}.{d.qualname}" for d in members.get(None, [])}
     out.chunks.extend(alias_chunks(f, tree, defined))
     out.chunks.extend(instance_chunks(f, tree, defined))
+    if overview is not None:
+        constants = overview.metadata.extra.get("constants", {})
+        taken = {c.symbol for c in out.chunks if c.symbol}
+        out.chunks.extend(constant_chunks(f, constants, taken))
     return out

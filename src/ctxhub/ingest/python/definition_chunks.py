@@ -121,7 +121,7 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
     public = set() if is_private_path(f.module) else set(declared_all(tree) or ())
     out: list[Chunk] = []
     for stmt, following in zip(tree.body, [*tree.body[1:], None], strict=False):
-        assigned = _instance_assignment(stmt)
+        assigned = instance_assignment(stmt)
         if assigned is None:
             continue
         name, call = assigned
@@ -170,7 +170,7 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
 _TYPING_CONSTRUCTS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple", "NewType", "TypeAliasType"})
 
 
-def _instance_assignment(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+def instance_assignment(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
     """(name, call) of `name = Call(...)` or `name: T = Call(...)`."""
     value: ast.expr | None = None
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
