@@ -5,7 +5,7 @@ embedder, for the tools that read a package's definitions, re-exports and calls.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,15 +31,18 @@ def package_hub(root: Path, package: str, files: Mapping[str, str]) -> Iterator[
 
 
 @contextmanager
-def tree_hub(root: Path, source: str, files: Mapping[str, str]) -> Iterator[HubSession]:
+def tree_hub(
+    root: Path, source: str, files: Mapping[str, str], kinds: Sequence[str] = ("python",)
+) -> Iterator[HubSession]:
     """`files` (paths below the source's folder, packages included: `pkg/mod.py`; texts
     as given) as source `source`, whose folder is `root/src` (chunk paths read
-    `pkg/mod.py`), in a hub under `root`."""
+    `pkg/mod.py`), in a hub under `root`; `kinds` empty: detected, as for a folder."""
     folder = root / "src"
     for rel, text in files.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(text)
-    with _indexed(root / "home", SourceSpec(name=source, kind=["python"], path=str(folder))) as hub:
+    spec = SourceSpec(name=source, kind=list(kinds), path=str(folder))
+    with _indexed(root / "home", spec) as hub:
         yield hub
 
 

@@ -325,7 +325,12 @@ def test_is_changelog(relpath: str, expected: bool) -> None:
         ("docs/release-notes.md", True),
         ("changelog.d/12.removal.md", True),
         ("docs/changes.html", False),  # a page of a built docs site
-        ("CHANGES.txt", False),  # not read as Markdown or reST
+        # an sdist's release history in plain text or without an extension: its headings
+        # and bullets read as in CHANGES.rst
+        ("CHANGES.txt", True),
+        ("HISTORY", True),
+        ("NEWS", True),
+        ("docs/notes.txt", False),
         ("src/pkg/history.py", False),
         (".claude/skills/changelog/SKILL.md", False),  # not a towncrier fragment
     ],

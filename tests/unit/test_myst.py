@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ctxhub.ingest.docs.chunks import parse_doc_file
-from ctxhub.ingest.docs.includes import include_targets
+from ctxhub.ingest.docs.include_directives import include_targets
 from ctxhub.ingest.docs.myst import readable_myst, readable_roles, role_text
 
 

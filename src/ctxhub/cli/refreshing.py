@@ -72,6 +72,11 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
         if len(s.skipped) > MAX_SKIP_LINES:
             more = len(s.skipped) - MAX_SKIP_LINES
             out.print(f"[yellow]{s.name}: {more} more skipped[/yellow] (see `refresh --json`)")
+        for page, why in s.refused_includes[:MAX_SKIP_LINES]:
+            out.print(f"[yellow]{s.name}: include refused in {page}[/yellow]: {escape(why)}")
+        if len(s.refused_includes) > MAX_SKIP_LINES:
+            more = len(s.refused_includes) - MAX_SKIP_LINES
+            out.print(f"[yellow]{s.name}: {more} more includes refused[/yellow] (`refresh --json`)")
     total = summary.lexical_seconds + summary.embed_seconds
     embedded = f"{summary.embedded} new texts embedded" if summary.embedded else "nothing to embed"
     out.print(

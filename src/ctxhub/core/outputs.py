@@ -39,6 +39,11 @@ class DocPage(BaseModel):
         "indexed version or package): the source whose version is installed answers; "
         "pass source=NAME for another",
     )
+    included: str | None = Field(
+        default=None,
+        description="The file asked for, which this page includes (`HISTORY.md` shown "
+        "through `docs/history.md`): its text is part of this page",
+    )
 
 
 class Companion(BaseModel):

@@ -39,8 +39,15 @@ def _strip_overlap(previous: str, current: str, max_overlap: int = 2000) -> str:
 
 
 def _page_chunks(hub: HubSession, source: str, path: str) -> list[Chunk]:
+    """A page's chunks in page order: by line, and by their order in the page where
+    lines tie (the chunks of an included file all cite the include's line)."""
     chunks = hub.store.find_chunks(ChunkQuery(kind="doc", source=source, path=path))
-    return sorted(chunks, key=lambda c: (c.line_start or 0, c.id))
+
+    def order(c: Chunk) -> tuple[int, int, str]:
+        index = c.metadata.extra.get("chunk_index")
+        return (c.line_start or 0, index if isinstance(index, int) else 0, c.id)
+
+    return sorted(chunks, key=order)
 
 
 #: Page paths a not-found answer offers.
@@ -88,13 +95,38 @@ def _matching_pages(wanted: str, by_path: list[tuple[str, str, str]]) -> list[tu
     return ending if len({p for _, p in ending}) == 1 else []
 
 
+def _including_pages(hub: HubSession, path: str, source: str | None) -> list[tuple[str, str]]:
+    """(source, page) of the pages that include the file `path` as their text (a
+    `HISTORY.md` shown through `docs/history.md`): asked for by its own name, the file is
+    that page. Read only when no page has the name: it looks through every doc chunk."""
+    wanted = path.strip().removeprefix("./").lower()
+    if not wanted or "." not in wanted.rsplit("/", 1)[-1]:
+        return []  # a page's name without a suffix is never an included file's
+    found: dict[tuple[str, str], None] = {}
+    for chunk in hub.store.find_chunks(ChunkQuery(kind="doc", source=source or None)):
+        includes = chunk.metadata.extra.get("includes")
+        if isinstance(includes, list) and any(str(i).lower() == wanted for i in includes):
+            found[(chunk.source, chunk.path)] = None
+    return list(found)
+
+
+def _included_file(path: str, chunks: list[Chunk]) -> str | None:
+    """The file the page includes that `path` names, when it names one."""
+    wanted = path.strip().removeprefix("./").lower()
+    for chunk in chunks[:1]:  # every chunk of a page lists the page's includes
+        for name in chunk.metadata.extra.get("includes") or []:
+            if str(name).lower() == wanted:
+                return str(name)
+    return None
+
+
 def page_sources(hub: HubSession, path: str, source: str | None) -> list[tuple[str, str]]:
-    """(source, stored path) of each page `path` names (see `_matching_pages`), the
-    installed version's source first."""
+    """(source, stored path) of each page `path` names (see `_matching_pages`), else of
+    each page that includes the file `path`, the installed version's source first."""
     wanted = normalize_doc_path(path)
     pages = hub.store.doc_pages(source or None)
     by_path = [(s, p, normalize_doc_path(p)) for s, p in pages]
-    matches = _matching_pages(wanted, by_path)
+    matches = _matching_pages(wanted, by_path) or _including_pages(hub, path, source)
     if not matches:
         near = _near_pages(wanted, [p for _, p, _ in by_path])
         raise NotFoundError(
@@ -161,6 +193,7 @@ def get_doc(
         section=section,
         content="",
         other_sources=others,
+        included=_included_file(path, chunks) if path and not doc_id else None,
     )
     # Characters (as JSON) the content and the list of sections share; the citation is
     # never cut.

@@ -92,6 +92,8 @@ def render_hit(rank: int, hit: Hit) -> str:
         name += f" (public: {hit.metadata['public_path']})"
     where = f"{hit.source}:{hit.path}{_lines(hit.line_start, hit.line_end)}"
     cite = [f"id {hit.id}", where]
+    if hit.metadata.get("included_from"):  # the page's include of another file
+        cite.append(f"from {hit.metadata['included_from']}")
     if hit.url:
         cite.append(hit.url)
     if hit.version:
@@ -209,6 +211,8 @@ def doc_page(page: DocPage) -> str:
     lines = [f"# {page.title or page.path}", " · ".join(cite)]
     if page.section:
         lines.append(f"section matching {page.section!r}")
+    if page.included:
+        lines.append(f"{page.included} is included in this page")
     if page.other_sources:
         lines.append(f"also in: {_names(page.other_sources)} (pass source=NAME)")
     many = len(page.sections) + page.sections_left_out > 1

@@ -11,21 +11,26 @@ import logging
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Any
 
 from ctxhub.core.doc_paths import doc_url, is_aggregate_doc, normalize_doc_path
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
-from ctxhub.ingest.docs.cleaned import CleanedText, plain_lines
-from ctxhub.ingest.docs.html_lines import HtmlLines
-from ctxhub.ingest.docs.includes import Reader, expand_includes
+from ctxhub.ingest.docs.cleaned import CleanedText
+from ctxhub.ingest.docs.includes import IncludedText, Reader, expand_includes
 from ctxhub.ingest.docs.llms_full import DocPage, dump_pages_without_file, split_llms_full
-from ctxhub.ingest.docs.markdown_split import Section, find_headings, merge_tiny, split_sections
+from ctxhub.ingest.docs.markdown_split import Section, merge_tiny, split_sections
 from ctxhub.ingest.docs.mdx import clean_mdx
-from ctxhub.ingest.docs.myst import readable_myst
+from ctxhub.ingest.docs.page_text import (
+    DOC_SUFFIXES,
+    cleaned_include,
+    cleaned_page,
+    decode_doc,
+    doc_format,
+)
 from ctxhub.ingest.docs.signals import code_stats, is_worked_example
+from ctxhub.ingest.docs.titles import page_title
 from ctxhub.ingest.docs.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
 from ctxhub.ingest.embed_text import build_embed_text
 
@@ -36,28 +41,20 @@ __all__ = [
     "SkipFile",
     "chunk_doc_file",
     "chunk_doc_page",
+    "decode_doc",
     "doc_format",
     "dump_pages_without_file",
     "is_aggregate_doc",
     "normalize_doc_path",
     "parse_doc_file",
     "parse_doc_page",
+    "raise_or_return",
     "split_llms_full",
 ]
 
 log = logging.getLogger(__name__)
 
 WORKED_EXAMPLE_TAG = "worked-example"
-#: Suffix -> format; anything else is read as plain markdown-ish text.
-DOC_SUFFIXES = {
-    ".mdx": "mdx",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".txt": "markdown",  # a .txt is a docs page only when it reads as Markdown (plan.py)
-    ".rst": "rst",
-    ".html": "html",
-    ".htm": "html",
-}
 _SLUG = re.compile(r"[^\w]+")
 
 
@@ -66,25 +63,10 @@ class DocResult:
     chunks: list[Chunk] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
-
-
-def doc_format(relpath: str) -> str:
-    """mdx | markdown | rst | html | text, from the file suffix."""
-    return DOC_SUFFIXES.get(PurePosixPath(relpath).suffix.lower(), "text")
-
-
-def decode_doc(data: str | bytes) -> tuple[str, list[str]]:
-    """Text of a page; invalid UTF-8 is replaced (with a warning), never fatal."""
-    warnings: list[str] = []
-    if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-            warnings.append(f"invalid UTF-8 (first at byte {e.start}): replaced with U+FFFD")
-    else:
-        text = data.removeprefix("\ufeff")
-    return text.replace("\r\n", "\n"), warnings
+    #: what the page's text includes show of other files (a changelog it includes)
+    included_texts: list[IncludedText] = field(default_factory=list)
+    #: includes refused, as "target: why" (a path leading outside the source)
+    refused: list[str] = field(default_factory=list)
 
 
 def _clean_path(relpath: str) -> str:
@@ -126,6 +108,9 @@ def _chunk(
         "code_lines": stats.code_lines,
         "code_languages": stats.languages,
     }
+    origin = _origin(doc, win.first, win.last)
+    if origin is not None:
+        extra["included_from"] = origin
     url = page.url
     if sec.level > 0 and len(sec.crumbs) > 1:
         extra["anchor"] = _slug(sec.crumbs[-1])
@@ -165,6 +150,17 @@ def _chunk(
             extra=extra,
         ),
     )
+
+
+def _origin(doc: CleanedText, first: int, last: int) -> str | None:
+    """Where a window's text is in the file an include took all of it from
+    (`HISTORY.md:381-392`); the chunk itself cites the include's line of the page."""
+    spans = [doc.origins.get(i) for i in range(first, last + 1) if doc.lines[i].strip()]
+    held = [s for s in spans if s is not None]
+    if not held or len(held) < len(spans) or len({s[0] for s in held}) != 1:
+        return None
+    start, end = min(s[1] for s in held), max(s[2] for s in held)
+    return f"{held[0][0]}:{start}" + (f"-{end}" if end != start else "")
 
 
 #: What the reST renderer makes of an API description directive without content
@@ -233,26 +229,6 @@ def _frontmatter_page(doc: CleanedText, title: str) -> CleanedText:
     return CleanedText(lines, [span] * n, [-1] * n, [False] * n, {}, doc.frontmatter, [])
 
 
-def _first_h1(doc: CleanedText, syntax: str) -> str | None:
-    for _, _, level, text in find_headings(doc, syntax):
-        if level == 1:
-            return text
-    return None
-
-
-def _from_html(path: str, html: str) -> tuple[str | None, str, HtmlLines]:
-    """A built HTML page as (title, markdown, where its blocks are in the file);
-    generated and template pages are skipped."""
-    from ctxhub.ingest.docs.html import GENERATED, NotADocsPage, html_page
-
-    if PurePosixPath(path).stem.lower() in GENERATED:
-        raise SkipFile("a generated index page, not docs")
-    try:
-        return html_page(html)
-    except NotADocsPage as exc:
-        raise SkipFile(str(exc)) from None
-
-
 def parse_doc_file(
     source: str,
     relpath: str,
@@ -262,9 +238,11 @@ def parse_doc_file(
     base_url: str | None = None,
     max_tokens: int = MAX_TOKENS,
     include: Reader | None = None,
+    nav_title: str | None = None,
 ) -> DocResult:
     """Chunks of one docs file plus what went wrong on the way; never raises. `include`
-    reads the files the page includes (see includes.py); without it they stay directives."""
+    reads the files the page includes (see includes.py); without it they stay directives.
+    `nav_title`: what the site's navigation calls the page (titles.py)."""
     result = DocResult()
     try:
         path = _clean_path(relpath)
@@ -277,30 +255,18 @@ def parse_doc_file(
             body, result.warnings = decode_doc(text)
         if "\x00" in body[:8192]:
             raise SkipFile("binary content (NUL bytes)")
-        syntax = "rst" if fmt == "rst" else "markdown"
-        html_title = None
-        html_lines: HtmlLines | None = None
-        if fmt == "html":
-            html_title, body, html_lines = _from_html(path, body)
-        if fmt == "markdown":
-            doc = clean_mdx(readable_myst(body))  # MyST roles and directives, line for line
-        elif fmt in ("mdx", "html"):
-            doc = clean_mdx(body)
-        elif fmt == "rst":
-            from ctxhub.ingest.docs.rst_doctree import clean_rst  # docutils: .rst pages only
-
-            doc, syntax = clean_rst(body)
-        else:
-            doc = plain_lines(body)
-        if html_lines is not None:
-            doc = html_lines.remap(doc)  # lines of the .html file, not of its Markdown
-        included: list[str] = []
-        if include is not None:
-            doc, included = expand_includes(doc, path, include)
+        cleaned = cleaned_page(path, fmt, body)
+        expanded = expand_includes(cleaned.doc, path, include, cleaned_include, body)
+        doc = expanded.doc
+        result.included_texts, result.refused = expanded.texts, expanded.refused
         result.warnings.extend(doc.warnings)
-        title = doc.title or html_title or _first_h1(doc, syntax) or PurePosixPath(path).stem
+        title = page_title(
+            doc, cleaned.syntax, path, html_title=cleaned.html_title, nav_title=nav_title
+        )
         if doc.frontmatter and not any(line.strip() for line in doc.lines):
             doc = _frontmatter_page(doc, title)
+        included = {"includes": expanded.included} if expanded.included else {}
+        html_lines = cleaned.html_lines
         page = _Page(
             source=source,
             path=path,
@@ -308,8 +274,8 @@ def parse_doc_file(
             description=doc.description,
             url=doc_url(base_url, path) if base_url else None,
             version=version,
-            syntax=syntax,
-            extra={**_extra(fmt, doc.frontmatter), **({"includes": included} if included else {})},
+            syntax=cleaned.syntax,
+            extra={**_extra(fmt, doc.frontmatter), **included},
             anchors=html_lines.anchors if html_lines is not None else {},
         )
         result.chunks = _chunks(page, doc, max_tokens)
@@ -345,7 +311,7 @@ def parse_doc_page(
     return result
 
 
-def _raise_or_return(result: DocResult, what: str) -> list[Chunk]:
+def raise_or_return(result: DocResult, what: str) -> list[Chunk]:
     if result.warnings:  # one line per file, however much is wrong with it
         log.warning("%s: %s", what, "; ".join(result.warnings))
     if result.error is not None:
@@ -374,7 +340,7 @@ def chunk_doc_file(
         max_tokens=max_tokens,
         include=include,
     )
-    return _raise_or_return(result, relpath)
+    return raise_or_return(result, relpath)
 
 
 def chunk_doc_page(
@@ -382,4 +348,4 @@ def chunk_doc_page(
 ) -> list[Chunk]:
     """Chunks of one dump page; see `chunk_doc_file` for warnings and errors."""
     result = parse_doc_page(source, page, version=version, max_tokens=max_tokens)
-    return _raise_or_return(result, page.path)
+    return raise_or_return(result, page.path)

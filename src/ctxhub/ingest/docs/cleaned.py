@@ -37,6 +37,8 @@ class CleanedText:
     frontmatter: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     frontmatter_lines: int = 0  # original lines the frontmatter block took
+    #: lines another file put in the page (includes.py): index -> (that file, its lines)
+    origins: dict[int, tuple[str, int, int]] = field(default_factory=dict)
 
     @property
     def text(self) -> str:

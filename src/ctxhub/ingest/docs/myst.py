@@ -3,8 +3,10 @@
 Roles (`{func}`~pkg.mod.bind``) become what Sphinx shows: the target, its last dotted
 part after `~`, or the title of `Title <target>`; code roles stay code. Directive fences
 (```` ```{note} ````, `:::{attention}`) become what they say: an admonition its title word
-and body, an image its alt text, a code block a plain fence, a `literalinclude` the reST
-spelling `includes.py` expands, a toctree nothing. A fence whose name MyST does not define
+and body, an image its alt text, a code block a plain fence, an `include` or
+`literalinclude` the reST spelling `includes.py` expands (it reads the options from the
+page's own lines), a toctree nothing; options (`:key: value` lines, or a `---` YAML
+block) are blanked. A fence whose name MyST does not define
 (```` ```{python} ```` in Quarto) is left a code block. Every input line gives exactly
 one output line, so the cleaned page still maps to the file's lines.
 """
@@ -22,6 +24,7 @@ _OPEN = re.compile(
 )
 _PLAIN_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):(?:\s+(?P<value>.*?))?\s*$")
+_YAML_OPTION = re.compile(r"^\s*(?P<key>[\w-]+):(?:\s+(?P<value>.*?))?\s*$")
 _LABEL_LINE = re.compile(r"^\s*\([\w\-:./]+\)=\s*$")  # `(target-label)=` above a heading
 _ROLE_OR_CODE = re.compile(
     r"(?P<role>\{(?P<name>[\w:.-]+)\}`(?P<text>[^`\n]+)`)|(?P<code>`+[^`\n]*`+)"
@@ -32,7 +35,7 @@ _CODE = frozenset({"code-block", "code", "sourcecode", "code-cell", "math", "mer
 _DOCTEST = {"doctest": "pycon", "testcode": "python", "testoutput": ""}
 _VERBATIM = frozenset({"eval-rst"})  # reST inside: its text is kept as written
 _DROPPED = frozenset(
-    {"toctree", "contents", "tableofcontents", "raw", "meta", "index", "include", "highlight"}
+    {"toctree", "contents", "tableofcontents", "raw", "meta", "index", "highlight"}
     | {"testsetup", "testcleanup"}
     | {"currentmodule", "module", "py:currentmodule", "py:module", "only"}
 )
@@ -40,13 +43,16 @@ _IMAGES = frozenset({"image", "figure"})
 _CONTAINERS = frozenset(
     {"admonition", "topic", "sidebar", "margin", "rubric", "epigraph", "container", "div"}
     | {"tab-set", "tab-item", "dropdown", "card", "grid", "grid-item", "grid-item-card"}
-    | {"glossary", "literalinclude"}
+    | {"glossary"}
 )
+#: Directives includes.py expands: written back in the reST spelling.
+_INCLUDES = frozenset({"include", "literalinclude"})
 _KNOWN = (
     (frozenset(ADMONITIONS) | frozenset(VERSIONED) | frozenset(_DOCTEST) | _CODE | _VERBATIM)
     | _DROPPED
     | _IMAGES
     | _CONTAINERS
+    | _INCLUDES
 )
 _CODE_ROLES = frozenset(
     {"func", "meth", "class", "mod", "attr", "obj", "data", "exc", "const", "any", "code"}
@@ -61,6 +67,7 @@ class _Open:
     mode: str  # prose | code | verbatim | dropped
     name: str
     options: bool = True  # still reading the `:key: value` lines after the opener
+    yaml: bool = False  # inside a `---` block of options after the opener
 
 
 def role_text(name: str, text: str) -> str:
@@ -89,8 +96,8 @@ def _opener(name: str, arg: str, indent: str) -> tuple[str, str]:
     if name in _CODE:
         language = arg.split(" ", 1)[0] if arg else ("math" if name == "math" else "")
         return f"{indent}```{language if name != 'mermaid' else 'mermaid'}", "code"
-    if name == "literalinclude":
-        return (f"{indent}.. literalinclude:: {arg}" if arg else ""), "dropped"
+    if name in _INCLUDES:
+        return (f"{indent}.. {name}:: {arg}" if arg else ""), "dropped"
     if name in ADMONITIONS:
         title = ADMONITIONS[name]
         return f"{indent}{title}: {readable_roles(arg)}".rstrip(), "prose"
@@ -103,6 +110,21 @@ def _opener(name: str, arg: str, indent: str) -> tuple[str, str]:
     if name in _DROPPED or name in _IMAGES:
         return "", "dropped" if name in _DROPPED or name == "image" else "prose"
     return (f"{indent}{readable_roles(arg)}" if arg else ""), "prose"
+
+
+def _option_line(line: str, top: _Open) -> str | None:
+    """What an option line under the opener becomes (an image's alt text, or nothing);
+    None: the options have ended."""
+    if line.strip() == "---":
+        top.yaml = not top.yaml  # a YAML block of options opens or closes
+        if not top.yaml:
+            top.options = False
+        return ""
+    option = (_YAML_OPTION if top.yaml else _OPTION).match(line)
+    if option is None:
+        return "" if top.yaml else None
+    alt = option.group("key") == "alt" and top.name in _IMAGES
+    return (option.group("value") or "") if alt else ""
 
 
 def _closes(line: str, top: _Open) -> bool:
@@ -131,10 +153,9 @@ def readable_myst(text: str) -> str:
             )
             continue
         if top is not None and top.options:
-            option = _OPTION.match(line)
-            if option:
-                alt = option.group("key") == "alt" and top.name in _IMAGES
-                out.append((option.group("value") or "") if alt else "")
+            shown = _option_line(line, top)
+            if shown is not None:
+                out.append(shown)
                 continue
             top.options = False
         if top is not None and top.mode in ("code", "verbatim", "dropped"):

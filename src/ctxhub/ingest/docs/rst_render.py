@@ -185,9 +185,9 @@ class RstWriter:
             for child in node.children:
                 self.body(child, depth)
         elif isinstance(node, include_ref):
-            self.blank()  # includes.py puts the file's code on this line
+            self.blank()  # includes.py puts the file's code or text on this line
             line = node.line or self.last
-            self.emit(f".. literalinclude:: {node['path']}", line, line)
+            self.emit(f".. {node.get('directive', 'literalinclude')}:: {node['path']}", line, line)
         elif isinstance(node, nodes.footnote | nodes.citation):
             label, *rest = node.children
             self.nested(rest, depth, f"[{label.astext()}] ", "  ")

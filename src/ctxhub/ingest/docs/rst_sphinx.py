@@ -6,7 +6,8 @@ it names an API object); every directive docutils does not know becomes an `labe
 block (a label, its argument as inline text, its content parsed as reST), except the
 families below: code directives give literal blocks with their language, API
 description directives (`.. data:: NAME`, `.. autoclass:: x.Y`) a `described` block,
-`.. literalinclude::` an `include_ref` (includes.py reads the file later), and
+`.. literalinclude::` and `.. include::` an `include_ref` (includes.py reads the file
+later; docutils' own include, which would read it now, is replaced), and
 navigation or build machinery (toctree, index, currentmodule, ...) nothing at all.
 Directive names are registered as a page uses them (`register_directives`), so a
 project's own directive (`.. tab::`) reads like the Sphinx ones.
@@ -40,7 +41,8 @@ class described(nodes.Element):  # type: ignore[misc]
 
 
 class include_ref(nodes.Element):  # type: ignore[misc]
-    """`.. literalinclude:: path`: the renderer writes the directive back for includes.py."""
+    """`.. literalinclude:: path` or `.. include:: path` (`directive`): the renderer
+    writes the directive back for includes.py (which reads its options from the page)."""
 
 
 #: Roles whose target is a Python name: a search for the API matches the qualified name.
@@ -217,11 +219,15 @@ class Code(_Sphinx):
         return [node]
 
 
-class LiteralInclude(_Sphinx):
+class Include(_Sphinx):
     has_content = False
 
     def run(self) -> list[Any]:
-        node = include_ref(self.block_text, path=self.arguments[0] if self.arguments else "")
+        node = include_ref(
+            self.block_text,
+            path=self.arguments[0] if self.arguments else "",
+            directive=self.name.lower(),
+        )
         node.line = self.lineno
         return [node]
 
@@ -232,7 +238,7 @@ _FAMILIES: dict[type[_Sphinx], str] = {
     Transparent: "only tabs tab-set grid grid-item hlist glossary rst-class cssclass",
     Code: "code code-block sourcecode code-cell testcode testsetup testoutput doctest "
     "ipython jupyter-execute prompt productionlist",
-    LiteralInclude: "literalinclude",
+    Include: "literalinclude include",
 }
 _DESCRIBES = re.compile(
     r"(?:py:)?(?:auto)?(?:class|function|method|attribute|data|module|exception|"
@@ -248,8 +254,9 @@ DIRECTIVE_NAME = re.compile(
 #: take options docutils rejects (`:caption:`, `:emphasize-lines:`) and would lose the
 #: whole block to an error, and `.. class:: Name(args)` describes a Python class (the
 #: default domain's directive; docutils' own, which sets an element's CSS classes, is
-#: `rst-class` under Sphinx).
-_SPHINX_OVERRIDES = frozenset({"code", "code-block", "sourcecode", "class"})
+#: `rst-class` under Sphinx). docutils' `include` would read a file (file insertion is
+#: off, so it reads nothing): ours leaves it to includes.py, which reads only the source.
+_SPHINX_OVERRIDES = frozenset({"code", "code-block", "sourcecode", "class", "include"})
 
 
 def _docutils_knows(name: str) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
 from ctxhub.ingest.python.changelog_files import fragment_type
+from ctxhub.ingest.python.changelog_later import later_sentence, qualified, renamed_to
 from ctxhub.ingest.python.changelog_parameter_lists import listed_records
 from ctxhub.ingest.python.changelog_reno import is_reno_note, reno_entries
 from ctxhub.ingest.python.changelog_sphinx import sphinx_changes, uses_sphinx_changelog
@@ -81,6 +82,7 @@ class _Entry:
     text: str
     lead: str = ""  # a Sphinx entry's words before its bullet list, and the list's items
     bullets: tuple[str, ...] = ()
+    later: bool = False  # a later sentence deprecates the names (changelog_later.py)
 
 
 def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list[Deprecation]:
@@ -238,11 +240,11 @@ def _loose_entries(
             j += 1
         text = " ".join(b.strip() for b in body if b.strip())
         loose = _LOOSE.match(text) or _LOOSE_PASSIVE.match(text)
-        if loose:
-            kind = _kind_of(loose.group("verb"))
+        later = loose is None and later_sentence(text) is not None
+        if (loose or later) and any(at < i for at, _ in versions):
+            kind = _kind_of(loose.group("verb")) if loose else "deprecated"
             version = next((v for at, v in reversed(versions) if at < i), None)
-            if any(at < i for at, _ in versions):
-                out.append(_Entry(kind, version, i + 1, text))
+            out.append(_Entry(kind, version, i + 1, text, later=later))
         i = j
     return out
 
@@ -325,6 +327,9 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
         if listed:
             return listed
     unlabelled = _LABEL.sub("", text, count=1)
+    later = later_sentence(text) if entry.later else None
+    if later is not None:  # the names are those of the sentence that deprecates them
+        unlabelled = text[later:]
     named, after = subjects(unlabelled)
     named = [(n, p) for n, p in parameters(named, unlabelled[after:]) if not is_language_name(n)]
     after += len(text) - len(unlabelled)
@@ -335,6 +340,9 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
         or _renamed_to(text[after:])
         or find_replacement(text[:after])
     )
+    if later is not None:
+        named = [(qualified(n, text), p) for n, p in named]
+        replacement = next((r for n, _ in named if (r := renamed_to(n, text))), None)
     removal_said = "remov" in text[:40].lower()
     # the note reads as the rendered changelog does (`.Cls.method` is `Cls.method`)
     shown = readable_roles(text)

@@ -17,6 +17,7 @@ from ctxhub.ingest.python import chunks as python_api
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers
 from ctxhub.ingest.python.deprecations import extract_changelog_deprecations
 from ctxhub.ingest.python.source import decode_source
+from ctxhub.ingest.refresh.included_changelogs import included_changelog_records
 from ctxhub.ingest.refresh.plan import Unit
 from ctxhub.sources.base import Snapshot
 
@@ -33,6 +34,10 @@ class ExtractContext:
     taxonomies: dict[str, Taxonomy] = field(default_factory=dict)  # by example path
     #: the package's deprecation helpers (the plan's first pass over its Python files)
     helpers: DeprecationHelpers | None = None
+    #: docs page -> the title an MkDocs `nav` gives it
+    nav_titles: dict[str, str] = field(default_factory=dict)
+    #: changelogs read as units of their own (a page that includes one does not read it)
+    changelogs: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -41,6 +46,8 @@ class Extracted:
     deprecations: list[Deprecation] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     texts: dict[str, str] | None = None  # code files' text, kept for snippets by line
+    #: (page, "target: why") of each include refused: nothing read for it
+    refused: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _included(snapshot: Snapshot, path: str) -> str | None:
@@ -103,16 +110,21 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
         return Extracted([], extract_changelog_deprecations(ctx.source, rel, text))
     if unit.kind == "docs":
         rel = unit.members[0]
-        return Extracted(
-            docs.chunk_doc_file(
-                ctx.source,
-                rel,
-                snapshot.read(rel),
-                version=ctx.version,
-                base_url=ctx.base_url,
-                include=lambda path: _included(snapshot, path),
-            )
+        data = snapshot.read(rel)
+        parsed = docs.parse_doc_file(
+            ctx.source,
+            rel,
+            data,
+            version=ctx.version,
+            base_url=ctx.base_url,
+            include=lambda path: _included(snapshot, path),
+            nav_title=ctx.nav_titles.get(rel),
         )
+        refused = [(rel, why) for why in parsed.refused]
+        records = included_changelog_records(
+            ctx.source, rel, docs.decode_doc(data)[0], parsed.included_texts, ctx.changelogs
+        )
+        return Extracted(docs.raise_or_return(parsed, rel), records, refused=refused)
     if unit.kind == "dump":
         rel = unit.members[0]
         text = snapshot.read(rel).decode("utf-8", "replace")

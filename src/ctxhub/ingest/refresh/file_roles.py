@@ -26,13 +26,13 @@ HOUSEKEEPING = re.compile(
 
 
 def is_text_changelog(relpath: str) -> bool:
-    """A changelog read as deprecation records: Markdown, reST or a reno note (YAML). A
+    """A changelog read as deprecation records: Markdown, reST, plain text (an sdist's
+    `CHANGES.txt`, a `HISTORY` or `NEWS` without an extension) or a reno note (YAML). A
     built HTML changelog (Sphinx's changes.html) is a page of the docs site, indexed as
     docs."""
-    low = relpath.lower()
     if is_reno_note(relpath):
         return True
-    return is_changelog(relpath) and low.endswith(DOC_EXT) and not low.endswith((".html", ".htm"))
+    return is_changelog(relpath) and not relpath.lower().endswith((".html", ".htm"))
 
 
 def in_test_dir(relpath: str) -> bool:
@@ -95,9 +95,9 @@ def why_left_out(
         if chosen and "python" not in chosen:
             return "python is not a kind of this source"
         return "not in an importable package (loose scripts index with --kind examples)"
+    if is_text_changelog(rel):
+        return "a changelog: read as deprecation records (kind python or none), not docs"
     if rel.lower().endswith(DOC_EXT):
-        if is_text_changelog(rel):
-            return "a changelog: read as deprecation records (kind python or none), not docs"
         if is_aggregate_doc(rel):
             return "a link index (llms.txt), not docs"
         if is_template(rel, layout):

@@ -55,6 +55,9 @@ class SourceSummary(BaseModel):
     #: deprecation records written by the units re-read (code and changelogs)
     deprecations: int = 0
     skipped: list[tuple[str, str]] = Field(default_factory=list)  # (unit, reason)
+    #: (page, "target: why") of the includes refused in the pages re-read: a path that
+    #: leads outside the source, a URL; nothing is read for them
+    refused_includes: list[tuple[str, str]] = Field(default_factory=list)
     #: (file, reason) of the files no unit takes: tests, loose scripts, a LICENSE, ...
     left_out: list[tuple[str, str]] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
@@ -97,6 +100,8 @@ def _context(store: HubStore, spec: SourceSpec, snapshot: Snapshot, plan: Plan) 
         base_url=spec.base_url,
         doc_pages={normalize_doc_path(u.key) for u in plan.units if u.kind == "docs"},
         helpers=plan.helpers,
+        nav_titles=plan.nav_titles,
+        changelogs={u.key for u in plan.units if u.kind == "changelog"},
     )
     examples = [u.example for u in plan.units if u.example is not None]
     if examples:
@@ -161,6 +166,7 @@ def _index_units(
         summary.removed += result.removed
         summary.deprecations += len(extracted.deprecations)
         summary.notes.extend(extracted.warnings)
+        summary.refused_includes.extend(extracted.refused)  # the chunker logged each
         progress.advance(1)
     progress.done()
 

@@ -25,7 +25,6 @@ from ctxhub.ingest.docs.built_site import (
     site_root_of,
     site_roots,
 )
-from ctxhub.ingest.docs.includes import candidate_paths, include_targets
 from ctxhub.ingest.docs.text_kind import HEAD_BYTES, TextKind, text_kind
 from ctxhub.ingest.examples.files import SCRIPT_EXTS, ext_of
 from ctxhub.ingest.examples.layout import Example, discover_examples
@@ -40,6 +39,7 @@ from ctxhub.ingest.python.modules import (
     find_internal_packages,
     is_python_path,
 )
+from ctxhub.ingest.refresh.doc_units import included_digests, includes_text, page_nav_titles
 from ctxhub.ingest.refresh.file_roles import (
     DOC_EXT,
     ext_txt,
@@ -97,17 +97,20 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 32: each recorded constant a lookup-only chunk of its own (its own id), a method of
     # a module-level instance (`structure = converter.structure`) and `x: Final = y` aliases;
     # 33: a module of imports and `__all__` alone is `reexports_only`
-    "docs": 10,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 11,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
     # names, short HTML pages kept, an H1 with markup not repeated after the title;
     # 8: a reST section that only names definitions for autodoc is lookup-only; 9: a
     # built HTML page's chunks cite the .html file's lines and their heading's id; 10:
-    # Sphinx relative references (`.Cls.m`) read without the dot, `:pep:` as "PEP n"
+    # Sphinx relative references (`.Cls.m`) read without the dot, `:pep:` as "PEP n";
+    # 11: text includes (`.. include::`, MyST `{include}`) carry the included page's
+    # text, include options select lines, a page without an H1 takes its MkDocs nav
+    # title, any heading or its folder's name (not `index`)
     "dump": 2,  # 2: as docs 7
     "examples": 2,  # 2: a small example file is one chunk
-    "changelog": 7,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 8,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -118,7 +121,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # fragments), "was removed" / "undeprecated" entries, `:paramref:` and *x* arguments,
     # bare CamelCase names an entry opens by deprecating, a removed parameter also under
     # its dotted name; 7: notes read Sphinx roles as the docs show them, a Sphinx entry's
-    # bullet list of parameters under their owners ("* `Ops.f` - "x" (use "y")")
+    # bullet list of parameters under their owners ("* `Ops.f` - "x" (use "y")");
+    # 8: a later sentence of a bullet that deprecates its names ("The `X` name is still
+    # available ..., but is deprecated"), `CHANGES.txt` and extensionless `HISTORY`
 }
 
 
@@ -146,6 +151,8 @@ class Plan:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     #: the package's deprecation helpers: a first pass over all its Python files
     helpers: DeprecationHelpers | None = None
+    #: docs page -> the title an MkDocs `nav` gives it (mkdocs_nav.py)
+    nav_titles: dict[str, str] = field(default_factory=dict)
 
 
 #: Layouts that say "a collection of examples" when the root is not a package.
@@ -221,25 +228,6 @@ def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]
     return kinds
 
 
-def _included_digests(snapshot: Snapshot, page: str, files: set[str]) -> dict[str, bytes]:
-    """Digests of the files a docs page includes (keyed `include:PATH`): the page's
-    chunks carry their code, so a changed included file is a changed page."""
-    try:
-        text = snapshot.read(page).decode("utf-8", "replace")
-    except (OSError, SourceError):
-        return {}
-    out: dict[str, bytes] = {}
-    for target in include_targets(text):
-        path = next((p for p in candidate_paths(page, target) if p in files), None)
-        if path is None:
-            continue
-        try:
-            out["include:" + path] = hashlib.sha256(snapshot.read(path)).digest()
-        except (OSError, SourceError):
-            continue  # the chunker says "include not found"
-    return out
-
-
 def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Plan:
     """Split a snapshot into units; `kinds` empty or None means detect them."""
     files = snapshot.files
@@ -306,6 +294,18 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         claimed.update(ex.files)
 
     rest = [f for f in files if f not in claimed and f not in site_left]
+    file_set = set(files)
+    # a changelog by its name that is a docs page including the release history (Sphinx's
+    # `docs/changes.rst` = `.. include:: ../CHANGES.rst`) is that page, when docs are read
+    include_pages = (
+        {
+            f
+            for f in rest
+            if is_doc(f) and is_text_changelog(f) and includes_text(snapshot, f, file_set)
+        }
+        if "docs" in chosen
+        else set()
+    )
     py_files = [
         f for f in rest if is_python_path(f) and not in_test_dir(f) and not is_package_test(f)
     ]
@@ -321,7 +321,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 modules[rel] = module
                 claimed.add(rel)
         for rel in rest:
-            if is_text_changelog(rel) and not in_test_dir(rel):
+            if is_text_changelog(rel) and not in_test_dir(rel) and rel not in include_pages:
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
         # scripts in the package's non-package folders (templates, scaffolds): examples
@@ -346,7 +346,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 continue
             elif (
                 is_doc(rel)
-                and not is_text_changelog(rel)
+                and (not is_text_changelog(rel) or rel in include_pages)
                 and (rel in site_pages or not is_template(rel, layout))
             ):
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
@@ -362,7 +362,8 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
 
     skipped: list[tuple[str, str]] = []
     readable: list[Unit] = []
-    file_set = set(files)
+    titles = page_nav_titles(snapshot, files) if any(u.kind == "docs" for u in units) else {}
+    own_changelogs = {u.key for u in units if u.kind == "changelog"}
     for unit in units:
         digests: dict[str, bytes] = {}
         for rel in unit.members:
@@ -378,7 +379,15 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 kept = tuple(f for f in unit.example.files if f in digests)
                 unit.example = dataclasses.replace(unit.example, files=kept)
         if unit.kind == "docs":
-            digests.update(_included_digests(snapshot, unit.key, file_set))
+            included = included_digests(snapshot, unit.key, file_set)
+            digests.update(included)
+            if unit.key in titles:  # a new nav title is a new page title
+                digests["nav:" + titles[unit.key]] = b""
+            # an included changelog is read for deprecations by the page, unless it is
+            # a unit of its own (extract.py): which it is belongs to the page's state
+            for key in included:
+                if key.removeprefix("include:") in own_changelogs:
+                    digests["own-changelog:" + key] = b""
         digests["chunker:" + unit.kind] = str(CHUNKER_VERSIONS[unit.kind]).encode()
         unit.hash = _hash_digests(digests)
         readable.append(unit)
@@ -394,6 +403,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 # those change, every Python unit is read again
                 unit.hash = hashlib.sha256(f"{unit.hash}:{mark}".encode()).hexdigest()
     doc_pages = sorted(u.key for u in units if u.kind == "docs")
+    doc_pages_set = set(doc_pages)
     for unit in units:
         if unit.kind == "dump":
             # which pages the dump contributes depends on which pages exist as files
@@ -413,4 +423,5 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         ],
         skipped=skipped,
         helpers=helpers,
+        nav_titles={k: v for k, v in titles.items() if k in doc_pages_set},
     )
