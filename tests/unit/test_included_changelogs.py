@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ctxhub.core.errors import NotFoundError
-from ctxhub.core.knowledge import ChunkQuery
+from ctxhub.core.knowledge import ChunkQuery, SearchRequest
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.session import HubSession, set_embedder
@@ -68,6 +68,18 @@ def test_the_including_page_is_a_doc_page_with_the_history(hub: HubSession) -> N
     assert page.content.index("22.2.0") < page.content.index("22.1.0")
     files = {f.path: f.kind for f in hub.store.file_states("acme").values()}
     assert files["docs/history.md"] == "docs" and files["HISTORY.md"] == "changelog"
+
+
+def test_an_included_changelog_is_opened_but_not_ranked(hub: HubSession) -> None:
+    """Hundreds of one-line entries that name every API crowd out how-to answers (the
+    labelled sets lost up to 0.03 R@5 when they ranked), so the included history is
+    lookup-only, as a changelog file is: get_doc opens it, no search returns it."""
+    chunks = hub.store.find_chunks(ChunkQuery(kind="doc", source="acme"))
+    by_page = {c.path: c.lookup_only for c in chunks}
+    assert by_page["docs/history.md"] is True and by_page["docs/releases.md"] is True
+    assert by_page["docs/index.md"] is False
+    found = hub.retriever.search(SearchRequest(query="Add AcmeError exception type")).hits
+    assert not any(h.path in ("docs/history.md", "docs/releases.md") for h in found)
 
 
 def test_an_included_file_asked_for_by_name_opens_the_page_that_includes_it(

@@ -33,6 +33,7 @@ from ctxhub.ingest.docs.signals import code_stats, is_worked_example
 from ctxhub.ingest.docs.titles import page_title
 from ctxhub.ingest.docs.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
 from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.python.changelog_files import is_changelog
 
 __all__ = [
     "DOC_SUFFIXES",
@@ -125,6 +126,11 @@ def _chunk(
         win.text, sec.crumbs[-1] if sec.crumbs else ""
     ):
         extra[LOOKUP_ONLY] = True  # get_doc shows it; search never ranks it
+    if is_changelog(page.path) or (origin is not None and is_changelog(origin.split(":")[0])):
+        # a changelog included into the docs (`.. include:: ../CHANGES.rst`) is read for
+        # deprecations and opened by get_doc, but not ranked, as a changelog file is not:
+        # its hundreds of one-line entries name every API and crowd how-to answers
+        extra[LOOKUP_ONLY] = True
     # the embedder sees title, the breadcrumb below it, and the summary once per page
     sub = " > ".join(sec.crumbs[1:]) if sec.crumbs[:1] == (page.title,) else breadcrumb
     first = extra["chunk_index"] == 0
