@@ -7,7 +7,10 @@ Copies share their embedded text, so the embedding cache gives them vectors with
 running the model; BM25 postings and the vector matrix grow as they would for real.
 
     python benchmarks/search.py --index ~/.ctxhub/eval/eval.db [--sizes 16000,200000]
-        [--repeats 3] [--write]
+        [--repeats 3] [--api] [--write]
+
+`--api` runs each query as `search_api` does (API chunks only, the declared API first:
+the `public` scorer and the `declared` path); the table is not written then.
 
 `--index` is a store that already holds the dev corpus with embeddings (for example
 the one `ctxhub eval ... --root ...` builds at $CTXHUB_HOME/eval/eval.db).
@@ -28,7 +31,7 @@ import numpy as np
 
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchRequest, chunk_id
 from ctxhub.embed import load_default_embedder
-from ctxhub.search.retriever import Retriever
+from ctxhub.search.retriever import Retriever, SearchOptions
 from ctxhub.store.sqlite.store import SQLiteStore
 from report import write_section  # the sibling module (scripts run from this folder)
 
@@ -63,7 +66,7 @@ def grow(index: Path, target: int, workdir: Path) -> Path:
     return path
 
 
-def measure(path: Path, queries: list[str], repeats: int) -> dict[str, float]:
+def measure(path: Path, queries: list[str], repeats: int, api: bool = False) -> dict[str, float]:
     embedder = load_default_embedder(Path.home() / ".ctxhub")
     with SQLiteStore(path) as store:
         n = sum(sum(k.values()) for k in store.counts().values())
@@ -74,7 +77,11 @@ def measure(path: Path, queries: list[str], repeats: int) -> dict[str, float]:
             for q in queries:
                 retriever._query_vectors.clear()  # the query embedding is part of the cost
                 started = time.perf_counter()
-                retriever.search(SearchRequest(query=q, limit=10))
+                if api:
+                    request = SearchRequest(query=q, limit=10, kinds=["api"])
+                    retriever.search(request, SearchOptions(public_first=True))
+                else:
+                    retriever.search(SearchRequest(query=q, limit=10))
                 times.append((time.perf_counter() - started) * 1000)
     arr = np.array(times)
     return {
@@ -91,6 +98,7 @@ def main() -> None:
     parser.add_argument("--index", type=Path, required=True)
     parser.add_argument("--sizes", default="16000,200000")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--api", action="store_true", help="search as search_api does")
     parser.add_argument("--write", action="store_true", help="update docs/BENCHMARKS.md")
     args = parser.parse_args()
     queries = load_queries()
@@ -100,7 +108,7 @@ def main() -> None:
             started = time.perf_counter()
             path = grow(args.index.expanduser(), size, Path(tmp))
             build = time.perf_counter() - started
-            result = measure(path, queries, args.repeats)
+            result = measure(path, queries, args.repeats, args.api)
             result["build_s"] = round(build, 1)
             results.append(result)
             print(json.dumps(result), flush=True)
@@ -119,7 +127,7 @@ def main() -> None:
         )
     table = "\n".join(lines)
     print(table)
-    if args.write:
+    if args.write and not args.api:  # the section's targets are for plain search
         command = "python benchmarks/search.py " + " ".join(sys.argv[1:]).replace(" --write", "")
         write_section("Search latency", command, table)
 
