@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ctxhub.ingest.docs.cleaned import CleanedText
 from ctxhub.ingest.docs.include_directives import Directive, Resolved, directive_at, resolve
@@ -270,15 +270,5 @@ def expand_includes(
     expanded = expander.expand(doc, page, raw.split("\n"), (page,))
     warnings = list(dict.fromkeys([*expanded.warnings, *expander.warnings]))
     result = expander.result
-    result.doc = CleanedText(
-        expanded.lines,
-        expanded.spans,
-        expanded.block,
-        expanded.marker,
-        expanded.languages,
-        frontmatter=expanded.frontmatter,
-        warnings=warnings,
-        frontmatter_lines=expanded.frontmatter_lines,
-        origins=expanded.origins,
-    )
+    result.doc = replace(expanded, warnings=warnings)
     return result
