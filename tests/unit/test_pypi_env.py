@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from ctxhub.sources import materialize, pypi, spec_from_argument
+from ctxhub.sources.pypi_release import FetchedRelease
+from tests.unit import fake_index
 
 
 def _venv_with(tmp_path: Path, version: str = "1.4.0") -> Path:
@@ -53,15 +55,22 @@ def test_the_project_environment_is_found_from_virtual_env_or_dot_venv(
     assert pypi.project_python(tmp_path) is None
 
 
-def test_a_release_that_is_not_installed_comes_from_pypi(tmp_path: Path) -> None:
-    """pypi:tomli_w==1.0.0 while another version is installed: its sdist, from PyPI."""
+def test_a_release_that_is_not_installed_comes_from_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pypi:tomli_w==1.0.0 while another version is installed: its sdist, from the index
+    pip is pointed at (a fake one here: no network)."""
     import importlib.metadata
 
     assert importlib.metadata.version("tomli_w") != "1.0.0"
-    spec = spec_from_argument("pypi:tomli_w==1.0.0")
-    assert (spec.package, spec.release) == ("tomli-w", "1.0.0")
-    snap = materialize(spec, tmp_path)
-    assert snap.version == "1.0.0" and snap.origin == "pypi:tomli-w==1.0.0 (sdist from PyPI)"
+    files = {"PKG-INFO": "Name: tomli_w\n", "tomli_w/_writer.py": "def dumps(): ...\n"}
+    with fake_index.running_index() as index:
+        index.publish("tomli-w", {"tomli_w-1.0.0.tar.gz": fake_index.sdist("tomli_w-1.0.0", files)})
+        monkeypatch.setenv("PIP_INDEX_URL", index.simple_url)
+        spec = spec_from_argument("pypi:tomli_w==1.0.0")
+        assert (spec.package, spec.release) == ("tomli-w", "1.0.0")
+        snap = materialize(spec, tmp_path)
+    assert snap.version == "1.0.0" and snap.origin == "pypi:tomli-w==1.0.0 (sdist from 127.0.0.1)"
     assert any(f.endswith("tomli_w/_writer.py") for f in snap.files)
     assert "PKG-INFO" in snap.files  # the sdist, not the wheel
     again = materialize(spec, tmp_path)  # cached: no second download
@@ -89,7 +98,8 @@ def test_a_release_fetched_as_an_sdist_indexes_its_docs_too(
     (sdist / "docs" / "guide.md").write_text("# Guide\n\nCall hello to be greeted warmly.\n")
     (sdist / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: acme-lib\nVersion: 2.0.0\n")
     monkeypatch.setattr(pypi, "installed_version", lambda name, python=None: None)
-    monkeypatch.setattr(sources, "fetch_release", lambda name, version, dest: (sdist, "0" * 64))
+    fetched = FetchedRelease(sdist, "0" * 64, "acme_lib-2.0.0.tar.gz")
+    monkeypatch.setattr(sources, "fetch_release", lambda name, version, dest, say: fetched)
     spec = spec_from_argument("pypi:acme_lib==2.0.0")
     assert spec.kind == []  # detect, and the manifest entry says so on every refresh
     with SQLiteStore(tmp_path / "ctxhub.db") as store:
@@ -143,7 +153,8 @@ def test_an_sdist_indexes_its_tutorial_tree_as_examples_and_accounts_for_every_f
         (sdist / rel).parent.mkdir(parents=True, exist_ok=True)
         (sdist / rel).write_text(text)
     monkeypatch.setattr(pypi, "installed_version", lambda name, python=None: None)
-    monkeypatch.setattr(sources, "fetch_release", lambda name, version, dest: (sdist, "0" * 64))
+    fetched = FetchedRelease(sdist, "0" * 64, "acme_lib-2.0.0.tar.gz")
+    monkeypatch.setattr(sources, "fetch_release", lambda name, version, dest, say: fetched)
     with SQLiteStore(tmp_path / "ctxhub.db") as store:
         spec = spec_from_argument("pypi:acme_lib==2.0.0")
         (done,) = refresh(store, [spec], tmp_path / "sources", None).sources

@@ -21,8 +21,7 @@ QUERIES = (
 
 def fetch_sdist(dest: Path, say: Callable[[str], None] = lambda _: None) -> Path:
     """Download (once) and unpack the demo sdist, its archive pinned; the unpacked root."""
-    root, _ = fetch_release(PACKAGE, VERSION, dest, sha256=SHA256, say=say)
-    return root
+    return fetch_release(PACKAGE, VERSION, dest, sha256=SHA256, say=say).root
 
 
 #: The demo's memory record (agent "demo", so it is easy to find and `ctxhub forget`).

@@ -58,6 +58,7 @@ def refresh_index(
             progress=progress,
             batch_size=settings.embed_batch_size,
             check=False,
+            say=say,
         )
         if reembed and embedder is not None:
             # refresh embedded every chunk in the store (a failed source's too) and the

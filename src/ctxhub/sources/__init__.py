@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -13,7 +14,7 @@ from ctxhub.core.identifiers import canonical_name
 from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
-from ctxhub.sources.pypi_release import fetch_release
+from ctxhub.sources.pypi_release import fetch_release, index_label
 
 __all__ = [
     "CONTENT_KINDS",
@@ -34,8 +35,11 @@ _GIT = re.compile(
 )
 
 
-def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
-    """Fetch what must be fetched and list the files to index."""
+def materialize(
+    spec: SourceSpec, sources_dir: Path, say: Callable[[str], None] = lambda _: None
+) -> Snapshot:
+    """Fetch what must be fetched and list the files to index; `say` hears about a
+    download that may take a while (a release's sdist)."""
     if spec.path:
         snap = snapshot_dir(spec.path, spec.include, spec.exclude)
     elif (
@@ -43,11 +47,17 @@ def materialize(spec: SourceSpec, sources_dir: Path) -> Snapshot:
         and spec.release
         and (pypi.installed_version(spec.package, spec.python) != spec.release)
     ):
-        root, digest = fetch_release(spec.package, spec.release, sources_dir / spec.name)
-        snap = snapshot_dir(root, spec.include, spec.exclude)
+        fetched = fetch_release(spec.package, spec.release, sources_dir / spec.name, say=say)
+        snap = snapshot_dir(fetched.root, spec.include, spec.exclude)
         snap.version = spec.release
-        snap.origin = f"pypi:{spec.package}=={spec.release} (sdist from PyPI)"
-        snap.notes.append(f"{root.name}: sdist sha256 {digest}")
+        what = "sdist" if fetched.is_sdist else "wheel"
+        snap.origin = f"pypi:{spec.package}=={spec.release} ({what} from {index_label()})"
+        snap.notes.append(f"{fetched.archive}: sha256 {fetched.sha256}")
+        if not fetched.is_sdist:
+            snap.notes.append(
+                f"{spec.package} {spec.release} has no sdist: its wheel is indexed "
+                "(its code only, no docs or examples)"
+            )
     elif spec.package:
         snap = pypi.snapshot_distribution(spec.package, spec.python)
         if spec.release and spec.python is None:

@@ -13,7 +13,7 @@ import logging
 import posixpath
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -178,12 +178,13 @@ def refresh_source(
     *,
     force: bool = False,
     progress: Progress = NO_PROGRESS,
+    say: Callable[[str], None] = lambda _: None,
 ) -> SourceSummary:
     started = time.perf_counter()
     summary = SourceSummary(name=spec.name)
     previous = next((s for s in store.sources() if s.name == spec.name), None)
     try:
-        snapshot = materialize(spec, sources_dir)
+        snapshot = materialize(spec, sources_dir, say=say)
         plan = plan_units(snapshot, spec.kind or snapshot.kinds)
         if not plan.units and spec.path and Path(spec.path).is_file():
             # one file that nothing reads is a mistake to say, not an empty `ok` source
@@ -312,17 +313,19 @@ def refresh(
     progress: Progress = NO_PROGRESS,
     batch_size: int = 32,
     check: bool = True,
+    say: Callable[[str], None] = lambda _: None,
 ) -> RefreshSummary:
     """Refresh `specs` (lexical pass), then embed what has no vector yet.
 
     `check` first runs the store's integrity check (`PRAGMA quick_check`): nothing is
     written into a damaged file (StoreCorruptError names the fix). A full disk raises
-    StoreFullError; the unit being written rolls back and what committed stays."""
+    StoreFullError; the unit being written rolls back and what committed stays. `say`
+    receives one-line notes while it runs (a release being fetched)."""
     if check:
         store.check_integrity()
     started = time.perf_counter()
     summaries = [
-        refresh_source(store, spec, sources_dir, force=force, progress=progress)
+        refresh_source(store, spec, sources_dir, force=force, progress=progress, say=say)
         for spec in _order(specs)
     ]
     lexical = time.perf_counter() - started
