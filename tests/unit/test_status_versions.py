@@ -73,10 +73,37 @@ def test_status_sources_and_doctor_name_the_version_change(home: Path) -> None:
     assert any("gone not installed any more" in n for n in notes)
 
 
-def test_a_long_error_is_cut_with_an_ellipsis_and_shown_whole_below(home: Path) -> None:
-    lines = run(home, "status").output.splitlines()
-    assert any("…" in line for line in lines)  # the cell says it was cut
-    assert f"broken: {ERROR}" in lines  # and the whole text follows, on one line
+@pytest.mark.parametrize("width", [80, 200])
+@pytest.mark.parametrize("command", ["status", "sources"])
+def test_a_long_error_is_shown_whole_never_cut(
+    home: Path, command: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's promise: no line is cut with an ellipsis; on a terminal none is
+    wider than it (a long error wraps in its cell, or its row's block), and piped the
+    error is one line to copy. Every word of it is kept either way."""
+    import io
+
+    from rich.console import Console
+
+    piped = run(home, command).output
+    assert "…" not in piped and f": {ERROR}" in piped  # whole, on one line
+    terminal = Console(file=io.StringIO(), width=width, soft_wrap=False, highlight=False)
+    monkeypatch.setattr(f"ctxhub.cli.{command}_cmds.out", terminal)
+    run(home, command)
+    shown = terminal.file.getvalue()  # type: ignore[attr-defined]
+    assert "…" not in shown
+    assert ERROR in " ".join(shown.split()), shown  # wrapped where it must be
+    assert max(len(line) for line in shown.splitlines()) <= width, shown
+
+
+def test_the_status_text_an_agent_reads_keeps_a_long_error_whole(home: Path) -> None:
+    long_error = f"{ERROR} ({'the reason given at length, ' * 6}and the fix: pip install acme)"
+    with SQLiteStore(home / "store" / "ctxhub.db") as store:
+        store.upsert_source(
+            SourceState(name="broken", origin="/x", status="failed", error=long_error)
+        )
+        text = render_status(hub_status(store, 30))
+    assert f": {long_error} · " in text
 
 
 def test_a_search_names_the_hits_sources_that_are_due_a_refresh(

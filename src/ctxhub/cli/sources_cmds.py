@@ -226,7 +226,8 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
     for r in rows:
         status = str(r["status"])
         if r["error"]:
-            status += f" ({r['error']})" if status == PARTIAL else f": {str(r['error'])[:60]}"
+            error = escape(str(r["error"]))  # whole: the table wraps a long cell
+            status += f" ({error})" if status == PARTIAL else f": {error}"
         if r["version_note"]:
             status += f" [yellow]({escape(str(r['version_note']))})[/yellow]"
         kinds = ",".join(r["kind"])  # type: ignore[arg-type]

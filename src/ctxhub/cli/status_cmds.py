@@ -17,13 +17,6 @@ from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import environment_note, hub_status
 from ctxhub.tools.render import memory_line, version_note
 
-#: Characters of an error or warning the status table shows; the rest follows the table.
-CELL_TEXT = 60
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= CELL_TEXT else text[: CELL_TEXT - 1].rstrip() + "…"
-
 
 def _size(n: int) -> str:
     for unit in ("B", "KB", "MB", "GB"):
@@ -49,19 +42,17 @@ def status(ctx: Context, as_json: bool) -> None:
     looked = f", {report.lookup_only} lookup-only" if report.lookup_only else ""
     out.print(f"chunks  {report.chunks} ({report.embedded} embedded{looked})")
     rows = []
-    details: list[str] = []  # what the table cuts, in full below it
     for s in report.sources:
         version = s.version or (s.commit[:10] if s.commit else "-")
         chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
         age = "-" if s.age_days is None else f"{s.age_days:.1f}" + (" stale" if s.stale else "")
+        # an error or warning is shown whole: the table wraps a long cell, never cuts it
         if s.status == "partial":
-            state = f"partial ({s.error})"
+            state = f"partial ({escape(s.error or '')})"
         else:
-            state = s.status if not s.error else f"{s.status}: {_cut(s.error)}"
+            state = s.status if not s.error else f"{s.status}: {escape(s.error)}"
             if s.warning and not s.error:
-                state = f"{s.status} (warning: {_cut(s.warning)})"
-            if (s.error or s.warning or "") != _cut(s.error or s.warning or ""):
-                details.append(f"{s.name}: {s.error or s.warning}")
+                state = f"{s.status} (warning: {escape(s.warning)})"
             if note := version_note(s.version, s.installed_version, s.not_installed):
                 state += f" [yellow]({escape(note)})[/yellow]"
         skipped = str(s.skipped_files)
@@ -71,8 +62,6 @@ def status(ctx: Context, as_json: bool) -> None:
     headers = ("source", "kinds", "version", "status", "age (days)", "chunks", "skipped")
     if rows:
         out.print(fitted_table(out, headers, rows))
-        for line in details:
-            out.print(escape(line), soft_wrap=True)  # one line, however long
     else:
         out.print(f"no sources yet: {ADD_COMMAND} ({SOURCE_FORMS})")
     out.print(memory_line(report))

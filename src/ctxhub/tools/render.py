@@ -309,10 +309,10 @@ def hub_status(status: HubStatus) -> str:
         chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
         age = "never" if s.age_days is None else f"{s.age_days:.1f} days ago"
         state = s.status + (" (stale)" if s.stale else "")
-        if s.error:
-            state += f": {s.error[:120]}"
+        if s.error:  # whole: a cut error hides the fix it names
+            state += f": {s.error}"
         elif s.warning:
-            state += f" (warning: {s.warning[:120]})"
+            state += f" (warning: {s.warning})"
         if note := version_note(s.version, s.installed_version, s.not_installed):
             state += f" ({note})"
         lines.append(
