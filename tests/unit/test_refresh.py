@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,19 @@ def test_unparsable_file_is_skipped_named_and_keeps_last_good_chunks(
     assert after == before  # the last good chunks stay searchable
     assert store.list_ids(SearchFilters(symbol_prefix="fw.extra"), None, 10)[1] >= 1
     assert store.file_states("fw")["src/fw/worker.py"].status == "skipped"
+
+
+def test_a_skipped_unit_is_reported_once_in_the_summary_not_also_as_a_warning(
+    store: SQLiteStore, tree: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`add` and `refresh` print the summary's skipped lines; a WARNING log line for each
+    as well printed every one twice (at -v it is logged, as INFO)."""
+    (tree / "src" / "fw" / "worker.py").write_text("def broken(:\n    pass\n")
+    with caplog.at_level(logging.INFO):
+        [s] = _run(store, tree, tmp_path, None).sources
+    assert [unit for unit, _ in s.skipped] == ["src/fw/worker.py"]
+    said = [r for r in caplog.records if "skipped src/fw/worker.py" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.INFO]
 
 
 def test_a_lone_surrogate_in_a_string_constant_is_stored_as_a_question_mark(

@@ -96,4 +96,8 @@ def refresh_distributions_due(
     if not due:
         return None
     say(f"refreshing {', '.join(s.name for s in due)}: the installed version changed")
-    return refresh_index(settings, due)
+    summary = refresh_index(settings, due)
+    for s in summary.sources:  # no summary is printed here: say what was skipped
+        for unit, reason in s.skipped:
+            say(f"{s.name}: skipped {unit}: {reason}")
+    return summary

@@ -151,7 +151,8 @@ def _index_units(
             extracted = extract_unit(unit, snapshot, ctx)
         except (SkipFile, SyntaxError, UnicodeError, ValueError, OSError, SourceError) as exc:
             reason = str(exc) or type(exc).__name__
-            log.warning("%s: skipped %s: %s", spec.name, unit.key, reason)
+            # INFO: the summary every caller gets lists it (a warning printed it twice)
+            log.info("%s: skipped %s: %s", spec.name, unit.key, reason)
             summary.skipped.append((unit.key, reason))
             store.mark_file(
                 spec.name, state.model_copy(update={"status": "skipped", "reason": reason})
