@@ -30,7 +30,16 @@ SIGNATURE_CHARS = 400
 SLIM_SIGNATURE_CHARS = 160
 #: What a hit's metadata keeps when the budget is tight.
 CORE_METADATA = frozenset(
-    {"chunk_type", "signature", "deprecated", "example", "tags", "public_path", "also_in"}
+    {
+        "chunk_type",
+        "signature",
+        "deprecated",
+        "example",
+        "tags",
+        "public_path",
+        "nested_in",
+        "also_in",
+    }
 )
 #: The least snippet a hit is kept with (its first lines): a hit list is cut before its
 #: hits' code is reduced to `…`.

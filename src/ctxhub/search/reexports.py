@@ -17,9 +17,11 @@ public names): `httpx._client.Client`. A lazy-import table (`extra.lazy`, PEP 56
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk, ChunkQuery
+from ctxhub.core.nesting import is_nested
 from ctxhub.store.protocol import Store
 
 #: Re-exports followed through at most this many modules (`pkg` -> `pkg.api` -> ...).
@@ -137,34 +139,57 @@ def renamed_in(modules: Sequence[Chunk]) -> dict[str, str]:
     return out
 
 
+def public_paths_of(store: Store, chunks: Iterable[Chunk]) -> dict[str, str]:
+    """`public_paths` of the API definitions among `chunks`, leaving out those local to a
+    function (core/nesting.py): a closure is no name anyone imports, though the class
+    holding its function is re-exported (`pkg.Router.add_route.insert` reaches nothing)."""
+    return public_paths(
+        store, [c.symbol for c in chunks if c.kind == "api" and c.symbol and not is_nested(c)]
+    )
+
+
 def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
     """{symbol: the shortest public dotted name of it} for those of `symbols` that a
     module re-exports, itself or its class (`anyio._core._tasks.fail_after` ->
     `anyio.fail_after`, `httpx._client.Client.send` -> `httpx.Client.send`): the
     exporting module's name and the name it binds the definition to (its own, or the one
     an `import x as y` gives). A re-export may pass through private modules first
-    (`pluggy` exports `pluggy._hooks.X`, which `_hooks` imports from `pluggy._other`):
-    the private modules of the symbol's package that import it are followed, at most
-    `MAX_HOPS` deep and never twice through one spelling, and the shortest public name
-    any of them leads to wins, one in the symbol's own top-level package before one in
-    another (a compat package re-exporting it). One store query for the exporters and one for the
-    importers per hop, and one per exporting module; a symbol already spelled as its
-    shortest public name is left out."""
+    (`pluggy` exports `pluggy._hooks.X`, which `_hooks` imports from `pluggy._other`),
+    or through public ones that re-export it in turn (`falcon.util` exports
+    `falcon.util.misc.to_query_str`, `falcon` exports `falcon.util.to_query_str`):
+    both are followed, at most `MAX_HOPS` deep and never twice through one spelling.
+    The best name any of them leads to wins: one in the symbol's own top-level package
+    before one in another (a compat package re-exporting it), a re-export of the object
+    (or its class) before a path through a submodule a package binds as an attribute
+    (`falcon.misc.to_query_str` after `from falcon.util import misc`: no module
+    `falcon.misc` to import from), then the shortest. One store query for the exporters
+    and one for the importers per hop, and one per exporting module and per exported
+    module; a symbol already spelled as its best public name is left out."""
     wanted = {s for s in symbols if s and "." in s}
-    # the names each symbol goes by: itself, then as private modules that import it bind it
+    # the names each symbol goes by: itself, then as modules that import or export it bind it
     spellings: dict[str, set[str]] = {s: {s} for s in wanted}
     frontier: dict[str, set[str]] = {s: {s} for s in wanted}
-    public: dict[str, list[str]] = {s: [] for s in wanted}
+    public: dict[str, list[Spelling]] = {s: [] for s in wanted}
+    modules = _ModuleNames(store)
     for hop in range(MAX_HOPS + 1):
         names = {n for ns in frontier.values() for n in ns}
         if not names:
             break
-        exported = _exported_spellings(store, names)
+        exported = _exported_spellings(store, names, modules)
+        reexported: dict[str, set[str]] = {}
         for symbol, spelled in frontier.items():
-            public[symbol] += [p for n in spelled for p in exported.get(n, ())]
+            named = [p for n in spelled for p in exported.get(n, ())]
+            public[symbol] += named
+            # a public module's export of the object is followed to whoever exports it
+            for p in named:
+                if not p.through_module and p.name not in spellings[symbol]:
+                    spellings[symbol].add(p.name)
+                    reexported.setdefault(symbol, set()).add(p.name)
         if hop == MAX_HOPS:
             break
         frontier = _imported_spellings(store, frontier, spellings)
+        for symbol, names_ in reexported.items():
+            frontier.setdefault(symbol, set()).update(names_)
     found: dict[str, str] = {}
     for symbol, candidates in public.items():
         # the symbol's own top-level package first: a compat package re-exporting it
@@ -172,16 +197,49 @@ def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
         top = symbol.split(".", 1)[0]
         best = min(
             candidates,
-            key=lambda s: (s.split(".", 1)[0] != top, s.count("."), len(s), s),
+            key=lambda s: (
+                s.name.split(".", 1)[0] != top,
+                s.through_module,
+                s.name.count("."),
+                len(s.name),
+                s.name,
+            ),
             default=None,
         )
-        if best is not None and best != symbol:
-            found[symbol] = best
+        if best is not None and best.name != symbol:
+            found[symbol] = best.name
     return found
 
 
-def _exported_spellings(store: Store, names: set[str]) -> dict[str, list[str]]:
-    """{name: the public names a module that declares it, or its class, gives it}."""
+class Spelling(NamedTuple):
+    """A public name of a definition, and whether it reaches it through a module another
+    module binds as an attribute (`pkg.misc.f` after `from pkg.util import misc`)."""
+
+    name: str
+    through_module: bool
+
+
+class _ModuleNames:
+    """Which qualified names are modules, read once per name (one query each)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.known: dict[str, bool] = {}
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        if name not in self.known:
+            self.known[name] = bool(module_chunks(self.store, name))
+        return self.known[name]
+
+
+def _exported_spellings(
+    store: Store, names: set[str], modules: _ModuleNames
+) -> dict[str, list[Spelling]]:
+    """{name: the public names a module that declares it, or what holds it, gives it}:
+    the exported holder a class (`pkg.Client.send`) or a module bound as an attribute
+    (`pkg.misc.f`, `through_module`)."""
     prefixes = {p for n in names for p in _owners(n)}
     if not prefixes:
         return {}
@@ -191,15 +249,18 @@ def _exported_spellings(store: Store, names: set[str]) -> dict[str, list[str]]:
         module: renamed_in(module_chunks(store, module))
         for module in sorted({m for ms in exporters.values() for m in ms})
     }
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[Spelling]] = {}
     for name in names:
         spelled = [
-            f"{module}.{renames[module].get(prefix, prefix.rsplit('.', 1)[-1])}"
-            f"{name[len(prefix) :]}"
+            Spelling(
+                f"{module}.{renames[module].get(prefix, prefix.rsplit('.', 1)[-1])}"
+                f"{name[len(prefix) :]}",
+                prefix != name and prefix in modules,
+            )
             for prefix in _owners(name)
             for module in exporters.get(prefix, ())
         ]
-        out[name] = [s for s in spelled if not is_private_path(s)]
+        out[name] = [s for s in spelled if not is_private_path(s.name)]
     return out
 
 

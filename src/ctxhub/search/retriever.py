@@ -49,7 +49,7 @@ from ctxhub.search.rank import (
     SymbolBoost,
     rerank,
 )
-from ctxhub.search.reexports import public_paths
+from ctxhub.search.reexports import public_paths_of
 from ctxhub.search.stubs import fold_stubs, runtime_definition
 from ctxhub.search.versions import SourceRank, fold_versions
 from ctxhub.store.protocol import Store
@@ -393,9 +393,7 @@ class Retriever:
         low = ranking.confidence < conf.LOW_CONFIDENCE
         norm = display_norm(ranking.norm, (c.score for c in ranking.candidates))
         shown = ranking.candidates[: request.limit]
-        public = public_paths(
-            self.store, [c.chunk.symbol or "" for c in shown if c.chunk.kind == "api"]
-        )
+        public = public_paths_of(self.store, [c.chunk for c in shown])
         fitted = to_hits(shown, norm, request.max_tokens, public=public)
         return SearchResponse(
             query=request.query,

@@ -8,7 +8,7 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchReques
 from ctxhub.core.limits import DEFAULT_LINES, DEFAULT_TOKENS, MAX_LINE, MAX_LINES, check_tokens
 from ctxhub.core.outputs import CodeSnippet, Companion, TypedStub
 from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
-from ctxhub.search.reexports import public_paths
+from ctxhub.search.reexports import public_paths_of
 from ctxhub.session import HubSession
 from ctxhub.tools import call_edges, resolve, search_tools
 from ctxhub.tools.fold import fold_header
@@ -135,9 +135,7 @@ def _snippet(
 
 
 def _public_path(hub: HubSession, chunk: Chunk) -> str | None:
-    if chunk.kind != "api" or not chunk.symbol:
-        return None
-    return public_paths(hub.store, [chunk.symbol]).get(chunk.symbol)
+    return public_paths_of(hub.store, [chunk]).get(chunk.symbol or "")
 
 
 def installed_first_of(hub: HubSession, found: list[Chunk]) -> tuple[list[Chunk], list[Chunk]]:

@@ -8,6 +8,7 @@ import textwrap
 
 from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import Chunk
+from ctxhub.core.nesting import is_nested
 
 #: Path parts of test code (a name defined there is the test suite's, not the API's).
 _TEST_DIRS = frozenset({"tests", "test", "testing"})
@@ -23,22 +24,6 @@ def in_tests(path: str) -> bool:
         or name.removesuffix(".py").endswith("_test")
         or name == "conftest.py"
     )
-
-
-def is_nested(chunk: Chunk) -> bool:
-    """A def inside a function (`merge.nothing`): a local, no name anyone imports."""
-    module, symbol = chunk.metadata.module, chunk.symbol or ""
-    if not module or not symbol.startswith(f"{module}."):
-        return False
-    qualname = symbol[len(module) + 1 :]
-    if "." not in qualname:
-        return False
-    # a class's `class_name` is its own qualified name, a method's that of its class:
-    # anything else between the module and the name is a function
-    holder = chunk.metadata.class_name
-    if chunk.metadata.chunk_type == "class":
-        return holder != qualname
-    return holder is None or qualname.rsplit(".", 1)[0] != holder
 
 
 def importable(chunk: Chunk) -> bool:

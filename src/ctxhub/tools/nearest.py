@@ -5,10 +5,11 @@ from __future__ import annotations
 import difflib
 
 from ctxhub.core.knowledge import SearchFilters, SearchRequest
-from ctxhub.search.reexports import public_paths
+from ctxhub.core.nesting import is_nested
+from ctxhub.search.reexports import module_chunks, public_paths
 from ctxhub.session import HubSession
 from ctxhub.tools.bound_names import defined_below, module_constants
-from ctxhub.tools.importable import in_tests, is_nested
+from ctxhub.tools.importable import in_tests
 
 #: Names compared by spelling: every indexed last part with the same first letter (a
 #: typo rarely starts a name), at most this many
@@ -28,9 +29,12 @@ def nearest_names(
     a missing letter: `Litestr` -> `litestar.app.Litestar`), those under the package
     asked for first, and among names spelled alike those whose qualifier reads like the
     one asked (`Console.prnt` -> `rich.console.Console.print` before `rich.print`);
-    then what a search for it finds, when spelled like it too. Only importable names
-    (no def nested in a function, nothing from a test suite unless the name asked is a
-    test's); [] when nothing is close."""
+    then what a search for it finds, when spelled like it too. Only related names: under
+    the package asked for when the name starts with an indexed package, and, when a
+    qualifier is asked, a last part a letter or so off or a qualifier that holds the
+    owner asked (`falcon.Response.text` offers no `falcon.bench.TestController.test`);
+    only importable names (no def nested in a function, nothing from a test suite
+    unless the name asked is a test's), never the name asked; [] when nothing is close."""
     asked = symbol.strip().strip("`").removesuffix("()")
     last = asked.rsplit(".", 1)[-1].lower()
     below = defined_below(hub.store, asked, source)
@@ -61,6 +65,8 @@ def nearest_names(
                 tails[defined] = name
                 found.append(defined)
     top = qualifier.split(".", 1)[0]
+    package = top if top and module_chunks(hub.store, asked.split(".", 1)[0], source) else ""
+    found = [n for n in found if _related(n, tails[n], last, qualifier, package)]
 
     def order(n: str) -> tuple[bool, int, float]:
         spelling = close.index(tails[n]) if tails[n] in close else most
@@ -69,7 +75,25 @@ def nearest_names(
 
     first = [*_constants_like(hub, asked, source, most), *below]
     ranked = [*first, *(n for n in sorted(found, key=order) if n not in first)]
-    return as_imported(hub, ranked)[:most]
+    return [n for n in as_imported(hub, ranked) if n != asked][:most]
+
+
+def _related(name: str, tail: str, last: str, qualifier: str, package: str) -> bool:
+    """Whether `name` (its last part `tail`) may be what `qualifier.last` meant: inside
+    the package asked (when it is an indexed one), and, under a qualifier, spelled a
+    letter or so off or held by the owner asked (`Response.text` ->
+    `falcon.response.Response.set_text`); an undotted name needs only be spelled alike,
+    as `close` and the search hits already are."""
+    if package and name.split(".", 1)[0].lower() != package:
+        return False
+    if not qualifier or _close(last, tail):
+        return True
+    owner = qualifier.rsplit(".", 1)[-1]
+    return any(_close(owner, part.lower()) for part in name.split(".")[:-1])
+
+
+def _close(asked: str, name: str) -> bool:
+    return asked == name or difflib.SequenceMatcher(None, asked, name).ratio() >= CLOSE_SPELLING
 
 
 #: How alike a constant of the module asked for must be spelled: looser than CUTOFF,

@@ -4,7 +4,7 @@ content. Every citation (id, source:path:lines, url) is kept; prose is kept shor
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ctxhub.core.budget import CUT_MARK
@@ -86,10 +86,18 @@ def _also_in(versions: Any) -> str:
     return "also in " + ", ".join(named) if named else ""
 
 
+def _local(metadata: Mapping[str, Any]) -> str:
+    """` (local function in Router.add_route)` for a def nested in a function: no public
+    path, only its own dotted name reaches it."""
+    enclosing = metadata.get("nested_in")
+    return f" (local function in {enclosing})" if enclosing else ""
+
+
 def render_hit(rank: int, hit: Hit) -> str:
     name = hit.symbol or hit.section or hit.title or hit.path
     if hit.metadata.get("public_path"):
         name += f" (public: {hit.metadata['public_path']})"
+    name += _local(hit.metadata)
     where = f"{hit.source}:{hit.path}{_lines(hit.line_start, hit.line_end)}"
     cite = [f"id {hit.id}", where]
     if hit.metadata.get("included_from"):  # the page's include of another file
@@ -158,6 +166,7 @@ def code_snippet(snippet: CodeSnippet) -> str:
     if snippet.version:
         cite.append(f"v{snippet.version}")
     public = f" (public: {snippet.public_path})" if snippet.public_path else ""
+    public += _local(snippet.metadata)
     lines = [f"{name}{public} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
     if snippet.alias:
         lines.append(f"asked by an alias of it: {snippet.alias}")

@@ -116,6 +116,9 @@ def _member(
     qualifier names no class, or classes without it, or an unknown base comes before
     any that defines it."""
     owners, how = find_symbol(store, qualifier, source)
+    held = _held_by(store, owners, member, source)
+    if held:
+        return held, "re-export"
     kinds = ("class", "instance")
     classes = [_class_of(store, c) for c in owners if c.metadata.chunk_type in kinds]
     found: dict[str, Chunk] = {}
@@ -131,6 +134,28 @@ def _member(
     if inherited:
         return list(found.values()), "inherited"
     return list(found.values()), "re-export" if "re-export" in how else "class.method"
+
+
+#: What holds its names as the definitions under its own qualified name.
+_HOLDERS = ("module", "function", "method")
+
+
+def _held_by(store: Store, owners: list[Chunk], member: str, source: str | None) -> list[Chunk]:
+    """`member` of a module or function the qualifier reached by another name: a module
+    a package binds as an attribute (`falcon.misc.to_query_str` after `from falcon.util
+    import misc`: `falcon.util.misc.to_query_str`), a def nested in a method of a
+    re-exported class (`pkg.Router.add_route.insert`). Looked up as defined there or, in
+    a module, as it binds it: never by the cascade again (the owner would lead back)."""
+    found: dict[str, Chunk] = {}
+    for owner in owners:
+        if owner.metadata.chunk_type not in _HOLDERS or not owner.symbol:
+            continue
+        name = f"{owner.symbol}.{member}"
+        chunks = api_chunks(store, source, symbol=name)
+        if not chunks and owner.metadata.chunk_type == "module":
+            chunks = recorded_reexport(store, name, source)
+        found.update((c.id, c) for c in by_preference(chunks))
+    return list(found.values())
 
 
 def _class_of(store: Store, chunk: Chunk) -> Chunk | None:

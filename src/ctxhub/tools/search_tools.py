@@ -20,7 +20,7 @@ from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, chec
 from ctxhub.search.analyzer import is_one_name
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.rank import Candidate
-from ctxhub.search.reexports import public_paths
+from ctxhub.search.reexports import public_paths_of
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.search.versions import fold_versions
 from ctxhub.session import HubSession
@@ -314,7 +314,7 @@ def _list_filtered(
             notice=_empty_hub(hub) or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
         )
     shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
-    public = public_paths(hub.store, [c.chunk.symbol or "" for c in candidates])
+    public = public_paths_of(hub.store, [c.chunk for c in candidates])
     hits, truncated, _ = to_hits(candidates, shown, max_tokens, public=public)  # cursor follows
     if filters.calls:
         by_id = {c.chunk.id: c.chunk for c in candidates}
