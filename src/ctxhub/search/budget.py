@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ctxhub.core.budget import elide_signature, estimate_tokens, token_chars, trim_lines
 from ctxhub.core.knowledge import Chunk, Hit
+from ctxhub.search.parameter_sections import trim_keeping_parameters
 from ctxhub.search.rank import Candidate
 
 #: Snippet length when the budget is not the constraint.
@@ -109,12 +110,20 @@ def to_hits(
     for i, (hit, cand) in enumerate(zip(hits, ranked, strict=False)):
         # in rank order, each takes an equal share of what is left: a short snippet
         # leaves more to the hits after it
-        hit.snippet, cut = trim_lines(
-            cand.chunk.content, min(snippet_chars, left // (len(hits) - i))
+        hit.snippet, cut = trim_snippet(
+            cand.chunk.content, min(snippet_chars, left // (len(hits) - i)), hit.kind
         )
         left -= len(hit.snippet)
         truncated = truncated or cut
     return FittedHits(hits, truncated, left_out)
+
+
+def trim_snippet(text: str, max_chars: int, kind: str) -> tuple[str, bool]:
+    """A hit's text cut to max_chars on line boundaries; a definition's (an `api` hit)
+    keeps its docstring's parameter section before the prose ahead of it."""
+    if kind == "api":
+        return trim_keeping_parameters(text, max_chars)
+    return trim_lines(text, max_chars)
 
 
 def _citation(hit: Hit) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ctxhub.core.budget import CUT_MARK
+from ctxhub.core.limits import MAX_LINES, MAX_TOKENS
 from ctxhub.core.knowledge import Hit, SearchResponse
 from ctxhub.core.outputs import (
     CallTrace,
@@ -144,6 +145,29 @@ def search_response(response: SearchResponse) -> str:
     return "\n\n".join(lines)
 
 
+def _read_on(snippet: CodeSnippet) -> str:
+    """How to see what a truncated snippet leaves out: the next lines by path and range,
+    or more lines and tokens; as tool arguments and as the CLI spells them."""
+    more = (
+        f"or raise max_lines (at most {MAX_LINES}) and max_tokens (at most {MAX_TOKENS})"
+        f" (`--max-lines N --max-tokens N`)"
+    )
+    if snippet.line_end >= snippet.full_line_end:
+        return f"not all lines shown: {more}"
+    nxt, end, path, source = (
+        snippet.line_end + 1,
+        snippet.full_line_end,
+        snippet.path,
+        snippet.source,
+    )
+    return (
+        f"lines {nxt}-{end} not shown: read on with get_code_snippet(path={path!r},"
+        f" line_start={nxt}, line_end={end}, source={source!r})"
+        f" (`ctxhub snippet --path {path} --line {nxt} --end {end} --source {source}`), "
+        + more
+    )
+
+
 def code_snippet(snippet: CodeSnippet) -> str:
     name = snippet.symbol or snippet.path
     kind = snippet.metadata.get("chunk_type") or snippet.kind
@@ -159,6 +183,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
         cite.append(f"v{snippet.version}")
     public = f" (public: {snippet.public_path})" if snippet.public_path else ""
     lines = [f"{name}{public} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
+    if shown and snippet.truncated:
+        lines.append(_read_on(snippet))
     if snippet.alias:
         lines.append(f"asked by an alias of it: {snippet.alias}")
     if snippet.metadata.get("deprecated"):
