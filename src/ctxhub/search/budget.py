@@ -29,9 +29,20 @@ ENVELOPE_TOKENS = 150
 #: crowded the code and the other hits out of every response.
 SIGNATURE_CHARS = 400
 SLIM_SIGNATURE_CHARS = 160
-#: What a hit's metadata keeps when the budget is tight.
+#: What a hit's metadata keeps when the budget is tight (`included_from`/`included_parts`:
+#: where a doc chunk's included text is, which its page lines do not show).
 CORE_METADATA = frozenset(
-    {"chunk_type", "signature", "deprecated", "example", "tags", "public_path", "also_in"}
+    {
+        "chunk_type",
+        "signature",
+        "deprecated",
+        "example",
+        "tags",
+        "public_path",
+        "also_in",
+        "included_from",
+        "included_parts",
+    }
 )
 #: The least snippet a hit is kept with (its first lines): a hit list is cut before its
 #: hits' code is reduced to `…`.

@@ -93,8 +93,13 @@ def render_hit(rank: int, hit: Hit) -> str:
         name += f" (public: {hit.metadata['public_path']})"
     where = f"{hit.source}:{hit.path}{_lines(hit.line_start, hit.line_end)}"
     cite = [f"id {hit.id}", where]
-    if hit.metadata.get("included_from"):  # the page's include of another file
-        cite.append(f"from {hit.metadata['included_from']}")
+    if hit.metadata.get("included_from"):
+        # all of the text is another file's, which the page includes: that file's lines
+        # are where it can be read; the page's line is the include directive's
+        where = f"{hit.source}:{hit.metadata['included_from']}"
+        cite[1:] = [where, f"included by {hit.path}{_lines(hit.line_start, hit.line_end)}"]
+    elif hit.metadata.get("included_parts"):
+        cite.append("includes " + ", ".join(map(str, hit.metadata["included_parts"])))
     if hit.url:
         cite.append(hit.url)
     if hit.version:
