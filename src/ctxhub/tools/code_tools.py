@@ -187,7 +187,15 @@ def _covering_chunk(
         return None, []
     order = installed_first(hub.store, sorted({c.source for c in chunks}))
     mine = [c for c in chunks if c.source == order[0]]
-    return min(mine, key=lambda c: ((c.line_end or 0) - (c.line_start or 0), c.id)), order[1:]
+    # an example's overview cites its whole main file: the file's own chunks come first
+    return min(
+        mine,
+        key=lambda c: (
+            (c.line_end or 0) - (c.line_start or 0),
+            c.metadata.chunk_type == "example",
+            c.id,
+        ),
+    ), order[1:]
 
 
 def _alias_line(chunk: Chunk) -> str:

@@ -168,8 +168,7 @@ def _read_on(snippet: CodeSnippet) -> str:
     return (
         f"lines {nxt}-{end} not shown: read on with get_code_snippet(path={path!r},"
         f" line_start={nxt}, line_end={end}, source={source!r})"
-        f" (`ctxhub snippet --path {path} --line {nxt} --end {end} --source {source}`), "
-        + more
+        f" (`ctxhub snippet --path {path} --line {nxt} --end {end} --source {source}`), " + more
     )
 
 

@@ -112,7 +112,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # holding both the page's lines and included ones names the included file's lines
     # (`included_parts`)
     "dump": 2,  # 2: as docs 7
-    "examples": 2,  # 2: a small example file is one chunk
+    "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
+    # main file's lines (section, line_start, line_end)
     "changelog": 8,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
