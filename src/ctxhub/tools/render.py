@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ctxhub.core.budget import CUT_MARK
-from ctxhub.core.limits import MAX_LINES, MAX_TOKENS
 from ctxhub.core.knowledge import Hit, SearchResponse
+from ctxhub.core.limits import MAX_LINES, MAX_TOKENS
 from ctxhub.core.outputs import (
     CallTrace,
     CodeSnippet,
