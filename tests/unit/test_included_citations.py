@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ctxhub.core.knowledge import Hit
 from ctxhub.ingest.docs.chunks import parse_doc_file
-from ctxhub.search.budget import slim_metadata
+from ctxhub.search.budget import slim_metadata, to_hits
+from ctxhub.search.rank import Candidate
 from ctxhub.tools.render import render_hit
 
 APP = "\n".join(
@@ -86,3 +87,10 @@ def test_the_hit_cites_the_included_file_first_and_keeps_it_when_slimmed() -> No
     )
     assert "includes examples/app.py:1-40" in render_hit(1, parts)
     assert slim_metadata(parts.metadata)["included_parts"] == ["examples/app.py:1-40"]
+
+
+def test_a_search_hit_carries_where_its_included_lines_are() -> None:
+    chunk = next(c for c in _chunks() if "included_parts" in c.metadata.extra)
+    [hit] = to_hits([Candidate(chunk=chunk, fused=1.0, signals={})], 1.0, 8000).hits
+    assert hit.metadata["included_parts"] == ["examples/app.py:1-40"]
+    assert "includes examples/app.py:1-40" in render_hit(1, hit).split("\n")[1]

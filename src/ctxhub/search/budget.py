@@ -44,6 +44,8 @@ CORE_METADATA = frozenset(
         "included_parts",
     }
 )
+#: Lists from a chunk's `extra` a hit carries (other lists there stay in the store).
+EXTRA_LISTS = frozenset({"included_parts"})
 #: The least snippet a hit is kept with (its first lines): a hit list is cut before its
 #: hits' code is reduced to `…`.
 MIN_SNIPPET_CHARS = 120
@@ -68,6 +70,8 @@ def hit_metadata(chunk: Chunk) -> dict[str, Any]:
     for key, value in extra.items():
         if isinstance(value, (str, int, float, bool)) and len(str(value)) <= 300:
             meta.setdefault(key, value)
+        elif key in EXTRA_LISTS and isinstance(value, list):
+            meta.setdefault(key, [str(v) for v in value[:META_LIST_CAP]])
     return meta
 
 
