@@ -135,7 +135,9 @@ def test_file_chunks_have_exact_content_ids_and_metadata() -> None:
 def test_overview_chunk_describes_the_example() -> None:
     chunks = _chunks(FIXTURES / "examples_dir")
     (ov,) = [c for c in chunks["examples/weather_bot.py"] if c.metadata.chunk_type == "example"]
-    assert ov.path == "examples/weather_bot.py" and ov.line_start is None
+    # every hit cites something to open: the overview, its example's main file, whole
+    assert ov.path == "examples/weather_bot.py" and ov.section == "weather_bot.py"
+    assert (ov.line_start, ov.line_end) == (1, 32)
     assert ov.id == chunk_id("src", "examples/weather_bot.py", "example:weather_bot", 0)
     assert "transcribes with the Whisper speech-to-text" in ov.content  # the docstring
     assert "Defines: ForecastTool, main" in ov.content
@@ -145,7 +147,9 @@ def test_overview_chunk_describes_the_example() -> None:
     assert "whisper" in ov.metadata.tags
     (voice,) = [c for c in chunks["examples/voice_agent"] if c.metadata.chunk_type == "example"]
     # a folder example's overview names its entry point, the folder stays in example_path
-    assert voice.path == "examples/voice_agent/bot.py"
+    assert voice.path == "examples/voice_agent/bot.py" and voice.section == "bot.py"
+    bot = (FIXTURES / "examples_dir" / voice.path).read_text().splitlines()
+    assert (voice.line_start, voice.line_end) == (1, len(bot))
     assert voice.metadata.extra["example_path"] == "examples/voice_agent"
     assert voice.metadata.execution_mode == "cloud"
     assert "phone-ready voice agent" in voice.embed_text
@@ -209,8 +213,12 @@ def test_unreadable_and_huge_files_are_skipped_and_reported() -> None:
     (bot,) = discover_examples(list(files), read)
     tax = taxonomies_for([bot], read, framework_packages=FW, framework_version=None)
     chunks = chunk_example("src", bot, read, tax[bot.path], version=None)
-    assert {c.path for c in chunks if c.line_start} == {"examples/bot/README.md"}
-    issues = chunks[-1].metadata.extra["issues"]
+    assert {c.path for c in chunks} == {"examples/bot/README.md"}
+    # the overview cites a file that was read, with its lines, not the unreadable one
+    overview = chunks[-1]
+    assert overview.metadata.chunk_type == "example"
+    assert (overview.section, overview.line_start, overview.line_end) == ("README.md", 1, 3)
+    issues = overview.metadata.extra["issues"]
     assert issues["examples/bot/bot.py"].startswith("unreadable")
     assert "over" in issues["examples/bot/data.json"]
 
@@ -218,4 +226,5 @@ def test_unreadable_and_huge_files_are_skipped_and_reported() -> None:
 def test_chunks_stay_near_the_target_size() -> None:
     for root in ("examples_dir", "repo_of_projects", "single_project"):
         for cs in _chunks(FIXTURES / root).values():
-            assert all(len(c.content) <= TARGET_CHARS for c in cs if c.line_start)
+            files = [c for c in cs if c.metadata.chunk_type != "example"]
+            assert all(len(c.content) <= TARGET_CHARS for c in files)

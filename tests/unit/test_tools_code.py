@@ -405,3 +405,14 @@ def test_a_name_the_framework_builds_says_where_it_is_looked_up(tmp_path: Path) 
             assert "looked up by" not in str(qualified.value)
     finally:
         set_embedder(None)
+
+
+def test_an_example_file_by_path_is_its_own_chunk_not_the_overview_citing_it(
+    hub: HubSession,
+) -> None:
+    # a small example file is one chunk of all its lines, as its overview cites them
+    snippet = code_tools.get_code_snippet(
+        hub, path="examples/echo_llm.py", line_start=1, source="chime-examples"
+    )
+    [chunk] = hub.store.get_chunks([snippet.id])
+    assert chunk.metadata.chunk_type == "example_file"

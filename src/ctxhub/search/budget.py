@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ctxhub.core.budget import elide_signature, estimate_tokens, token_chars, trim_lines
 from ctxhub.core.knowledge import Chunk, Hit
+from ctxhub.search.parameter_sections import trim_keeping_parameters
 from ctxhub.search.rank import Candidate
 
 #: Snippet length when the budget is not the constraint.
@@ -28,7 +29,8 @@ ENVELOPE_TOKENS = 150
 #: crowded the code and the other hits out of every response.
 SIGNATURE_CHARS = 400
 SLIM_SIGNATURE_CHARS = 160
-#: What a hit's metadata keeps when the budget is tight.
+#: What a hit's metadata keeps when the budget is tight (`included_from`/`included_parts`:
+#: where a doc chunk's included text is, which its page lines do not show).
 CORE_METADATA = frozenset(
     {
         "chunk_type",
@@ -39,8 +41,12 @@ CORE_METADATA = frozenset(
         "public_path",
         "nested_in",
         "also_in",
+        "included_from",
+        "included_parts",
     }
 )
+#: Lists from a chunk's `extra` a hit carries (other lists there stay in the store).
+EXTRA_LISTS = frozenset({"included_parts"})
 #: The least snippet a hit is kept with (its first lines): a hit list is cut before its
 #: hits' code is reduced to `…`.
 MIN_SNIPPET_CHARS = 120
@@ -65,6 +71,8 @@ def hit_metadata(chunk: Chunk) -> dict[str, Any]:
     for key, value in extra.items():
         if isinstance(value, (str, int, float, bool)) and len(str(value)) <= 300:
             meta.setdefault(key, value)
+        elif key in EXTRA_LISTS and isinstance(value, list):
+            meta.setdefault(key, [str(v) for v in value[:META_LIST_CAP]])
     return meta
 
 
@@ -118,12 +126,20 @@ def to_hits(
     for i, (hit, cand) in enumerate(zip(hits, ranked, strict=False)):
         # in rank order, each takes an equal share of what is left: a short snippet
         # leaves more to the hits after it
-        hit.snippet, cut = trim_lines(
-            cand.chunk.content, min(snippet_chars, left // (len(hits) - i))
+        hit.snippet, cut = trim_snippet(
+            cand.chunk.content, min(snippet_chars, left // (len(hits) - i)), hit.kind
         )
         left -= len(hit.snippet)
         truncated = truncated or cut
     return FittedHits(hits, truncated, left_out)
+
+
+def trim_snippet(text: str, max_chars: int, kind: str) -> tuple[str, bool]:
+    """A hit's text cut to max_chars on line boundaries; a definition's (an `api` hit)
+    keeps its docstring's parameter section before the prose ahead of it."""
+    if kind == "api":
+        return trim_keeping_parameters(text, max_chars)
+    return trim_lines(text, max_chars)
 
 
 def _citation(hit: Hit) -> int:

@@ -23,6 +23,13 @@ MAX_STUB_REFS = 10
 _SLACK_TOKENS = 60
 
 
+def line_cap(max_tokens: int) -> int:
+    """The lines shown when max_lines is not given: DEFAULT_LINES within the default
+    budget (an answer stays short unless more is asked for); a budget raised above it
+    is itself the ask, so only the budget (and MAX_LINES) limits the lines."""
+    return DEFAULT_LINES if max_tokens <= DEFAULT_TOKENS else MAX_LINES
+
+
 def _fit_lines(lines: list[str], room_chars: int) -> list[str]:
     """The longest prefix of `lines` whose joined text fits room_chars (whole lines
     only: none when the first does not fit)."""
@@ -178,7 +185,15 @@ def _covering_chunk(
         return None, []
     order = installed_first(hub.store, sorted({c.source for c in chunks}))
     mine = [c for c in chunks if c.source == order[0]]
-    return min(mine, key=lambda c: ((c.line_end or 0) - (c.line_start or 0), c.id)), order[1:]
+    # an example's overview cites its whole main file: the file's own chunks come first
+    return min(
+        mine,
+        key=lambda c: (
+            (c.line_end or 0) - (c.line_start or 0),
+            c.metadata.chunk_type == "example",
+            c.id,
+        ),
+    ), order[1:]
 
 
 def _alias_line(chunk: Chunk) -> str:
@@ -194,15 +209,17 @@ def get_code_snippet(
     line_end: int | None = None,
     intent: str | None = None,
     source: str | None = None,
-    max_lines: int = DEFAULT_LINES,
+    max_lines: int | None = None,
     chunk_id: str | None = None,
     max_tokens: int = DEFAULT_TOKENS,
 ) -> CodeSnippet:
     """Exact source by chunk id, symbol (exact -> Class.method -> class -> method, then a
-    semantic lookup of the name), path + line range, or a description of the intent."""
-    if not 1 <= max_lines <= MAX_LINES:
+    semantic lookup of the name), path + line range, or a description of the intent.
+    Without `max_lines`: `line_cap(max_tokens)` lines at most."""
+    if max_lines is not None and not 1 <= max_lines <= MAX_LINES:
         raise InputError(f"max_lines must be between 1 and {MAX_LINES}, got {max_lines}")
     check_tokens(max_tokens)
+    max_lines = max_lines if max_lines is not None else line_cap(max_tokens)
     if not any((chunk_id, symbol, path, intent)):
         raise InputError("give symbol, path + line_start, intent, or chunk_id")
     check_sources(hub.store, source)

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from ctxhub.core.budget import CUT_MARK, estimate_tokens, token_chars, trim_lines
 from ctxhub.core.knowledge import SearchResponse
 from ctxhub.core.limits import MIN_TOKENS
-from ctxhub.search.budget import slim_metadata
+from ctxhub.search.budget import slim_metadata, trim_snippet
 from ctxhub.tools.fold import last_line_shown
 
 #: The structured content's share of a search's budget: the text renders the same hits in
@@ -117,7 +117,10 @@ def shorten(data: dict[str, Any], excess: int, keys: frozenset[str]) -> bool:
         before = container[key]
         if len(before) <= level:
             continue
-        container[key], _ = trim_lines(before, level)
+        if key == "snippet":  # a hit's: a definition keeps its parameter section
+            container[key], _ = trim_snippet(before, level, str(container.get("kind")))
+        else:
+            container[key], _ = trim_lines(before, level)
         if len(container[key]) >= len(before):
             continue
         cut_any = True

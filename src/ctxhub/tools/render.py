@@ -9,6 +9,7 @@ from typing import Any
 
 from ctxhub.core.budget import CUT_MARK
 from ctxhub.core.knowledge import Hit, SearchResponse
+from ctxhub.core.limits import MAX_LINES, MAX_TOKENS
 from ctxhub.core.outputs import (
     CallTrace,
     CodeSnippet,
@@ -100,8 +101,13 @@ def render_hit(rank: int, hit: Hit) -> str:
     name += _local(hit.metadata)
     where = f"{hit.source}:{hit.path}{_lines(hit.line_start, hit.line_end)}"
     cite = [f"id {hit.id}", where]
-    if hit.metadata.get("included_from"):  # the page's include of another file
-        cite.append(f"from {hit.metadata['included_from']}")
+    if hit.metadata.get("included_from"):
+        # all of the text is another file's, which the page includes: that file's lines
+        # are where it can be read; the page's line is the include directive's
+        where = f"{hit.source}:{hit.metadata['included_from']}"
+        cite[1:] = [where, f"included by {hit.path}{_lines(hit.line_start, hit.line_end)}"]
+    elif hit.metadata.get("included_parts"):
+        cite.append("includes " + ", ".join(map(str, hit.metadata["included_parts"])))
     if hit.url:
         cite.append(hit.url)
     if hit.version:
@@ -152,6 +158,28 @@ def search_response(response: SearchResponse) -> str:
     return "\n\n".join(lines)
 
 
+def _read_on(snippet: CodeSnippet) -> str:
+    """How to see what a truncated snippet leaves out: the next lines by path and range,
+    or more lines and tokens; as tool arguments and as the CLI spells them."""
+    more = (
+        f"or raise max_lines (at most {MAX_LINES}) and max_tokens (at most {MAX_TOKENS})"
+        f" (`--max-lines N --max-tokens N`)"
+    )
+    if snippet.line_end >= snippet.full_line_end:
+        return f"not all lines shown: {more}"
+    nxt, end, path, source = (
+        snippet.line_end + 1,
+        snippet.full_line_end,
+        snippet.path,
+        snippet.source,
+    )
+    return (
+        f"lines {nxt}-{end} not shown: read on with get_code_snippet(path={path!r},"
+        f" line_start={nxt}, line_end={end}, source={source!r})"
+        f" (`ctxhub snippet --path {path} --line {nxt} --end {end} --source {source}`), " + more
+    )
+
+
 def code_snippet(snippet: CodeSnippet) -> str:
     name = snippet.symbol or snippet.path
     kind = snippet.metadata.get("chunk_type") or snippet.kind
@@ -168,6 +196,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
     public = f" (public: {snippet.public_path})" if snippet.public_path else ""
     public += _local(snippet.metadata)
     lines = [f"{name}{public} ({kind}, found by {snippet.resolution})", " · ".join(cite)]
+    if shown and snippet.truncated:
+        lines.append(_read_on(snippet))
     if snippet.alias:
         lines.append(f"asked by an alias of it: {snippet.alias}")
     if snippet.metadata.get("deprecated"):

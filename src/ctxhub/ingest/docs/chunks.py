@@ -112,6 +112,8 @@ def _chunk(
     origin = _origin(doc, win.first, win.last)
     if origin is not None:
         extra["included_from"] = origin
+    elif parts := _included_parts(doc, win.first, win.last):
+        extra["included_parts"] = parts
     url = page.url
     if sec.level > 0 and len(sec.crumbs) > 1:
         extra["anchor"] = _slug(sec.crumbs[-1])
@@ -167,6 +169,33 @@ def _origin(doc: CleanedText, first: int, last: int) -> str | None:
         return None
     start, end = min(s[1] for s in held), max(s[2] for s in held)
     return f"{held[0][0]}:{start}" + (f"-{end}" if end != start else "")
+
+
+#: Included parts a chunk names at most (one window rarely holds more than two).
+MAX_INCLUDED_PARTS = 5
+
+
+def _included_parts(doc: CleanedText, first: int, last: int) -> list[str]:
+    """Where the included lines of a window that also holds the page's own lines come
+    from (`examples/app.py:1-40`), one entry per run of lines from one file: the chunk
+    cites the page's lines, where those lines are only the directive's."""
+    runs: list[list[Any]] = []  # [path, first line, last line]
+    joined = False  # the previous non-blank line was included from runs[-1]'s file
+    for i in range(first, last + 1):
+        origin = doc.origins.get(i)
+        if origin is None:
+            joined = joined and not doc.lines[i].strip()
+            continue
+        path, start, end = origin
+        if joined and runs[-1][0] == path:
+            runs[-1][1], runs[-1][2] = min(runs[-1][1], start), max(runs[-1][2], end)
+        else:
+            runs.append([path, start, end])
+        joined = True
+    return [
+        f"{path}:{start}" + (f"-{end}" if end != start else "")
+        for path, start, end in runs[:MAX_INCLUDED_PARTS]
+    ]
 
 
 #: What the reST renderer makes of an API description directive without content

@@ -9,6 +9,7 @@ falls back to blank-line blocks and says so in `extra["issue"]`.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 
 from ctxhub.core.knowledge import Chunk, ChunkMeta, chunk_id
 from ctxhub.ingest.embed_text import build_embed_text
@@ -59,6 +60,7 @@ def chunk_example(
     issues: dict[str, str] = dict(taxonomy.issues)
     issues.update({p: r for p, r in example.skipped})
     base_extra: dict[str, object] = {"example_path": example.path or ".", "role": example.role}
+    line_counts: dict[str, int] = {}  # of each file read: the overview cites its main file
     if taxonomy.compatible is False:  # every file of an example pinned to another version
         base_extra["compatible"] = False
     for path in example.files:
@@ -70,6 +72,7 @@ def chunk_example(
         if issue:
             issues[path] = issue
         lines = LINE_BREAK.split(text)
+        line_counts[path] = len(lines) - (1 if len(lines) > 1 and not lines[-1] else 0)
         rel = example.rel(path)
         is_readme = README_RE.match(posixpath.basename(path)) is not None
         imports = list(python_facts(text).imports) if how == "python" else []
@@ -120,7 +123,9 @@ def chunk_example(
                 )
             )
     if example.role == "example":
-        chunks.append(overview_chunk(source, example, taxonomy, issues, version=version))
+        chunks.append(
+            overview_chunk(source, example, taxonomy, issues, version=version, lines=line_counts)
+        )
     return chunks
 
 
@@ -139,8 +144,10 @@ def overview_chunk(
     issues: dict[str, str],
     *,
     version: str | None,
+    lines: Mapping[str, int] | None = None,
 ) -> Chunk:
-    """One chunk that describes the whole example: what it is, uses, defines, contains."""
+    """One chunk that describes the whole example: what it is, uses, defines, contains;
+    cited as its main file, all of its `lines` (each file's line count, of those read)."""
     path = example.path or "."
     files = [example.rel(f) for f in example.files]
     parts = [
@@ -162,8 +169,14 @@ def overview_chunk(
     # A hit must name a file an agent can open: a folder example's overview points at its
     # entry point (or first file); the folder stays in `example_path`.
     hit_path = path
+    counts = lines or {}
     if not example.is_file and example.files:
         hit_path = t.entry_point if t.entry_point in example.files else example.files[0]
+        if hit_path not in counts:  # one that was read, whose lines can be cited
+            hit_path = next((f for f in example.files if f in counts), hit_path)
+    # ... and its lines: a hit without them cites nothing to open (the first line when
+    # the file could not be read)
+    line_end = counts.get(hit_path)
     # The embedder sees ~256 tokens: what it is, then the names a query would use.
     desc = t.description if t.description else t.summary
     uses = t.distinctive_names or t.framework_names
@@ -187,7 +200,9 @@ def overview_chunk(
         kind="example",
         path=hit_path,
         title=example.name,
-        section=None,
+        section=example.rel(hit_path) if hit_path != "." else None,
+        line_start=1 if hit_path != "." else None,
+        line_end=line_end,
         version=version,
         content=content,
         embed_text=build_embed_text([f"Example: {example.name} ({path})", header_summary], body),

@@ -97,7 +97,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 32: each recorded constant a lookup-only chunk of its own (its own id), a method of
     # a module-level instance (`structure = converter.structure`) and `x: Final = y` aliases;
     # 33: a module of imports and `__all__` alone is `reexports_only`
-    "docs": 12,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 13,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -108,9 +108,12 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 11: text includes (`.. include::`, MyST `{include}`) carry the included page's
     # text, include options select lines, a page without an H1 takes its MkDocs nav
     # title, any heading or its folder's name (not `index`); 12: an included changelog's
-    # text is lookup-only (get_doc opens it, search does not rank it)
+    # text is lookup-only (get_doc opens it, search does not rank it); 13: a window
+    # holding both the page's lines and included ones names the included file's lines
+    # (`included_parts`)
     "dump": 2,  # 2: as docs 7
-    "examples": 2,  # 2: a small example file is one chunk
+    "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
+    # main file's lines (section, line_start, line_end)
     "changelog": 8,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;

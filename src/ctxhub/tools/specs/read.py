@@ -68,8 +68,14 @@ class GetCodeSnippetArgs(ToolArgs):
     ] = None
     source: OneSource = None
     max_lines: Annotated[
-        int, Field(ge=1, le=limits.MAX_LINES, description="Most lines to return")
-    ] = limits.DEFAULT_LINES
+        int | None,
+        Field(
+            ge=1,
+            le=limits.MAX_LINES,
+            description=f"Most lines to return; default {limits.DEFAULT_LINES}, or as many as"
+            f" max_tokens holds when max_tokens is raised above {limits.DEFAULT_TOKENS}",
+        ),
+    ] = None
     max_tokens: MaxTokens = limits.DEFAULT_TOKENS
 
 

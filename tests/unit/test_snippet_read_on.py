@@ -1,0 +1,72 @@
+"""A truncated snippet says how to see the rest (the next lines by path and range, as
+tool arguments and as the CLI spells them), and a token budget raised above the default
+shows more lines when max_lines was not given."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxhub.config import Settings
+from ctxhub.core.limits import DEFAULT_LINES
+from ctxhub.embed.hashing import HashingEmbedder
+from ctxhub.ingest.refresh.incremental import refresh
+from ctxhub.session import HubSession, set_embedder
+from ctxhub.sources.base import SourceSpec
+from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.tools import code_tools, render
+
+METHODS = 60  # 5 lines each: a class of about 300 lines
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    pkg = tmp_path / "proj" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    methods = "".join(
+        f"    def method_{i}(self, x):\n"
+        f'        """Method {i}."""\n'
+        f"        y = x + {i}\n"
+        f"        return y\n\n"
+        for i in range(METHODS)
+    )
+    (pkg / "big.py").write_text(f'class Big:\n    """A large class."""\n\n{methods}')
+    embedder = HashingEmbedder(dim=64)
+    spec = SourceSpec(name="pkg", kind=["python"], path=str(tmp_path / "proj"))
+    with SQLiteStore(tmp_path / "home" / "ctxhub.db") as store:
+        store.bind_model(embedder.id, embedder.dim)
+        refresh(store, [spec], tmp_path / "home" / "sources", embedder)
+    set_embedder(embedder)
+    with HubSession(Settings(home=tmp_path / "home")) as h:
+        yield h
+    set_embedder(None)
+
+
+def test_a_truncated_snippet_names_the_call_and_the_options_that_show_the_rest(
+    hub: HubSession,
+) -> None:
+    snippet = code_tools.get_code_snippet(hub, symbol="pkg.big.Big")
+    assert snippet.truncated and snippet.line_end - snippet.line_start + 1 == DEFAULT_LINES
+    text = render.code_snippet(snippet)
+    nxt, end = snippet.line_end + 1, snippet.full_line_end
+    assert (
+        f"get_code_snippet(path='pkg/big.py', line_start={nxt}, line_end={end}, source='pkg')"
+        in text
+    )
+    assert f"`ctxhub snippet --path pkg/big.py --line {nxt} --end {end} --source pkg`" in text
+    assert "max_lines" in text and "--max-lines" in text
+    # the call it names shows the next lines
+    rest = code_tools.get_code_snippet(hub, path="pkg/big.py", line_start=nxt, line_end=end)
+    assert rest.line_start == nxt and rest.code.startswith(f"{' ' * 4}")
+    whole = code_tools.get_code_snippet(hub, symbol="pkg.big.Big", max_lines=2000)
+    assert not whole.truncated and "not shown" not in render.code_snippet(whole)
+
+
+def test_a_larger_budget_shows_more_lines_unless_max_lines_is_given(hub: HubSession) -> None:
+    wide = code_tools.get_code_snippet(hub, symbol="pkg.big.Big", max_tokens=25_000)
+    assert not wide.truncated and wide.line_end == wide.full_line_end
+    capped = code_tools.get_code_snippet(hub, symbol="pkg.big.Big", max_lines=50, max_tokens=25_000)
+    assert capped.truncated and capped.line_end - capped.line_start + 1 == 50
