@@ -100,6 +100,8 @@ def _partial_path(store: Store, name: str, source: str | None) -> list[Chunk]:
     ]
 
 
+#: What a class's member looked up by name may be: a documented attribute too.
+MEMBER_TYPES = ("method", "function", "attribute")
 #: Classes a qualifier may name (`Event.wait`: several `Event`s) whose bases are read.
 MAX_OWNERS = 5
 
@@ -121,7 +123,7 @@ def _member(
     found: dict[str, Chunk] = {}
     inherited = False
     for owner in [c for c in classes if c is not None][:MAX_OWNERS]:
-        hit = method_in_hierarchy(store, owner, member)
+        hit = method_in_hierarchy(store, owner, member, chunk_types=MEMBER_TYPES)
         # `source=` reads that source only, bases included
         if hit is not None and source in (None, hit.source):
             found.setdefault(hit.id, hit)

@@ -1,5 +1,6 @@
-"""API chunks of one Python file: a module overview, class overviews, and one chunk per
-function or method with its full source, call graph and deprecation state.
+"""API chunks of one Python file: a module overview, class overviews, one chunk per
+function or method with its full source, call graph and deprecation state, and one per
+documented class attribute, alias, instance and constant.
 
 Plain functions on plain data: the caller reads the file and passes its bytes; nothing
 here touches the store or the disk. A file the compiler rejects raises `SkipFile`.
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, Deprecation
 from ctxhub.ingest.python.alias_chunks import alias_chunks
+from ctxhub.ingest.python.attribute_chunks import attribute_chunks
 from ctxhub.ingest.python.bases import ModuleBindings, class_body_classes, qualified_bases
 from ctxhub.ingest.python.bodies import function_facts
 from ctxhub.ingest.python.callgraph import (
@@ -149,6 +151,9 @@ def extract_python_file(
             ):
                 chunk.metadata.extra[LOOKUP_ONLY] = True
             out.chunks.append(chunk)
+    members_taken = {c.symbol for c in out.chunks if c.symbol}
+    for d in defs:
+        out.chunks.extend(attribute_chunks(f, d, members_taken))
     defined = {d.name: f"{module}.{d.qualname}" for d in members.get(None, [])}
     out.chunks.extend(alias_chunks(f, tree, defined))
     out.chunks.extend(instance_chunks(f, tree, defined))
