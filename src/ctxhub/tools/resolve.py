@@ -154,6 +154,8 @@ def through_alias(store: Store, found: list[Chunk], how: str) -> tuple[list[Chun
         return found, how
     alias = found[0]
     target = str(alias.metadata.extra.get("alias_of", ""))
+    if not target:
+        return found, how  # a deprecated wrapper (`wraps`) is a definition of its own
     for scope in dict.fromkeys([alias.source, None]):
         definition = [c for c in find_symbol(store, target, scope)[0] if c.id != alias.id]
         if definition:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, Deprecation
-from ctxhub.ingest.python.alias_chunks import alias_chunks
+from ctxhub.ingest.python.alias_chunks import alias_chunks, wrapper_chunks
 from ctxhub.ingest.python.attribute_chunks import attribute_chunks
 from ctxhub.ingest.python.bases import ModuleBindings, class_body_classes, qualified_bases
 from ctxhub.ingest.python.bodies import function_facts
@@ -155,6 +155,10 @@ def extract_python_file(
     for d in defs:
         out.chunks.extend(attribute_chunks(f, d, members_taken))
     defined = {d.name: f"{module}.{d.qualname}" for d in members.get(None, [])}
+    wrappers = wrapper_chunks(f, tree, defined)
+    out.chunks.extend(wrappers)
+    # a wrapper's name is defined here: an alias of it points at it, no instance is made
+    defined |= {c.title: c.symbol for c in wrappers if c.title and c.symbol}
     out.chunks.extend(alias_chunks(f, tree, defined))
     out.chunks.extend(instance_chunks(f, tree, defined))
     if overview is not None:
