@@ -23,7 +23,7 @@ from ctxhub.tools.source_check import check_sources
 CHECKED = (
     "DeprecationWarning/FutureWarning calls in its code",
     "the package's deprecation helpers (functions that emit such a warning), at their call sites",
-    "@deprecated decorators",
+    "@deprecated decorators, and module-level names wrapped by one (`old = deprecated(...)(f)`)",
     "docstring notes (.. deprecated::, Deprecated:), attribute docstrings included",
     "module-level aliases of renamed names",
     "the sources' changelogs",

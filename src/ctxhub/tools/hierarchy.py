@@ -174,20 +174,25 @@ def _merge(seqs: Sequence[list[str]]) -> list[str]:
 
 
 def method_in_hierarchy(
-    store: Store, cls: Chunk, name: str, *, skip_self: bool = False
+    store: Store,
+    cls: Chunk,
+    name: str,
+    *,
+    skip_self: bool = False,
+    chunk_types: tuple[str, ...] = ("method", "function"),
 ) -> Chunk | None:
     """`name` as `cls` (or `super()` in `cls`, with `skip_self`) reaches it: the first
-    class along its MRO that defines it. None when it is not indexed, or when an unknown
-    base comes first (the method may be that base's)."""
+    class along its MRO that defines it as one of `chunk_types` (a lookup by name also
+    takes a documented attribute; a call does not). None when it is not indexed, or when
+    an unknown base comes first (the method may be that base's)."""
     order = method_resolution_order(store, cls)
     for owner in order[1:] if skip_self else order:
         if owner is None:
             return None
         member = f"{owner.symbol}.{name}"
-        types = ("method", "function")
         # the class's own source first: another indexed version of it is another class
-        own = api_chunks(store, owner.source, symbol=member, chunk_types=types) or api_chunks(
-            store, symbol=member, chunk_types=types
+        own = api_chunks(store, owner.source, symbol=member, chunk_types=chunk_types) or api_chunks(
+            store, symbol=member, chunk_types=chunk_types
         )
         if own:
             return sorted(own, key=is_stub)[0]

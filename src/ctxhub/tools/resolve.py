@@ -100,6 +100,8 @@ def _partial_path(store: Store, name: str, source: str | None) -> list[Chunk]:
     ]
 
 
+#: What a class's member looked up by name may be: a documented attribute too.
+MEMBER_TYPES = ("method", "function", "attribute")
 #: Classes a qualifier may name (`Event.wait`: several `Event`s) whose bases are read.
 MAX_OWNERS = 5
 
@@ -124,7 +126,7 @@ def _member(
     found: dict[str, Chunk] = {}
     inherited = False
     for owner in [c for c in classes if c is not None][:MAX_OWNERS]:
-        hit = method_in_hierarchy(store, owner, member)
+        hit = method_in_hierarchy(store, owner, member, chunk_types=MEMBER_TYPES)
         # `source=` reads that source only, bases included
         if hit is not None and source in (None, hit.source):
             found.setdefault(hit.id, hit)
@@ -177,6 +179,8 @@ def through_alias(store: Store, found: list[Chunk], how: str) -> tuple[list[Chun
         return found, how
     alias = found[0]
     target = str(alias.metadata.extra.get("alias_of", ""))
+    if not target:
+        return found, how  # a deprecated wrapper (`wraps`) is a definition of its own
     for scope in dict.fromkeys([alias.source, None]):
         definition = [c for c in find_symbol(store, target, scope)[0] if c.id != alias.id]
         if definition:

@@ -8,17 +8,24 @@ instance (`structure = global_converter.structure`, after `global_converter =
 Converter()`) is one too: its `alias_of` names that attribute of the instance's class
 (`cattrs.converters.Converter.structure`), which a lookup finds along the class's bases
 (tools/resolve.py), as it does an imported instance's (`cattrs.global_converter.structure`
-in `cattr`)."""
+in `cattr`).
+
+A function wrapped by a deprecation decorator by hand (`utcnow =
+deprecated("...")(datetime.utcnow)`: deprecated_wrappers.py) is a name of its own, not
+another name of what it wraps: the wrapper warns and its target does not, so its chunk
+says what it `wraps` (no `alias_of`, which would share the two names' deprecation
+records) and is lookup-only, as a constant is."""
 
 from __future__ import annotations
 
 import ast
 
 from ctxhub.core.identifiers import is_private_path
-from ctxhub.core.knowledge import Chunk, ChunkMeta
+from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta
 from ctxhub.ingest.embed_text import build_embed_text
 from ctxhub.ingest.python.callgraph import alias_targets, dotted_chain
 from ctxhub.ingest.python.definition_chunks import FileContext, instance_assignment
+from ctxhub.ingest.python.deprecated_wrappers import deprecated_wrappers
 
 #: Calls whose result is their first argument with some arguments already bound.
 _PARTIALS = frozenset({"functools.partial", "functools.partialmethod"})
@@ -148,3 +155,53 @@ def _alias_chunk(
         embed=build_embed_text([symbol, about], text),
         meta=ChunkMeta(chunk_type="alias", module=f.module, language="python", extra=extra),
     )
+
+
+def wrapper_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> list[Chunk]:
+    """One chunk per name bound to a function wrapped by a deprecation decorator, its
+    `wraps` the target qualified as the module binds it and `wrapped_by` the decorator."""
+    out: list[Chunk] = []
+    for wrapper in deprecated_wrappers(tree.body):
+        stmt = wrapper.statement
+        span = (stmt.lineno, stmt.end_lineno or stmt.lineno)
+        text = "\n".join(line.rstrip() for line in f.lines[span[0] - 1 : span[1]]).strip()
+        target = _qualified(f, wrapper.target, defined)
+        decorator = wrapper.decorator
+        helper = _qualified(f, decorator.func if isinstance(decorator, ast.Call) else decorator, {})
+        for name in wrapper.names:
+            if name in defined:
+                continue
+            symbol = f"{f.module}.{name}"
+            out.append(
+                f.chunk(
+                    symbol,
+                    0,
+                    title=name,
+                    section=f.module,
+                    span=span,
+                    content=text or name,
+                    embed=build_embed_text([symbol, f"{target} wrapped by {helper}"], text),
+                    meta=ChunkMeta(
+                        chunk_type="alias",
+                        module=f.module,
+                        language="python",
+                        extra={"wraps": target, "wrapped_by": helper, LOOKUP_ONLY: True},
+                    ),
+                )
+            )
+    return list({c.id: c for c in out}.values())
+
+
+def _qualified(f: FileContext, expr: ast.expr, defined: dict[str, str]) -> str:
+    """A name as the module binds it (`datetime.datetime.utcnow`, `pkg.mod.helper`), or
+    as written when the module does not say (`str.isascii`, a lambda)."""
+    chain = dotted_chain(expr)
+    if chain is None:
+        return ast.unparse(expr)
+    if len(chain) == 1 and chain[0] in defined:
+        return defined[chain[0]]
+    if chain[0] in f.ctx.imports.bindings:
+        return f.ctx.imports.qualify(".".join(chain))
+    if chain[0] in f.ctx.module_names:
+        return ".".join([f.module, *chain])
+    return ".".join(chain)

@@ -1,5 +1,6 @@
-"""API chunks of one Python file: a module overview, class overviews, and one chunk per
-function or method with its full source, call graph and deprecation state.
+"""API chunks of one Python file: a module overview, class overviews, one chunk per
+function or method with its full source, call graph and deprecation state, and one per
+documented class attribute, alias, instance and constant.
 
 Plain functions on plain data: the caller reads the file and passes its bytes; nothing
 here touches the store or the disk. A file the compiler rejects raises `SkipFile`.
@@ -13,7 +14,8 @@ from dataclasses import dataclass, field
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, Deprecation
-from ctxhub.ingest.python.alias_chunks import alias_chunks
+from ctxhub.ingest.python.alias_chunks import alias_chunks, wrapper_chunks
+from ctxhub.ingest.python.attribute_chunks import attribute_chunks
 from ctxhub.ingest.python.bases import ModuleBindings, class_body_classes, qualified_bases
 from ctxhub.ingest.python.bodies import function_facts
 from ctxhub.ingest.python.callgraph import (
@@ -149,7 +151,14 @@ def extract_python_file(
             ):
                 chunk.metadata.extra[LOOKUP_ONLY] = True
             out.chunks.append(chunk)
+    members_taken = {c.symbol for c in out.chunks if c.symbol}
+    for d in defs:
+        out.chunks.extend(attribute_chunks(f, d, members_taken))
     defined = {d.name: f"{module}.{d.qualname}" for d in members.get(None, [])}
+    wrappers = wrapper_chunks(f, tree, defined)
+    out.chunks.extend(wrappers)
+    # a wrapper's name is defined here: an alias of it points at it, no instance is made
+    defined |= {c.title: c.symbol for c in wrappers if c.title and c.symbol}
     out.chunks.extend(alias_chunks(f, tree, defined))
     out.chunks.extend(instance_chunks(f, tree, defined))
     if overview is not None:

@@ -10,6 +10,8 @@ are told apart by an ordinal.
 from __future__ import annotations
 
 import ast
+import inspect
+import itertools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -252,6 +254,36 @@ def class_fields(node: ast.ClassDef) -> Iterator[ast.AnnAssign | ast.Assign]:
     for stmt in node.body:
         if isinstance(stmt, ast.AnnAssign | ast.Assign):
             yield stmt
+
+
+@dataclass(frozen=True)
+class DocumentedAttribute:
+    """`name = value` or `name: T` directly followed by a string literal: the attribute
+    docstring Sphinx's autodoc reads (`#:` comments are not kept by `ast`)."""
+
+    names: tuple[str, ...]  # each plain name it binds (`a = b = 1`: both)
+    statement: ast.Assign | ast.AnnAssign
+    literal: ast.Expr  # the string statement after it
+    doc: str  # the string, cleaned as `inspect.cleandoc` cleans a docstring
+
+
+def documented_attributes(body: list[ast.stmt]) -> Iterator[DocumentedAttribute]:
+    """The documented attributes of one body (a module's or a class's), in order."""
+    for stmt, following in itertools.pairwise(body):
+        if not isinstance(stmt, ast.Assign | ast.AnnAssign):
+            continue
+        if not (
+            isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        names = tuple(t.id for t in targets if isinstance(t, ast.Name))
+        if names:
+            yield DocumentedAttribute(
+                names, stmt, following, inspect.cleandoc(following.value.value)
+            )
 
 
 def dataclass_init_signature(node: ast.ClassDef) -> str | None:

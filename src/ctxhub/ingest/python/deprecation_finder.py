@@ -5,13 +5,13 @@ decorators each add a record, and the records that deprecate one symbol merge in
 from __future__ import annotations
 
 import ast
-import inspect
-import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
 from ctxhub.ingest.python.callgraph import ScopeContext
-from ctxhub.ingest.python.definitions import Definition, decorator_name, docstring
+from ctxhub.ingest.python.definitions import Definition, docstring, documented_attributes
+from ctxhub.ingest.python.deprecated_wrappers import deprecated_wrappers, is_deprecating
 from ctxhub.ingest.python.deprecation_arguments import (
     called_with,
     deprecation_fields,
@@ -243,29 +243,16 @@ class DeprecationFinder:
     def attribute_docstrings(self, body: list[ast.stmt], owner: str, cls: str | None) -> None:
         """`name = value` followed by a string literal (Sphinx's attribute docstring):
         a deprecation note there deprecates `owner.name`."""
-        for stmt, following in itertools.pairwise(body):
-            if not isinstance(stmt, ast.Assign | ast.AnnAssign):
-                continue
-            if not (
-                isinstance(following, ast.Expr)
-                and isinstance(following.value, ast.Constant)
-                and isinstance(following.value.value, str)
-            ):
-                continue
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            names = [t.id for t in targets if isinstance(t, ast.Name)]
-            if not names:
-                continue
-            doc = inspect.cleandoc(following.value.value)
-            for directive in docstring_directives(doc):
+        for attribute in documented_attributes(body):
+            for directive in docstring_directives(attribute.doc):
                 if directive.nested:
                     continue
-                for name in names:
+                for name in attribute.names:
                     self.add(
                         f"{owner}.{name}",
                         directive.text,
                         "docstring",
-                        following.lineno + directive.line_offset,
+                        attribute.literal.lineno + directive.line_offset,
                         whole=True,
                         since=directive.version,
                         class_qual=cls,
@@ -278,35 +265,59 @@ class DeprecationFinder:
         if "." in d.qualname and not d.in_class and not isinstance(d.node, ast.ClassDef):
             return  # a def nested in a function (a helper's wrapper) is no API
         symbol = f"{self.module}.{d.qualname}"
+        cls = d.parent_class if d.in_class else None
         for dec in d.node.decorator_list:
-            if "deprecat" not in decorator_name(dec).split(".")[-1].lower():
+            if not is_deprecating(dec):
                 continue
-            fields: dict[str, str] = {}
-            if isinstance(dec, ast.Call):
-                keywords = {kw.arg: kw.value for kw in dec.keywords if kw.arg}
-                fields = deprecation_fields(keywords, dec.args)
-            cls = d.parent_class if d.in_class else None
-            thing = named(fields.get("subject"))
             symbols = [symbol]
             if d.name in _INIT_LIKE and cls is not None:
                 symbols.append(f"{self.module}.{cls}")
-            if thing and "." in thing and thing not in symbols:
-                symbols.append(thing)
-            text = fields.get("note") or (
-                fields_message({**fields, "subject": thing or symbols[-1]}) if fields else ""
+            args, keywords = (dec.args, dec.keywords) if isinstance(dec, ast.Call) else ([], [])
+            self._decorated(
+                symbols, args, keywords, dec.lineno, cls, called=isinstance(dec, ast.Call)
             )
-            instead = self.resolve(named(fields.get("instead")), cls)
-            for name in symbols:
-                self.add(
-                    name,
-                    text,
-                    "decorator",
-                    dec.lineno,
-                    whole=True,
-                    since=fields.get("since"),
-                    replacement=instead,
-                    class_qual=cls,
-                )
+
+    def wrappers(self, body: list[ast.stmt]) -> None:
+        """`name = deprecated("...")(func)` or `name = deprecated(func, "...")` at module
+        level: `name` is deprecated as a decorated def would be."""
+        for wrapper in deprecated_wrappers(body):
+            symbols = [f"{self.module}.{name}" for name in wrapper.names]
+            called = bool(wrapper.arguments or wrapper.keywords)
+            line = wrapper.statement.lineno
+            self._decorated(symbols, wrapper.arguments, wrapper.keywords, line, None, called=called)
+
+    def _decorated(
+        self,
+        symbols: list[str],
+        args: Sequence[ast.expr],
+        keywords: Sequence[ast.keyword],
+        line: int,
+        cls: str | None,
+        *,
+        called: bool,
+    ) -> None:
+        """The records a deprecation decorator's arguments make for what it wraps."""
+        fields: dict[str, str] = {}
+        if called:
+            fields = deprecation_fields({kw.arg: kw.value for kw in keywords if kw.arg}, args)
+        thing = named(fields.get("subject"))
+        if thing and "." in thing and thing not in symbols:
+            symbols = [*symbols, thing]
+        text = fields.get("note") or (
+            fields_message({**fields, "subject": thing or symbols[-1]}) if fields else ""
+        )
+        instead = self.resolve(named(fields.get("instead")), cls)
+        for name in symbols:
+            self.add(
+                name,
+                text,
+                "decorator",
+                line,
+                whole=True,
+                since=fields.get("since"),
+                replacement=instead,
+                class_qual=cls,
+            )
 
     def result(self) -> CodeDeprecations:
         out = CodeDeprecations()

@@ -1,9 +1,10 @@
 """Deprecations stated in code: warnings, decorators, docstrings and alias proxies.
 
 A record names the deprecated symbol. Only some records deprecate the whole symbol (its
-chunk gets `deprecated=True`): a `@deprecated` decorator, a top-level `.. deprecated::`
-directive (or one in an attribute's docstring), a warning whose message names the
-function (or whose function warns unconditionally), an alias. A call of one of the
+chunk gets `deprecated=True`): a `@deprecated` decorator (or one applied by hand at
+module level, `old = deprecated("...")(func)`: `deprecated_wrappers.py`), a top-level
+`.. deprecated::` directive (or one in an attribute's docstring), a warning whose
+message names the function (or whose function warns unconditionally), an alias. A call of one of the
 package's deprecation helpers (`deprecation_helpers.py`, found by a first pass over the
 package) counts as a warning with the message the helper would build. A conditional
 warning about one parameter or usage, a directive under an `Args:` entry, a top-level
@@ -79,6 +80,7 @@ def find_code_deprecations(
     }
     finder.docstring_notes(tree, module, None, _doc_line(tree))
     finder.attribute_docstrings(tree.body, module, None)
+    finder.wrappers(tree.body)
     # Walking every body for warnings is the costly part; most files never warn.
     text = "\n".join(lines)
     called = {n.rsplit(".", 1)[-1] for n in helpers.functions} if helpers else set()

@@ -58,7 +58,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 33,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 34,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -96,7 +96,10 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # names (`Hook = Callable[...]`, `T = TypeVar("T")`) recorded among the constants;
     # 32: each recorded constant a lookup-only chunk of its own (its own id), a method of
     # a module-level instance (`structure = converter.structure`) and `x: Final = y` aliases;
-    # 33: a module of imports and `__all__` alone is `reexports_only`
+    # 33: a module of imports and `__all__` alone is `reexports_only`; 34: each
+    # documented class attribute a lookup-only `attribute` chunk (`Class.attr`), and a
+    # module-level `name = deprecated(...)(func)` / `deprecated(func, ...)` a deprecated
+    # lookup-only alias chunk (`wraps`) with its decorator's deprecation record
     "docs": 13,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
