@@ -313,3 +313,24 @@ def test_the_package_pass_reads_other_modules(tmp_path: Path) -> None:
 
     assert via(alone) == {}  # the base is another file's: unknown without the pass
     assert via(scanned) == {ENQUEUE: "broker"}
+
+
+def test_a_changed_annotation_in_one_file_re_reads_the_others(tmp_path: Path) -> None:
+    from ctxhub.ingest.refresh.plan import plan_units
+    from ctxhub.sources.local import snapshot_dir
+
+    for name, text in FILES.items():
+        (tmp_path / "brk").mkdir(exist_ok=True)
+        (tmp_path / "brk" / name).write_text(textwrap.dedent(text))
+
+    def hashes() -> dict[str, str | None]:
+        return {u.key: u.hash for u in plan_units(snapshot_dir(tmp_path), ["python"]).units}
+
+    before = hashes()
+    broker = tmp_path / "brk" / "broker.py"
+    broker.write_text(
+        broker.read_text().replace("def make_broker():", "def make_broker() -> Broker:")
+    )
+    after = hashes()
+    # composition.py is unchanged, but what its `make_broker()` returns now is stated
+    assert after["brk/composition.py"] != before["brk/composition.py"]
