@@ -294,7 +294,7 @@ def test_an_attribute_of_two_classes_or_an_unknown_value_is_not_guessed() -> Non
 
         class Mixed:
             def __init__(self, flag):
-                self.one = Alpha() if flag else None
+                self.one = Alpha() if flag else flag  # `flag`: a value of unknown type
                 self.two = Alpha()
                 self.three = make()
                 self.four, self.five = Alpha(), Beta()

@@ -1,25 +1,27 @@
 """The call-graph facts of every function in one file, with what the file says about the
 classes its receivers hold: each class's attributes (`attributes.py`) and each function's
-locals and parameters (`local_types.py`)."""
+locals and parameters (`local_types.py`), read with what the package's other modules
+state (`package_types.py`), when the caller knows it."""
 
 from __future__ import annotations
 
 import ast
 
-from ctxhub.ingest.python.attributes import ClassNames, attribute_types
+from ctxhub.ingest.python.attributes import attribute_types
 from ctxhub.ingest.python.callgraph import BodyFacts, ScopeContext, analyze_body
+from ctxhub.ingest.python.class_names import ClassNames
 from ctxhub.ingest.python.definitions import Definition, FuncNode, self_parameter
-from ctxhub.ingest.python.local_types import FunctionScope, local_types, return_types
+from ctxhub.ingest.python.local_types import FunctionScope, local_types
+from ctxhub.ingest.python.package_types import PackageTypes
+from ctxhub.ingest.python.returns import return_types
 
 
-def function_facts(defs: list[Definition], ctx: ScopeContext, module: str) -> dict[int, BodyFacts]:
-    """`id(definition)` -> its body's facts, for every function and method in `defs`."""
+def function_facts(
+    defs: list[Definition], ctx: ScopeContext, module: str, types: PackageTypes | None = None
+) -> dict[int, BodyFacts]:
+    """`id(definition)` -> its body's facts, for every function and method in `defs`.
+    `types`: the module's own facts over the package's (`package_types.py`)."""
     classes = ClassNames(ctx.imports, ctx.module_names, module)
-    attrs = {
-        d.qualname: attribute_types(d.node, ctx, module)
-        for d in defs
-        if isinstance(d.node, ast.ClassDef)
-    }
     funcs = [(d, d.node) for d in defs if not isinstance(d.node, ast.ClassDef)]
     module_returns = return_types(
         [n for d, n in funcs if not d.in_class and "." not in d.qualname], classes
@@ -28,7 +30,22 @@ def function_facts(defs: list[Definition], ctx: ScopeContext, module: str) -> di
     for d, n in funcs:
         if d.in_class and d.parent_class is not None:
             methods.setdefault(d.parent_class, []).append(n)
-    own_returns = {cls: return_types(nodes, classes) for cls, nodes in methods.items()}
+    own_returns = {
+        cls: return_types(nodes, classes, f"{module}.{cls}") for cls, nodes in methods.items()
+    }
+    attrs = {
+        d.qualname: attribute_types(
+            d.node,
+            ctx,
+            module,
+            owner=f"{module}.{d.qualname}",
+            own_returns=own_returns.get(d.qualname, {}),
+            module_returns=module_returns,
+            types=types,
+        )
+        for d in defs
+        if isinstance(d.node, ast.ClassDef)
+    }
     facts: dict[int, BodyFacts] = {}
     for d, node in funcs:
         receiver = self_parameter(node) if d.in_class else None
@@ -38,6 +55,8 @@ def function_facts(defs: list[Definition], ctx: ScopeContext, module: str) -> di
             attrs.get(owner or "", {}),
             own_returns.get(owner or "", {}),
             module_returns,
+            types,
+            f"{module}.{owner}" if owner else None,
         )
         found = local_types(node, receiver, scope)
         facts[id(d)] = analyze_body(

@@ -40,6 +40,7 @@ from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers
 from ctxhub.ingest.python.deprecations import find_code_deprecations
 from ctxhub.ingest.python.messages import MessageTables
 from ctxhub.ingest.python.modules import is_package_init, module_name_for
+from ctxhub.ingest.python.package_types import PackageTypes, module_types
 from ctxhub.ingest.python.source import decode_source, parse_source, split_lines
 
 _NONE: frozenset[str] = frozenset()
@@ -79,6 +80,7 @@ def extract_python_file(
     module: str | None = None,
     known_modules: Iterable[str] = (),
     helpers: DeprecationHelpers | None = None,
+    types: PackageTypes | None = None,
 ) -> PythonFileExtract:
     """Chunks and deprecations of one `.py`/`.pyi` file.
 
@@ -87,7 +89,9 @@ def extract_python_file(
     are the framework's own; `known_modules` (optional, `modules.module_names`) lets
     `from pkg import submodule; submodule.f()` count as a module-qualified call;
     `helpers` (optional, `deprecation_helpers.scan_package`) are the package's
-    deprecation helpers, whose call sites are deprecations.
+    deprecation helpers, whose call sites are deprecations; `types` (optional,
+    `package_types.scan_types`) what the package's modules state about types, read
+    for calls through values typed in another module (`get_broker()`, a base's hook).
     Raises SkipFile for a file that cannot be decoded or parsed.
     """
     decoded = decode_source(text)
@@ -117,7 +121,8 @@ def extract_python_file(
 
     # What each function calls, with what the file says its receivers hold:
     # `self.client.send()`, `next_screen._push_result_callback()` resolve.
-    facts = function_facts(defs, ctx, module)
+    own_types = module_types(tree, module, imports.is_package, imports.known_modules)
+    facts = function_facts(defs, ctx, module, own_types.over(types))
     # Members of a class are defined directly in its body (key: its qualname); a module's
     # are its top-level defs (key: None). Defs nested in functions belong to neither.
     members: dict[str | None, list[Definition]] = {}

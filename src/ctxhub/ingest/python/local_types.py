@@ -5,10 +5,16 @@ the function says what `next_screen` holds:
 
 - a parameter annotated `next_screen: Screen` (`Optional[...]`, `| None`, `"Screen"`
   unwrapped as for attributes), or a local annotated `next_screen: Screen = ...`;
-- a local assigned a constructor call, `next_screen = Screen(...)`;
-- a local assigned what a function returns, when the return is annotated: a method of
-  the same class (`self._get_screen(...)`) or a function of the module, awaited when it
-  is async; `a, b = self._pair()` with `-> tuple[A, B]` gives each its class.
+- a method's unannotated parameter that the method it overrides annotates: the nearest
+  definition along the class's bases, through the package's first pass
+  (`package_types.py`; `def after_process_message(self, broker, message)` overriding
+  `Middleware.after_process_message(self, broker: Broker, ...)`);
+- a local assigned a value `values.py` types: a constructor call,
+  `next_screen = Screen(...)`; what a function returns, when the return is annotated: a
+  method of the same class (`self._get_screen(...)`), a function of the module or one
+  another module defines (`get_broker()`), a class's method (`Broker.from_url()`),
+  awaited when it is async; `a or f()` / `a if c else f()` when the sides agree or are
+  None-ish; `a, b = self._pair()` with `-> tuple[A, B]` gives each its class.
 
 A local bound to a method is an alias of that method: after `creator =
 self.workers._new_worker` (an attribute of known class, `attributes.py`), `creator(...)`
@@ -27,59 +33,16 @@ or are names the module binds; anything else is unknown, never guessed.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ctxhub.core.calls import VIA_SELF
-from ctxhub.ingest.python.attributes import ClassNames, with_local_imports
 from ctxhub.ingest.python.callgraph import NESTED_SCOPES, dotted_chain, own_nodes
-from ctxhub.ingest.python.definitions import FuncNode, is_property
-
-_TUPLES = frozenset({"tuple", "Tuple"})
-
-
-@dataclass(frozen=True)
-class Returned:
-    """What a function's return annotation says: one class, or a tuple's classes ("" for
-    an element of unknown class); and whether the function is async (then only an
-    awaited call returns it)."""
-
-    classes: tuple[str, ...]
-    is_async: bool
-
-
-def return_types(funcs: Iterable[FuncNode], classes: ClassNames) -> dict[str, Returned]:
-    """Name -> what it returns, for the functions whose return annotation names a class.
-
-    Properties are left out (they are attributes, `attributes.py`); a name defined twice
-    with different returns (overloads) says nothing.
-    """
-    found: dict[str, Returned | None] = {}
-    for fn in funcs:
-        if fn.returns is None or is_property(fn):
-            continue
-        ret = Returned(_returned(fn.returns, classes), isinstance(fn, ast.AsyncFunctionDef))
-        known = ret if any(ret.classes) else None
-        if fn.name in found and found[fn.name] != known:
-            known = None
-        found[fn.name] = known
-    return {name: ret for name, ret in found.items() if ret is not None}
-
-
-def _returned(node: ast.expr, classes: ClassNames) -> tuple[str, ...]:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            return _returned(ast.parse(node.value, mode="eval").body, classes)
-        except SyntaxError:
-            return ("",)
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple):
-        chain = dotted_chain(node.value) or [""]
-        if chain[-1] in _TUPLES:
-            elts = node.slice.elts
-            if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts):
-                return ("",)
-            return tuple(classes.annotation(e) for e in elts)
-    return (classes.annotation(node),)
+from ctxhub.ingest.python.class_names import ClassNames, with_local_imports
+from ctxhub.ingest.python.definitions import FuncNode
+from ctxhub.ingest.python.package_types import PackageTypes
+from ctxhub.ingest.python.returns import Returned
+from ctxhub.ingest.python.values import ValueScope, parameter_types
 
 
 @dataclass
@@ -95,30 +58,34 @@ class LocalTypes:
 @dataclass(frozen=True)
 class FunctionScope:
     """What a function's locals can be typed from: the class's attributes and its
-    methods' returns (a method), the module's functions' returns."""
+    methods' returns (a method), the module's functions' returns, the package's first
+    pass under the module's own facts (`package_types.py`), and the qualified class a
+    method belongs to (whose bases' signatures its unannotated parameters take)."""
 
     classes: ClassNames
     attr_types: Mapping[str, str]
     own_returns: Mapping[str, Returned]
     module_returns: Mapping[str, Returned]
+    types: PackageTypes | None = None
+    owner: str | None = None
 
 
 def local_types(fn: FuncNode, receiver: str | None, scope: FunctionScope) -> LocalTypes:
     """The classes of `fn`'s locals and parameters, and its aliases of bound methods
     (see the module docstring). `receiver` is a method's `self`/`cls` parameter."""
     nodes = list(own_nodes(fn.body))
-    typer = _Typer(scope, with_local_imports(scope.classes, nodes), receiver)
+    classes = with_local_imports(scope.classes, nodes)
+    params = parameter_types(fn, receiver, classes, scope.owner, scope.types)
+    typer = _Typer(scope, classes, receiver, params)
     declared: dict[str, set[str]] = {}
     assigned: dict[str, list[_Value]] = {}
     poisoned: set[str] = set()
-    args = fn.args
-    for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-        if a.arg == receiver:
-            continue
-        if a.annotation is None:
-            poisoned.add(a.arg)
+    for name, cls in params.items():
+        if cls:  # annotated, or overriding a method that annotates it
+            declared.setdefault(name, set()).add(cls)
         else:
-            declared.setdefault(a.arg, set()).add(typer.classes.annotation(a.annotation))
+            poisoned.add(name)
+    args = fn.args
     poisoned.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
     handled: set[int] = set()  # Name targets read here, not poisoned below
     for node in nodes:
@@ -196,50 +163,29 @@ def _other_bindings(node: ast.AST) -> list[str]:
 
 
 class _Typer:
-    def __init__(self, scope: FunctionScope, classes: ClassNames, receiver: str | None) -> None:
+    def __init__(
+        self,
+        scope: FunctionScope,
+        classes: ClassNames,
+        receiver: str | None,
+        params: Mapping[str, str | None],
+    ) -> None:
         self.scope = scope
         self.classes = classes
         self.receiver = receiver
+        self.values = ValueScope(
+            classes, receiver, scope.own_returns, scope.module_returns, scope.types, params
+        )
 
     def instance(self, declared: set[str] | None, values: list[_Value]) -> str | None:
         """The one class the annotations (if any), else every assignment, name."""
         if declared:
             types = declared
         else:
-            found = [self.value(v) for v in values]
+            found = [self.values.value(v.node, v.index, v.arity) for v in values]
             types = {t for t in found if t is not None}
         if len(types) == 1 and "" not in types:
             return next(iter(types))
-        return None
-
-    def value(self, value: _Value) -> str | None:
-        """The class an assignment binds; None when it says nothing (`None`); "" when
-        unknown."""
-        node = value.node
-        if isinstance(node, ast.Constant) and node.value is None and value.index is None:
-            return None
-        awaited = isinstance(node, ast.Await)
-        if isinstance(node, ast.Await):
-            node = node.value
-        if not isinstance(node, ast.Call):
-            return ""
-        returned = self._returns(node.func)
-        if returned is not None:
-            if returned.is_async != awaited or len(returned.classes) != value.arity:
-                return ""
-            return returned.classes[value.index or 0]
-        if awaited or value.index is not None:
-            return ""
-        return self.classes.named(node.func)  # a constructor call, `Screen(...)`
-
-    def _returns(self, func: ast.expr) -> Returned | None:
-        chain = dotted_chain(func)
-        if chain is None:
-            return None
-        if len(chain) == 2 and chain[0] == self.receiver:
-            return self.scope.own_returns.get(chain[1])
-        if len(chain) == 1:
-            return self.scope.module_returns.get(chain[0])
         return None
 
     def bound(self, node: ast.expr, instances: Mapping[str, str]) -> tuple[str, str] | None:

@@ -16,6 +16,7 @@ from ctxhub.ingest.examples.taxonomy import Taxonomy
 from ctxhub.ingest.python import chunks as python_api
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers
 from ctxhub.ingest.python.deprecations import extract_changelog_deprecations
+from ctxhub.ingest.python.package_types import PackageTypes
 from ctxhub.ingest.python.source import decode_source
 from ctxhub.ingest.refresh.included_changelogs import included_changelog_records
 from ctxhub.ingest.refresh.plan import Unit
@@ -34,6 +35,8 @@ class ExtractContext:
     taxonomies: dict[str, Taxonomy] = field(default_factory=dict)  # by example path
     #: the package's deprecation helpers (the plan's first pass over its Python files)
     helpers: DeprecationHelpers | None = None
+    #: what the package's modules state about types (the plan's first pass)
+    types: PackageTypes | None = None
     #: docs page -> the title an MkDocs `nav` gives it
     nav_titles: dict[str, str] = field(default_factory=dict)
     #: changelogs read as units of their own (a page that includes one does not read it)
@@ -98,6 +101,7 @@ def extract_unit(unit: Unit, snapshot: Snapshot, ctx: ExtractContext) -> Extract
             module=ctx.modules.get(rel),
             known_modules=ctx.known_modules,
             helpers=ctx.helpers,
+            types=ctx.types,
         )
         return Extracted(
             _storable(result.chunks, text),

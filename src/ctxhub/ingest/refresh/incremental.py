@@ -100,6 +100,7 @@ def _context(store: HubStore, spec: SourceSpec, snapshot: Snapshot, plan: Plan) 
         base_url=spec.base_url,
         doc_pages={normalize_doc_path(u.key) for u in plan.units if u.kind == "docs"},
         helpers=plan.helpers,
+        types=plan.types,
         nav_titles=plan.nav_titles,
         changelogs={u.key for u in plan.units if u.kind == "changelog"},
     )

@@ -39,6 +39,7 @@ from ctxhub.ingest.python.modules import (
     find_internal_packages,
     is_python_path,
 )
+from ctxhub.ingest.python.package_types import PackageTypes, scan_types
 from ctxhub.ingest.refresh.doc_units import included_digests, includes_text, page_nav_titles
 from ctxhub.ingest.refresh.file_roles import (
     DOC_EXT,
@@ -58,7 +59,7 @@ UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 34,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 35,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -99,7 +100,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 33: a module of imports and `__all__` alone is `reexports_only`; 34: each
     # documented class attribute a lookup-only `attribute` chunk (`Class.attr`), and a
     # module-level `name = deprecated(...)(func)` / `deprecated(func, ...)` a deprecated
-    # lookup-only alias chunk (`wraps`) with its decorator's deprecation record
+    # lookup-only alias chunk (`wraps`) with its decorator's deprecation record; 35: calls
+    # on values typed by an annotated return (`x or get_broker()`, `Cls.create()`, other
+    # modules' too) and by the signature an override's parameters inherit
     "docs": 13,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
@@ -158,6 +161,8 @@ class Plan:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     #: the package's deprecation helpers: a first pass over all its Python files
     helpers: DeprecationHelpers | None = None
+    #: what the package's modules state about types (returns, signatures): a first pass
+    types: PackageTypes | None = None
     #: docs page -> the title an MkDocs `nav` gives it (mkdocs_nav.py)
     nav_titles: dict[str, str] = field(default_factory=dict)
 
@@ -399,15 +404,17 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         unit.hash = _hash_digests(digests)
         readable.append(unit)
     units = readable
-    helpers = None
+    helpers = types = None
     if modules:
         read_modules = {u.key: modules[u.key] for u in units if u.kind == "python"}
         helpers = scan_package(read_modules, snapshot.read, packages)
-        mark = helpers.fingerprint()
+        types = scan_types(read_modules, snapshot.read, modules.values())
+        mark = helpers.fingerprint() + types.fingerprint()
         for unit in units:
             if unit.kind == "python" and mark:
-                # a file's deprecations depend on helpers defined in other files: when
-                # those change, every Python unit is read again
+                # a file's deprecations depend on helpers defined in other files, its
+                # calls on types other files state: when those change, every Python
+                # unit is read again
                 unit.hash = hashlib.sha256(f"{unit.hash}:{mark}".encode()).hexdigest()
     doc_pages = sorted(u.key for u in units if u.kind == "docs")
     doc_pages_set = set(doc_pages)
@@ -430,5 +437,6 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         ],
         skipped=skipped,
         helpers=helpers,
+        types=types,
         nav_titles={k: v for k, v in titles.items() if k in doc_pages_set},
     )

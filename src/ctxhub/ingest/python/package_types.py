@@ -1,0 +1,236 @@
+"""What a package's modules state about types, for the call graph of every other module.
+
+`self.broker = broker or get_broker()` types `self.broker` only if the chunker knows
+that `get_broker` (imported from `.broker`) is annotated `-> Broker`, and a middleware's
+`def after_process_message(self, broker, message)` types `broker` only if it knows that
+the `Middleware` hook it overrides (another file) annotates `broker: Broker`. One module
+is chunked at a time, so this is a first pass over all the package's modules
+(`scan_types`, run by the refresh plan like the deprecation-helper pass), and each
+module's own facts are laid over it (`module_types(...).over(package)`) so a file
+chunked alone still sees itself.
+
+Recorded per module, qualified as the module binds the names:
+- `returns`: each module-level function's and each class's methods' annotated return
+  (`returns.py`), by qualified name (`pkg.broker.get_broker`, `pkg.Broker.create`);
+- `classes`: each module-level class's bases and, per method, its parameters'
+  annotated classes ("" for an unannotated or unknown one);
+- `imported`: what each module imports under each name, so that a name re-exported by
+  a package (`from pkg import get_broker`) leads to its definition.
+
+Nothing is guessed: a name that leads nowhere in the table is unknown, and so is an
+inherited parameter when a base on the way cannot be read (it might define the method).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from ctxhub.core.errors import SkipFile, SourceError
+from ctxhub.ingest.python.bases import ModuleBindings
+from ctxhub.ingest.python.callgraph import (
+    build_import_table,
+    dotted_chain,
+    module_level_names,
+    scope_statements,
+)
+from ctxhub.ingest.python.class_names import ClassNames
+from ctxhub.ingest.python.definitions import FuncNode, self_parameter
+from ctxhub.ingest.python.returns import Returned, return_types
+from ctxhub.ingest.python.source import decode_source, parse_source
+
+#: Re-exports followed from a name to its definition, at most.
+_MAX_HOPS = 4
+#: Modules whose classes define none of a package's methods: a base there (`Generic`,
+#: `ABC`, `object`) is passed over when looking for the method an override overrides.
+_NEUTRAL_ROOTS = frozenset({"builtins", "typing", "typing_extensions", "abc"})
+
+
+@dataclass(frozen=True)
+class ClassSignatures:
+    """One class: its bases, qualified ("" unknown), and per method its parameters'
+    classes ("" for an unannotated or unknown one), the receiver left out."""
+
+    bases: tuple[str, ...]
+    methods: Mapping[str, Mapping[str, str]]
+
+
+@dataclass
+class PackageTypes:
+    """The first pass's result (see the module docstring), with what it is laid over."""
+
+    returns: dict[str, Returned] = field(default_factory=dict)
+    classes: dict[str, ClassSignatures] = field(default_factory=dict)
+    imported: dict[str, str] = field(default_factory=dict)
+    under: PackageTypes | None = None
+
+    def over(self, package: PackageTypes | None) -> PackageTypes:
+        """These facts first, then `package`'s (one module's own, over its package's)."""
+        return PackageTypes(self.returns, self.classes, self.imported, package)
+
+    def _layers(self) -> Iterator[PackageTypes]:
+        layer: PackageTypes | None = self
+        while layer is not None:
+            yield layer
+            layer = layer.under
+
+    def _find(self, dotted: str, table: Callable[[PackageTypes], Mapping[str, object]]) -> str:
+        """`dotted`, or what it names through re-exports, as a key of `table`; ""."""
+        name = dotted
+        for _ in range(_MAX_HOPS + 1):
+            if any(name in table(layer) for layer in self._layers()):
+                return name
+            module, _, attr = name.rpartition(".")
+            # `pkg.get_broker` re-exported, or `pkg.Broker.create` of a re-exported class
+            target = self._imported(name) or self._through_class(module, attr)
+            if not target:
+                return ""
+            name = target
+        return ""
+
+    def _imported(self, name: str) -> str:
+        return next(
+            (layer.imported[name] for layer in self._layers() if name in layer.imported), ""
+        )
+
+    def _through_class(self, owner: str, attr: str) -> str:
+        if not owner or not attr:
+            return ""
+        cls = self._find(owner, lambda layer: layer.classes)
+        return f"{cls}.{attr}" if cls and cls != owner else ""
+
+    def returned(self, dotted: str) -> Returned | None:
+        """What the function named `dotted` is annotated to return, or None."""
+        name = self._find(dotted, lambda layer: layer.returns)
+        return next(
+            (layer.returns[name] for layer in self._layers() if name in layer.returns), None
+        )
+
+    def signatures(self, dotted: str) -> tuple[str, ClassSignatures] | None:
+        """The class named `dotted` (through re-exports): its qualified name and facts."""
+        name = self._find(dotted, lambda layer: layer.classes)
+        found = next(
+            (layer.classes[name] for layer in self._layers() if name in layer.classes), None
+        )
+        return (name, found) if found is not None else None
+
+    def inherited_parameter(self, cls: str, method: str, parameter: str) -> str:
+        """The class that the nearest definition of `method` along `cls`'s bases annotates
+        `parameter` with (passing over ones that leave it unannotated); "" when none
+        does, a base on the way is unknown, or the method there has no such parameter."""
+        for base in self._ancestors(cls):
+            if base is None:
+                return ""
+            methods = base.methods
+            if method in methods:
+                if parameter not in methods[method]:
+                    return ""
+                if methods[method][parameter]:
+                    return methods[method][parameter]
+        return ""
+
+    def _ancestors(self, cls: str) -> list[ClassSignatures | None]:
+        """`cls`'s bases in method resolution order (duplicates kept last, as C3 keeps
+        them for the usual hierarchies), None for one that cannot be read."""
+        order: list[str] = []
+        facts: dict[str, ClassSignatures | None] = {}
+
+        def visit(name: str, depth: int) -> None:
+            found = self.signatures(name) if name else None
+            key = found[0] if found else name or f"?{len(order)}"
+            facts[key] = found[1] if found else None
+            order.append(key)
+            if found is not None and depth < 32:
+                for base in found[1].bases:
+                    if base.split(".", 1)[0] not in _NEUTRAL_ROOTS:
+                        visit(base, depth + 1)
+
+        start = self.signatures(cls)
+        if start is None:
+            return []
+        for base in start[1].bases:
+            if base.split(".", 1)[0] not in _NEUTRAL_ROOTS:
+                visit(base, 0)
+        last = {name: i for i, name in enumerate(order)}
+        return [facts[name] for i, name in enumerate(order) if last[name] == i]
+
+    def fingerprint(self) -> str:
+        """Changes when any fact this pass found changes (its layers below included)."""
+        digest = hashlib.sha256()
+        for layer in self._layers():
+            facts = {
+                "returns": {k: [list(v.classes), v.is_async] for k, v in layer.returns.items()},
+                "classes": {
+                    k: [list(v.bases), {m: dict(p) for m, p in v.methods.items()}]
+                    for k, v in layer.classes.items()
+                },
+                "imported": layer.imported,
+            }
+            digest.update(json.dumps(facts, sort_keys=True).encode())
+        return digest.hexdigest()
+
+
+def module_types(
+    tree: ast.Module, module: str, is_package: bool, known_modules: Iterable[str] = ()
+) -> PackageTypes:
+    """One module's facts (see the module docstring)."""
+    imports = build_import_table(tree, module, is_package, known_modules)
+    classes = ClassNames(imports, module_level_names(tree), module)
+    bindings = ModuleBindings(tree, module, imports)
+    out = PackageTypes()
+    statements = list(scope_statements(tree.body))
+    funcs = [s for s in statements if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for name, ret in return_types(funcs, classes).items():
+        out.returns[f"{module}.{name}"] = ret
+    for stmt in statements:
+        if not isinstance(stmt, ast.ClassDef):
+            continue
+        qualified = f"{module}.{stmt.name}"
+        methods = [s for s in stmt.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)]
+        for name, ret in return_types(methods, classes, qualified).items():
+            out.returns[f"{qualified}.{name}"] = ret
+        bases = tuple(_base(b, bindings, stmt.lineno) for b in stmt.bases)
+        out.classes[qualified] = ClassSignatures(
+            bases, {m.name: _parameters(m, classes) for m in methods}
+        )
+    for bound, target in imports.bindings.items():
+        if bound not in imports.modules:
+            out.imported[f"{module}.{bound}"] = target
+    return out
+
+
+def _base(node: ast.expr, bindings: ModuleBindings, line: int) -> str:
+    chain = dotted_chain(node.value if isinstance(node, ast.Subscript) else node)
+    return bindings.qualify(".".join(chain), line) if chain else ""
+
+
+def _parameters(fn: FuncNode, classes: ClassNames) -> dict[str, str]:
+    receiver = self_parameter(fn)
+    args = fn.args
+    return {
+        a.arg: classes.annotation(a.annotation) if a.annotation is not None else ""
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+        if a.arg != receiver
+    }
+
+
+def scan_types(
+    modules: Mapping[str, str], read: Callable[[str], str | bytes], known_modules: Iterable[str]
+) -> PackageTypes:
+    """The first pass over a package's Python files ({relpath: dotted module}); a file
+    that cannot be read or parsed adds nothing (the per-file pass reports it)."""
+    known = frozenset(known_modules)
+    out = PackageTypes()
+    for rel, module in sorted(modules.items()):
+        try:
+            tree = parse_source(decode_source(read(rel)), rel)
+        except (OSError, ValueError, SkipFile, SourceError):
+            continue
+        found = module_types(tree, module, rel.endswith(("__init__.py", "__init__.pyi")), known)
+        out.returns.update(found.returns)
+        out.classes.update(found.classes)
+        out.imported.update(found.imported)
+    return out
