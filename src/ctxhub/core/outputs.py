@@ -198,6 +198,11 @@ class CallTrace(BaseModel):
         description="Why the traced definition was chosen among several of the name "
         "(public, not deprecated, shortest public path, documented)",
     )
+    alias: str | None = Field(
+        default=None,
+        description="The name asked is an alias (`name = Definition`): its qualified "
+        "name; the trace is the definition's, and callers through the alias count too",
+    )
 
 
 class ExampleFile(BaseModel):

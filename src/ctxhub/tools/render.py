@@ -273,6 +273,8 @@ def call_trace(trace: CallTrace) -> str:
     where = f"{trace.path}{_lines(trace.line_start, None)}" if trace.path else ""
     head = f"{trace.symbol} {verb} (depth {trace.depth}) · id {trace.id}"
     lines = [head + (f" · {where}" if where else "")]
+    if trace.alias:
+        lines.append(f"{trace.alias} is an alias: traced the definition it names")
     if trace.alternatives:
         # said before the nodes: they belong to one of several definitions of the name
         lines.append(

@@ -55,8 +55,14 @@ def trace_calls(
     if not symbol.strip():
         raise InputError("symbol must not be empty")
     check_sources(hub.store, source)
-    found, _ = resolve.find_symbol(hub.store, symbol, source)
+    found, how = resolve.find_symbol(hub.store, symbol, source)
+    # an alias (`websocket_listener = WebsocketListenerRouteHandler`) is traced as the
+    # definition it names: the alias line itself calls nothing
+    found, how = resolve.through_alias(hub.store, found, how)
+    alias = found[-1] if how == "alias" else None
     found, _stubs = resolve.runtime_first(hub.store, found)
+    if alias is not None:
+        found = [c for c in found if c.id != alias.id]
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
         raise NotFoundError(missing_symbol(hub, symbol, source, "function or method"))
@@ -64,6 +70,10 @@ def trace_calls(
     choice = ambiguity.choose(hub.store, found)
     found, elsewhere = installed_first_of(hub, choice.found)
     root = found[0]
+    if direction == "callees" and root.metadata.chunk_type == "class":
+        # a class body calls little; what constructing it runs is its `__init__`
+        init = resolve.find_symbol(hub.store, f"{root.symbol}.__init__", root.source)[0]
+        root = next((c for c in init if c.metadata.chunk_type == "method"), root)
     nodes: list[CallNode] = []
     unresolved: list[str] = []
     seen = {root.id}
@@ -77,6 +87,8 @@ def trace_calls(
                 unresolved = missing
         else:
             edges = call_edges.callers(hub.store, current)
+            if alias is not None and level == 1:
+                edges += call_edges.callers(hub.store, alias)  # calls written by the alias
         for edge in edges:
             target = edge.target
             if target.id in seen:
@@ -117,5 +129,6 @@ def trace_calls(
         untyped_callers=direction == "callers" and root.metadata.chunk_type == "method",
         alternatives=choice.alternatives,
         chosen_because=choice.reason or None,
+        alias=alias.symbol if alias is not None else None,
     )
     return _fit_nodes(trace, max_tokens)
