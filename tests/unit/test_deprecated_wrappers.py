@@ -94,6 +94,42 @@ def test_both_spellings_make_a_definition_and_a_deprecation() -> None:
     assert [c.metadata.chunk_type for c in extract.chunks if c.title == "create_task"] == ["alias"]
 
 
+FACTORIES = '''\
+"""Deprecation helpers that wrap nothing yet."""
+
+from acme.deprecation import deprecated, make_deprecation_warner
+from acme.messages import REMOVED_IN_3
+
+MSG = "Use the new API instead."
+
+
+def current():
+    """Today's way."""
+
+
+warn_old = make_deprecation_warner(__name__)
+my_deprecated = deprecated(MSG)
+removal = deprecated(REMOVED_IN_3)
+literal = deprecated("3.0")(MSG)
+old_current = deprecated(current, "Use `current`.")
+'''
+
+
+def test_a_decorator_factory_or_a_helper_given_a_constant_wraps_nothing() -> None:
+    extract = extract_python_file(
+        "acme", "acme/compat.py", FACTORIES, version=None, internal_packages={"acme"}
+    )
+    chunks = {c.symbol: c for c in extract.chunks}
+    # a message, `__name__` or an imported CONSTANT is no function being wrapped
+    for name in ("warn_old", "my_deprecated", "removal", "literal"):
+        chunk = chunks.get(f"acme.compat.{name}")
+        assert chunk is None or "wraps" not in chunk.metadata.extra, name
+        assert chunk is None or not chunk.metadata.deprecated, name
+    # a def of the module given first still is one
+    assert chunks["acme.compat.old_current"].metadata.extra["wraps"] == "acme.compat.current"
+    assert {d.symbol for d in extract.deprecations} == {"acme.compat.old_current"}
+
+
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[HubSession]:
     package = tmp_path / "pkg" / "acme"

@@ -184,9 +184,13 @@ def _sites(chunk: Chunk) -> list[tuple[str, str, str | None]]:
 
 
 def _nested_in(chunk: Chunk, outer: Chunk) -> bool:
-    """Whether `chunk` is a def nested (at any depth) in the function `outer`."""
-    return bool(chunk.metadata.extra.get("nested_in")) and (chunk.symbol or "").startswith(
-        f"{outer.symbol}."
+    """Whether `chunk` is a def nested (at any depth) in the function `outer`. A class
+    made in a function, and its methods, are local too (`nested_in`) but are objects of
+    their own: a call of them stays an edge."""
+    return (
+        chunk.metadata.chunk_type == "function"
+        and bool(chunk.metadata.extra.get("nested_in"))
+        and (chunk.symbol or "").startswith(f"{outer.symbol}.")
     )
 
 
@@ -232,7 +236,8 @@ def _enclosing(store: Store, chunk: Chunk) -> tuple[Chunk, str | None]:
     current, inner = chunk, None
     for _ in range(8):
         parent, module = current.metadata.extra.get("nested_in"), current.metadata.module
-        if not parent or not module:
+        if not parent or not module or current.metadata.chunk_type != "function":
+            # a method of a class made in a function is its own caller, as any method
             break
         found = api_chunks(
             store, current.source, symbol=f"{module}.{parent}", chunk_types=("function", "method")

@@ -88,10 +88,18 @@ def _also_in(versions: Any) -> str:
 
 
 def _local(metadata: Mapping[str, Any]) -> str:
-    """` (local function in Router.add_route)` for a def nested in a function: no public
-    path, only its own dotted name reaches it."""
+    """` (local function in Router.add_route)` for a def nested in a function, ` (local
+    class in factory)` for a class made in one (` (method of a local class in factory)`
+    for its methods): no public path, only its own dotted name reaches it."""
     enclosing = metadata.get("nested_in")
-    return f" (local function in {enclosing})" if enclosing else ""
+    if not enclosing:
+        return ""
+    what = _LOCAL_KINDS.get(metadata.get("chunk_type") or "", "local function")
+    return f" ({what} in {enclosing})"
+
+
+#: How a local definition is named by its chunk type (a def is a local function).
+_LOCAL_KINDS = {"class": "local class", "method": "method of a local class"}
 
 
 def render_hit(rank: int, hit: Hit) -> str:

@@ -23,6 +23,7 @@ import ast
 from ctxhub.core.identifiers import is_private_path
 from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta
 from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.python.bound_names import bound_qualname
 from ctxhub.ingest.python.callgraph import alias_targets, dotted_chain
 from ctxhub.ingest.python.definition_chunks import FileContext, instance_assignment
 from ctxhub.ingest.python.deprecated_wrappers import deprecated_wrappers
@@ -200,8 +201,5 @@ def _qualified(f: FileContext, expr: ast.expr, defined: dict[str, str]) -> str:
         return ast.unparse(expr)
     if len(chain) == 1 and chain[0] in defined:
         return defined[chain[0]]
-    if chain[0] in f.ctx.imports.bindings:
-        return f.ctx.imports.qualify(".".join(chain))
-    if chain[0] in f.ctx.module_names:
-        return ".".join([f.module, *chain])
-    return ".".join(chain)
+    bound = bound_qualname(chain, f.ctx.imports, f.ctx.module_names, f.module)
+    return ".".join(chain) if bound is None else bound

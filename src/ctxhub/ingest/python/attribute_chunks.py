@@ -26,8 +26,8 @@ def attribute_chunks(f: FileContext, d: Definition, taken: set[str]) -> list[Chu
     nested class of that name). A name documented twice is one chunk: the later
     binding, as at class creation."""
     node = d.node
-    if not isinstance(node, ast.ClassDef) or ("." in d.qualname and not d.in_class):
-        return []  # a class made inside a function offers no API
+    if not isinstance(node, ast.ClassDef) or d.local_to is not None:
+        return []  # a class made inside a function, at any depth, offers no API
     out: dict[str, Chunk] = {}
     for attribute in documented_attributes(node.body):
         stmt = attribute.statement

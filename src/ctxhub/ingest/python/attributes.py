@@ -33,8 +33,6 @@ from ctxhub.ingest.python.package_types import PackageTypes
 from ctxhub.ingest.python.returns import Returned
 from ctxhub.ingest.python.values import ValueScope, parameter_types
 
-__all__ = ["ClassNames", "attribute_types", "with_local_imports"]
-
 #: Decorators of a getter whose return annotation is the attribute's class.
 _GETTERS = frozenset({"property", "cached_property"})
 

@@ -276,6 +276,9 @@ def class_chunk(
     nested = [m.name for m in own if isinstance(m.node, ast.ClassDef)]
     if nested:
         extra["nested_classes"] = nested
+    if d.local_to is not None:
+        # a class made in a function (`factory.Inner`): local, as a nested def is
+        extra["nested_in"] = d.local_to
     if node.keywords:
         extra["keywords"] = [ast.unparse(k) for k in node.keywords]
     if bases_qualified and any(bases_qualified):
@@ -334,8 +337,8 @@ def function_chunk(f: FileContext, d: Definition, node: FuncNode, facts: BodyFac
         extra["property"] = True
     if any(t.split(".")[-1] == "overload" for t in decorator_texts(node)):
         extra["overload"] = True
-    if not d.in_class and "." in d.qualname:
-        extra["nested_in"] = d.qualname.rsplit(".", 1)[0]
+    if d.local_to is not None:
+        extra["nested_in"] = d.local_to
     if f.stub:
         extra["stub"] = True
     meta = ChunkMeta(

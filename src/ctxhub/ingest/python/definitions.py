@@ -47,6 +47,10 @@ class Definition:
     parent_class: str | None  # qualname of the nearest enclosing class
     in_class: bool  # defined directly in a class body (a method or nested class)
     ordinal: int  # 0 for the first definition of this qualname in the file
+    #: qualname of the innermost function it is made in, at any depth (`factory` for
+    #: `factory.Inner.method`): a local, no name anyone imports; None at module level
+    #: and in classes only
+    local_to: str | None = None
 
     @property
     def name(self) -> str:
@@ -67,17 +71,25 @@ def collect_definitions(tree: ast.Module) -> list[Definition]:
     seen: Counter[str] = Counter()
     out: list[Definition] = []
 
-    def visit(body: list[ast.stmt], prefix: str, cls: str | None, in_class: bool) -> None:
+    def visit(
+        body: list[ast.stmt], prefix: str, cls: str | None, in_class: bool, func: str | None
+    ) -> None:
         for stmt in scope_statements(body):
             if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 continue
             qual = prefix + stmt.name
-            out.append(Definition(stmt, qual, cls, in_class, seen[qual]))
+            out.append(Definition(stmt, qual, cls, in_class, seen[qual], func))
             seen[qual] += 1
             is_class = isinstance(stmt, ast.ClassDef)
-            visit(stmt.body, qual + ".", qual if is_class else cls, is_class)
+            visit(
+                stmt.body,
+                qual + ".",
+                qual if is_class else cls,
+                is_class,
+                func if is_class else qual,
+            )
 
-    visit(tree.body, "", None, False)
+    visit(tree.body, "", None, False, None)
     return out
 
 

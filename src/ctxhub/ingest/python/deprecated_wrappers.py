@@ -7,7 +7,11 @@ read from the decorator's arguments exactly as `@deprecated(...)` on a def is
 
 A deprecation decorator is recognised as on a def: by its name (`deprecated`,
 `warnings.deprecated`, `typing_extensions.deprecated`, `deprecation.deprecated`, a
-project's `deprecate_alias`)."""
+project's `deprecate_alias`). What it wraps must be a function: a def or class of the
+module, an imported name or an attribute chain (`datetime.datetime.utcnow`), none of
+them a constant (`MSG`, `__name__`, a literal). So `my_deprecated = deprecated(MSG)`
+(a decorator factory with a message) and `warn = make_deprecation_warner(__name__)` (a
+helper that merely has "deprecat" in its name) wrap nothing."""
 
 from __future__ import annotations
 
@@ -40,6 +44,7 @@ class DeprecatedWrapper:
 def deprecated_wrappers(body: list[ast.stmt]) -> Iterator[DeprecatedWrapper]:
     """The module-level statements (those under `if`/`try` too) that bind a name to a
     function wrapped by a deprecation decorator."""
+    functions = _module_functions(body)
     for stmt in scope_statements(body):
         if isinstance(stmt, ast.Assign):
             names = tuple(alias_targets(stmt))
@@ -53,15 +58,56 @@ def deprecated_wrappers(body: list[ast.stmt]) -> Iterator[DeprecatedWrapper]:
         inner = value.func
         if isinstance(inner, ast.Call):
             # `deprecated(msg)(target)`: the decorator applied by hand
-            if len(value.args) == 1 and not value.keywords and _deprecator(inner.func):
+            target = value.args[0] if len(value.args) == 1 and not value.keywords else None
+            if target is not None and _deprecator(inner.func) and _function(target, functions):
                 args, kws = tuple(inner.args), tuple(inner.keywords)
-                yield DeprecatedWrapper(names, stmt, inner, args, kws, value.args[0])
-        elif value.args and _deprecator(inner) and dotted_chain(value.args[0]) is not None:
-            # `deprecated(target, msg)`: a name first; `deprecated("2.0")` alone makes a
-            # decorator to use later, which deprecates nothing yet
+                yield DeprecatedWrapper(names, stmt, inner, args, kws, target)
+        elif value.args and _deprecator(inner) and _function(value.args[0], functions):
+            # `deprecated(target, msg)`: a function first; `deprecated("2.0")` or
+            # `deprecated(MSG)` alone makes a decorator to use later, which deprecates
+            # nothing yet
             first, *rest = value.args
             yield DeprecatedWrapper(names, stmt, inner, tuple(rest), tuple(value.keywords), first)
 
 
 def _deprecator(callee: ast.expr) -> bool:
     return dotted_chain(callee) is not None and is_deprecating(callee)
+
+
+def _module_functions(body: list[ast.stmt]) -> dict[str, bool]:
+    """{name: whether it may be a function} for each name the module binds: a def, a
+    class or an imported name may (unless spelled as a constant, `from .consts import
+    MSG`); a name the module assigns is a value of its own (a constant, a message)."""
+    bound: dict[str, bool] = {}
+    for stmt in scope_statements(body):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound[stmt.name] = True
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            for alias in stmt.names:
+                name = alias.asname or alias.name.split(".")[0]
+                bound.setdefault(name, not _constant_name(name))
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                for node in ast.walk(target):
+                    if isinstance(node, ast.Name):
+                        bound.setdefault(node.id, False)
+    return bound
+
+
+def _function(target: ast.expr, functions: dict[str, bool]) -> bool:
+    """Whether what a deprecation decorator is given may be the function it wraps: a
+    function name the module binds, or an attribute chain that ends in no constant."""
+    chain = dotted_chain(target)
+    if chain is None or _constant_name(chain[-1]):
+        return False  # a literal, a call, `__name__`, `MSG`, `consts.MESSAGE`
+    if len(chain) == 1:
+        return functions.get(chain[0], False)
+    return True
+
+
+def _constant_name(name: str) -> bool:
+    """A dunder (`__name__`, `__file__`) or a CONSTANT_CASE name: a value, no function."""
+    return (name.startswith("__") and name.endswith("__")) or (
+        name.isupper() and any(c.isalpha() for c in name)
+    )
