@@ -47,6 +47,8 @@ _MAX_HOPS = 4
 #: Modules whose classes define none of a package's methods: a base there (`Generic`,
 #: `ABC`, `object`) is passed over when looking for the method an override overrides.
 _NEUTRAL_ROOTS = frozenset({"builtins", "typing", "typing_extensions", "abc"})
+#: Bases followed from a class, at most, before the rest counts as unknown.
+_MAX_BASE_DEPTH = 32
 
 
 @dataclass(frozen=True)
@@ -134,28 +136,36 @@ class PackageTypes:
 
     def _ancestors(self, cls: str) -> list[ClassSignatures | None]:
         """`cls`'s bases in method resolution order (duplicates kept last, as C3 keeps
-        them for the usual hierarchies), None for one that cannot be read."""
-        order: list[str] = []
+        them for the usual hierarchies), None for one that cannot be read: unknown, in
+        a cycle of bases (`class A(B)`, `class B(A)`), or deeper than `_MAX_BASE_DEPTH`."""
         facts: dict[str, ClassSignatures | None] = {}
+        # each class's own linearization, computed once: keeping each name's last place
+        # in a list of lists keeps it in the whole walk, so a diamond ladder stays linear
+        done: dict[str, list[str]] = {}
+        walking: list[str] = []
 
-        def visit(name: str, depth: int) -> None:
+        def unknown() -> list[str]:
+            key = f"?{len(facts)}"
+            facts[key] = None
+            return [key]
+
+        def linear(name: str) -> list[str]:
             found = self.signatures(name) if name else None
-            key = found[0] if found else name or f"?{len(order)}"
-            facts[key] = found[1] if found else None
-            order.append(key)
-            if found is not None and depth < 32:
-                for base in found[1].bases:
-                    if base.split(".", 1)[0] not in _NEUTRAL_ROOTS:
-                        visit(base, depth + 1)
+            if found is None:
+                return unknown()
+            key, signatures = found
+            if key in done:
+                return done[key]
+            if key in walking or len(walking) > _MAX_BASE_DEPTH:
+                return unknown()
+            walking.append(key)
+            facts[key] = signatures
+            order = [key, *_kept_last(linear(b) for b in _searched_bases(signatures))]
+            walking.pop()
+            done[key] = order
+            return order
 
-        start = self.signatures(cls)
-        if start is None:
-            return []
-        for base in start[1].bases:
-            if base.split(".", 1)[0] not in _NEUTRAL_ROOTS:
-                visit(base, 0)
-        last = {name: i for i, name in enumerate(order)}
-        return [facts[name] for i, name in enumerate(order) if last[name] == i]
+        return [facts[key] for key in linear(cls)[1:]]  # an unknown `cls` has none
 
     def fingerprint(self) -> str:
         """Changes when any fact this pass found changes (its layers below included)."""
@@ -202,19 +212,25 @@ def module_types(
     return out
 
 
+def _searched_bases(signatures: ClassSignatures) -> list[str]:
+    """The bases that may define a package's method (not `Generic`, `ABC`, `object`)."""
+    return [b for b in signatures.bases if b.split(".", 1)[0] not in _NEUTRAL_ROOTS]
+
+
+def _kept_last(orders: Iterable[list[str]]) -> list[str]:
+    """The names of `orders` one after another, each only at its last place."""
+    joined = [name for order in orders for name in order]
+    last = {name: i for i, name in enumerate(joined)}
+    return [name for i, name in enumerate(joined) if last[name] == i]
+
+
 def _base(node: ast.expr, bindings: ModuleBindings, line: int) -> str:
     chain = dotted_chain(node.value if isinstance(node, ast.Subscript) else node)
     return bindings.qualify(".".join(chain), line) if chain else ""
 
 
 def _parameters(fn: FuncNode, classes: ClassNames) -> dict[str, str]:
-    receiver = self_parameter(fn)
-    args = fn.args
-    return {
-        a.arg: classes.annotation(a.annotation) if a.annotation is not None else ""
-        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)
-        if a.arg != receiver
-    }
+    return {p: cls or "" for p, cls in classes.parameters(fn.args, self_parameter(fn)).items()}
 
 
 def scan_types(
