@@ -7,7 +7,9 @@ the `Middleware` hook it overrides (another file) annotates `broker: Broker`. On
 is chunked at a time, so this is a first pass over all the package's modules
 (`scan_types`, run by the refresh plan like the deprecation-helper pass), and each
 module's own facts are laid over it (`module_types(...).over(package)`) so a file
-chunked alone still sees itself.
+chunked alone still sees itself. Every refresh parses each file for this pass; a Python
+unit's hash covers the facts of the modules its lookups can reach, its imports followed
+transitively (`type_fingerprints.py`), so a change elsewhere re-reads only those.
 
 Recorded per module, qualified as the module binds the names:
 - `returns`: each module-level function's and each class's methods' annotated return
@@ -41,6 +43,7 @@ from ctxhub.ingest.python.class_names import ClassNames
 from ctxhub.ingest.python.definitions import FuncNode, self_parameter
 from ctxhub.ingest.python.returns import Returned, return_types
 from ctxhub.ingest.python.source import decode_source, parse_source
+from ctxhub.ingest.python.type_fingerprints import TypeFingerprints, imported_modules
 
 #: Re-exports followed from a name to its definition, at most.
 _MAX_HOPS = 4
@@ -68,6 +71,8 @@ class PackageTypes:
     classes: dict[str, ClassSignatures] = field(default_factory=dict)
     imported: dict[str, str] = field(default_factory=dict)
     under: PackageTypes | None = None
+    #: which modules' facts each module can reach (filled by `scan_types`)
+    fingerprints: TypeFingerprints = field(default_factory=TypeFingerprints)
 
     def over(self, package: PackageTypes | None) -> PackageTypes:
         """These facts first, then `package`'s (one module's own, over its package's)."""
@@ -167,20 +172,17 @@ class PackageTypes:
 
         return [facts[key] for key in linear(cls)[1:]]  # an unknown `cls` has none
 
-    def fingerprint(self) -> str:
-        """Changes when any fact this pass found changes (its layers below included)."""
-        digest = hashlib.sha256()
-        for layer in self._layers():
-            facts = {
-                "returns": {k: [list(v.classes), v.is_async] for k, v in layer.returns.items()},
-                "classes": {
-                    k: [list(v.bases), {m: dict(p) for m, p in v.methods.items()}]
-                    for k, v in layer.classes.items()
-                },
-                "imported": layer.imported,
-            }
-            digest.update(json.dumps(facts, sort_keys=True).encode())
-        return digest.hexdigest()
+    def digest(self) -> str:
+        """Changes when any fact of this layer (not those under it) changes."""
+        facts = {
+            "returns": {k: [list(v.classes), v.is_async] for k, v in self.returns.items()},
+            "classes": {
+                k: [list(v.bases), {m: dict(p) for m, p in v.methods.items()}]
+                for k, v in self.classes.items()
+            },
+            "imported": self.imported,
+        }
+        return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
 
 
 def module_types(
@@ -236,8 +238,9 @@ def _parameters(fn: FuncNode, classes: ClassNames) -> dict[str, str]:
 def scan_types(
     modules: Mapping[str, str], read: Callable[[str], str | bytes], known_modules: Iterable[str]
 ) -> PackageTypes:
-    """The first pass over a package's Python files ({relpath: dotted module}); a file
-    that cannot be read or parsed adds nothing (the per-file pass reports it)."""
+    """The first pass over a package's Python files ({relpath: dotted module}), with
+    what each module's facts and imports are (`type_fingerprints.py`); a file that
+    cannot be read or parsed adds nothing (the per-file pass reports it)."""
     known = frozenset(known_modules)
     out = PackageTypes()
     for rel, module in sorted(modules.items()):
@@ -245,7 +248,10 @@ def scan_types(
             tree = parse_source(decode_source(read(rel)), rel)
         except (OSError, ValueError, SkipFile, SourceError):
             continue
-        found = module_types(tree, module, rel.endswith(("__init__.py", "__init__.pyi")), known)
+        is_package = rel.endswith(("__init__.py", "__init__.pyi"))
+        found = module_types(tree, module, is_package, known)
+        imports = imported_modules(tree, module, is_package, known)
+        out.fingerprints.add(module, found.digest(), imports)
         out.returns.update(found.returns)
         out.classes.update(found.classes)
         out.imported.update(found.imported)

@@ -329,12 +329,13 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         read_modules = {u.key: modules[u.key] for u in units if u.kind == "python"}
         helpers = scan_package(read_modules, snapshot.read, packages)
         types = scan_types(read_modules, snapshot.read, modules.values())
-        mark = helpers.fingerprint() + types.fingerprint()
+        helper_mark = helpers.fingerprint()
         for unit in units:
-            if unit.kind == "python" and mark:
-                # a file's deprecations depend on helpers defined in other files, its
-                # calls on types other files state: when those change, every Python
-                # unit is read again
+            if unit.kind == "python":
+                # a file's deprecations depend on helpers defined in any other file (when
+                # those change, every Python unit is read again); its calls on the types
+                # stated by the modules it imports, followed through theirs
+                mark = helper_mark + types.fingerprints.of(read_modules[unit.key])
                 unit.hash = hashlib.sha256(f"{unit.hash}:{mark}".encode()).hexdigest()
     doc_pages = sorted(u.key for u in units if u.kind == "docs")
     doc_pages_set = set(doc_pages)
