@@ -69,6 +69,15 @@ class ClassNames:
             return self.named(node.value)  # `Queue[Frame]`: a generic class
         return self.named(node)
 
+    def parameters(self, args: ast.arguments, receiver: str | None) -> dict[str, str | None]:
+        """Each named parameter (not `receiver`, nor `*args`/`**kwargs`) -> the class its
+        annotation names ("" for an unknown one), None when it has no annotation."""
+        return {
+            a.arg: None if a.annotation is None else self.annotation(a.annotation)
+            for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+            if a.arg != receiver
+        }
+
     def _one_of(self, options: list[ast.expr]) -> str:
         """The one class of a union with None (`Cls | None`), else unknown."""
         rest = [o for o in options if not (isinstance(o, ast.Constant) and o.value is None)]

@@ -22,7 +22,9 @@ is a call of `WorkerManager._new_worker`; `step = self._step` makes `step()` a c
 `self._step`, and `bound = worker.cancel` one of `Worker.cancel` for a typed local.
 
 Conservative, as for attributes: annotations decide when there are any; otherwise every
-assignment must name the same class (`None` says nothing). A name also bound another way
+assignment must name the same class (`None` says nothing), and a parameter typed by the
+method it overrides counts as one more assignment (`broker = Other()` in the body makes
+it unknown). A name also bound another way
 (a `for` or `with` target, an unannotated parameter, an import, a nested def, `global`,
 augmented assignment, `:=`, a star target) is unknown. An alias records each method it
 is assigned (a branch that wraps the method in something unknown does not make the other
@@ -79,10 +81,15 @@ def local_types(fn: FuncNode, receiver: str | None, scope: FunctionScope) -> Loc
     typer = _Typer(scope, classes, receiver, params)
     declared: dict[str, set[str]] = {}
     assigned: dict[str, list[_Value]] = {}
+    # a parameter typed by the method it overrides: one more value, not an annotation
+    inherited: dict[str, str] = {}
     poisoned: set[str] = set()
+    annotated = classes.parameters(fn.args, receiver)
     for name, cls in params.items():
-        if cls:  # annotated, or overriding a method that annotates it
+        if cls and annotated.get(name) is not None:
             declared.setdefault(name, set()).add(cls)
+        elif cls:
+            inherited[name] = cls
         else:
             poisoned.add(name)
     args = fn.args
@@ -104,12 +111,13 @@ def local_types(fn: FuncNode, receiver: str | None, scope: FunctionScope) -> Loc
             poisoned.add(node.id)
     out = LocalTypes()
     poisoned.update({"self", "cls"} - {receiver})  # receivers by name (callgraph.py)
-    names = (declared.keys() | assigned.keys()) - poisoned - {receiver}
+    names = (declared.keys() | assigned.keys() | inherited.keys()) - poisoned - {receiver}
     for name in names:
-        cls = typer.instance(declared.get(name), assigned.get(name, []))
+        cls = typer.instance(declared.get(name), assigned.get(name, []), inherited.get(name))
         if cls:
             out.instances[name] = cls
-    for name in assigned.keys() - poisoned - {receiver} - declared.keys():
+    # a parameter holds what the caller passed too: never only the methods assigned to it
+    for name in assigned.keys() - poisoned - {receiver} - declared.keys() - inherited.keys():
         bound = [
             b
             for v in assigned[name]
@@ -177,13 +185,16 @@ class _Typer:
             classes, receiver, scope.own_returns, scope.module_returns, scope.types, params
         )
 
-    def instance(self, declared: set[str] | None, values: list[_Value]) -> str | None:
-        """The one class the annotations (if any), else every assignment, name."""
+    def instance(
+        self, declared: set[str] | None, values: list[_Value], inherited: str | None = None
+    ) -> str | None:
+        """The one class the annotations (if any), else every assignment and the class
+        an overridden method gives the parameter (`inherited`), name."""
         if declared:
             types = declared
         else:
             found = [self.values.value(v.node, v.index, v.arity) for v in values]
-            types = {t for t in found if t is not None}
+            types = {t for t in [*found, inherited] if t is not None}
         if len(types) == 1 and "" not in types:
             return next(iter(types))
         return None

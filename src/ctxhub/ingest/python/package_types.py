@@ -7,7 +7,9 @@ the `Middleware` hook it overrides (another file) annotates `broker: Broker`. On
 is chunked at a time, so this is a first pass over all the package's modules
 (`scan_types`, run by the refresh plan like the deprecation-helper pass), and each
 module's own facts are laid over it (`module_types(...).over(package)`) so a file
-chunked alone still sees itself.
+chunked alone still sees itself. Every refresh parses each file for this pass; a Python
+unit's hash covers the facts of the modules its lookups can reach, its imports followed
+transitively (`type_fingerprints.py`), so a change elsewhere re-reads only those.
 
 Recorded per module, qualified as the module binds the names:
 - `returns`: each module-level function's and each class's methods' annotated return
@@ -41,12 +43,15 @@ from ctxhub.ingest.python.class_names import ClassNames
 from ctxhub.ingest.python.definitions import FuncNode, self_parameter
 from ctxhub.ingest.python.returns import Returned, return_types
 from ctxhub.ingest.python.source import decode_source, parse_source
+from ctxhub.ingest.python.type_fingerprints import TypeFingerprints, imported_modules
 
 #: Re-exports followed from a name to its definition, at most.
 _MAX_HOPS = 4
 #: Modules whose classes define none of a package's methods: a base there (`Generic`,
 #: `ABC`, `object`) is passed over when looking for the method an override overrides.
 _NEUTRAL_ROOTS = frozenset({"builtins", "typing", "typing_extensions", "abc"})
+#: Bases followed from a class, at most, before the rest counts as unknown.
+_MAX_BASE_DEPTH = 32
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,8 @@ class PackageTypes:
     classes: dict[str, ClassSignatures] = field(default_factory=dict)
     imported: dict[str, str] = field(default_factory=dict)
     under: PackageTypes | None = None
+    #: which modules' facts each module can reach (filled by `scan_types`)
+    fingerprints: TypeFingerprints = field(default_factory=TypeFingerprints)
 
     def over(self, package: PackageTypes | None) -> PackageTypes:
         """These facts first, then `package`'s (one module's own, over its package's)."""
@@ -134,43 +141,48 @@ class PackageTypes:
 
     def _ancestors(self, cls: str) -> list[ClassSignatures | None]:
         """`cls`'s bases in method resolution order (duplicates kept last, as C3 keeps
-        them for the usual hierarchies), None for one that cannot be read."""
-        order: list[str] = []
+        them for the usual hierarchies), None for one that cannot be read: unknown, in
+        a cycle of bases (`class A(B)`, `class B(A)`), or deeper than `_MAX_BASE_DEPTH`."""
         facts: dict[str, ClassSignatures | None] = {}
+        # each class's own linearization, computed once: keeping each name's last place
+        # in a list of lists keeps it in the whole walk, so a diamond ladder stays linear
+        done: dict[str, list[str]] = {}
+        walking: list[str] = []
 
-        def visit(name: str, depth: int) -> None:
+        def unknown() -> list[str]:
+            key = f"?{len(facts)}"
+            facts[key] = None
+            return [key]
+
+        def linear(name: str) -> list[str]:
             found = self.signatures(name) if name else None
-            key = found[0] if found else name or f"?{len(order)}"
-            facts[key] = found[1] if found else None
-            order.append(key)
-            if found is not None and depth < 32:
-                for base in found[1].bases:
-                    if base.split(".", 1)[0] not in _NEUTRAL_ROOTS:
-                        visit(base, depth + 1)
+            if found is None:
+                return unknown()
+            key, signatures = found
+            if key in done:
+                return done[key]
+            if key in walking or len(walking) > _MAX_BASE_DEPTH:
+                return unknown()
+            walking.append(key)
+            facts[key] = signatures
+            order = [key, *_kept_last(linear(b) for b in _searched_bases(signatures))]
+            walking.pop()
+            done[key] = order
+            return order
 
-        start = self.signatures(cls)
-        if start is None:
-            return []
-        for base in start[1].bases:
-            if base.split(".", 1)[0] not in _NEUTRAL_ROOTS:
-                visit(base, 0)
-        last = {name: i for i, name in enumerate(order)}
-        return [facts[name] for i, name in enumerate(order) if last[name] == i]
+        return [facts[key] for key in linear(cls)[1:]]  # an unknown `cls` has none
 
-    def fingerprint(self) -> str:
-        """Changes when any fact this pass found changes (its layers below included)."""
-        digest = hashlib.sha256()
-        for layer in self._layers():
-            facts = {
-                "returns": {k: [list(v.classes), v.is_async] for k, v in layer.returns.items()},
-                "classes": {
-                    k: [list(v.bases), {m: dict(p) for m, p in v.methods.items()}]
-                    for k, v in layer.classes.items()
-                },
-                "imported": layer.imported,
-            }
-            digest.update(json.dumps(facts, sort_keys=True).encode())
-        return digest.hexdigest()
+    def digest(self) -> str:
+        """Changes when any fact of this layer (not those under it) changes."""
+        facts = {
+            "returns": {k: [list(v.classes), v.is_async] for k, v in self.returns.items()},
+            "classes": {
+                k: [list(v.bases), {m: dict(p) for m, p in v.methods.items()}]
+                for k, v in self.classes.items()
+            },
+            "imported": self.imported,
+        }
+        return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
 
 
 def module_types(
@@ -202,26 +214,33 @@ def module_types(
     return out
 
 
+def _searched_bases(signatures: ClassSignatures) -> list[str]:
+    """The bases that may define a package's method (not `Generic`, `ABC`, `object`)."""
+    return [b for b in signatures.bases if b.split(".", 1)[0] not in _NEUTRAL_ROOTS]
+
+
+def _kept_last(orders: Iterable[list[str]]) -> list[str]:
+    """The names of `orders` one after another, each only at its last place."""
+    joined = [name for order in orders for name in order]
+    last = {name: i for i, name in enumerate(joined)}
+    return [name for i, name in enumerate(joined) if last[name] == i]
+
+
 def _base(node: ast.expr, bindings: ModuleBindings, line: int) -> str:
     chain = dotted_chain(node.value if isinstance(node, ast.Subscript) else node)
     return bindings.qualify(".".join(chain), line) if chain else ""
 
 
 def _parameters(fn: FuncNode, classes: ClassNames) -> dict[str, str]:
-    receiver = self_parameter(fn)
-    args = fn.args
-    return {
-        a.arg: classes.annotation(a.annotation) if a.annotation is not None else ""
-        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)
-        if a.arg != receiver
-    }
+    return {p: cls or "" for p, cls in classes.parameters(fn.args, self_parameter(fn)).items()}
 
 
 def scan_types(
     modules: Mapping[str, str], read: Callable[[str], str | bytes], known_modules: Iterable[str]
 ) -> PackageTypes:
-    """The first pass over a package's Python files ({relpath: dotted module}); a file
-    that cannot be read or parsed adds nothing (the per-file pass reports it)."""
+    """The first pass over a package's Python files ({relpath: dotted module}), with
+    what each module's facts and imports are (`type_fingerprints.py`); a file that
+    cannot be read or parsed adds nothing (the per-file pass reports it)."""
     known = frozenset(known_modules)
     out = PackageTypes()
     for rel, module in sorted(modules.items()):
@@ -229,7 +248,10 @@ def scan_types(
             tree = parse_source(decode_source(read(rel)), rel)
         except (OSError, ValueError, SkipFile, SourceError):
             continue
-        found = module_types(tree, module, rel.endswith(("__init__.py", "__init__.pyi")), known)
+        is_package = rel.endswith(("__init__.py", "__init__.pyi"))
+        found = module_types(tree, module, is_package, known)
+        imports = imported_modules(tree, module, is_package, known)
+        out.fingerprints.add(module, found.digest(), imports)
         out.returns.update(found.returns)
         out.classes.update(found.classes)
         out.imported.update(found.imported)

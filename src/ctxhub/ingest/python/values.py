@@ -117,20 +117,18 @@ def parameter_types(
     }
     defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)})
     out: dict[str, str | None] = {}
-    for a in (*positional, *args.kwonlyargs):
-        if a.arg == receiver:
-            continue
-        if a.annotation is not None:
-            out[a.arg] = classes.annotation(a.annotation)
+    for name, annotated in classes.parameters(args, receiver).items():
+        if annotated is not None:
+            out[name] = annotated
             continue
         inherited = UNKNOWN
         if owner is not None and types is not None:
-            inherited = types.inherited_parameter(owner, fn.name, a.arg)
-        default = defaults.get(a.arg)
+            inherited = types.inherited_parameter(owner, fn.name, name)
+        default = defaults.get(name)
         if inherited:
-            out[a.arg] = inherited
+            out[name] = inherited
         elif isinstance(default, ast.Constant) and default.value is None:
-            out[a.arg] = NONE_ISH
+            out[name] = NONE_ISH
         else:
-            out[a.arg] = UNKNOWN
+            out[name] = UNKNOWN
     return out

@@ -1,0 +1,87 @@
+"""The version of each unit kind's chunker, part of every unit's content hash (`plan.py`)."""
+
+from __future__ import annotations
+
+#: What each kind's chunker makes of the same bytes, versioned: a unit's hash covers its
+#: kind's version, so after an upgrade that chunks a kind differently, the next refresh
+#: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
+#: kind's number whenever its chunks change for unchanged files.
+CHUNKER_VERSIONS: dict[str, int] = {
+    "python": 36,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
+    # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
+    # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
+    # that offers only deprecated names is deprecated; 9: a class's name-mangled methods
+    # (`__helper`) in its embedded member list; 10: the messages a function emits by
+    # key from a message table; 11: the message templates a function formats; 12:
+    # templates keyed by their first three telling words, without markup, specs or keys;
+    # 13: a warning about one argument is a parameter record ("parameter `x`: ...");
+    # 14: documented or exported module-level instances (`name = Class(...)`); 15: a
+    # private module declares no API; 16: no instances of TypeVar, none by a private
+    # module's `__all__`; 17: a function's value is `value_of`, not an instance; 18:
+    # a top-level docstring note about one parameter or usage, a later-superseded note,
+    # a conditional warning about one usage, a deprecated `Annotated` Doc: partial records;
+    # and every name of a chained alias (`s = attributes = attrs`) is an alias, and a
+    # function's calls of its own nested defs are `calls_nested`; 19: a pre-configured
+    # name (`frozen = partial(define, frozen=True)`) is an alias with `bound_arguments`;
+    # 20: a public module's `from .mod import name as other` is an alias; 21: a note
+    # under a `:param x:` field deprecates x, a warning's message read from a local
+    # variable, `warnings.warn("... deprecated")` without a category, a docstring
+    # paragraph "This class is deprecated", runtime deprecated-alias tables; 22: what a
+    # public module imports under another name (`extra.renamed`); 23: a helper's message
+    # joined with `+` or passed bare, numeric arguments, a warning naming its own function;
+    # 24: every def has a chunk, a trivial one (`self.x = x`, an abstract `pass`)
+    # lookup-only; 25: "in favor of" read as a replacement (only "in favour of" was),
+    # decorator and helper arguments (version, instead=, thing=); 26: each base qualified
+    # as the module binds it (`bases_qualified`), the absolute name of calls through an
+    # import (`calls_imported`), the line of each call (`call_lines`); 27: warning classes
+    # named for deprecation, members of a module that warns on import, `deprecat*=`
+    # lazy-import tables, filled `__getattr__` templates, `!r` kept, since from comments;
+    # 28: a Sphinx relative reference (`.Cls.method`) read as a name;
+    # 29: a module records its star imports, `__all__`, lazy-import tables and public
+    # constants; 30: notes read Sphinx roles as the docs show them (`.Cls.m` is `Cls.m`),
+    # a note that only names its parameter takes the parameter entry's sentence (or goes,
+    # when another record tells of that parameter); 31: public type aliases and typing
+    # names (`Hook = Callable[...]`, `T = TypeVar("T")`) recorded among the constants;
+    # 32: each recorded constant a lookup-only chunk of its own (its own id), a method of
+    # a module-level instance (`structure = converter.structure`) and `x: Final = y` aliases;
+    # 33: a module of imports and `__all__` alone is `reexports_only`; 34: each
+    # documented class attribute a lookup-only `attribute` chunk (`Class.attr`), and a
+    # module-level `name = deprecated(...)(func)` / `deprecated(func, ...)` a deprecated
+    # lookup-only alias chunk (`wraps`) with its decorator's deprecation record; 35: calls
+    # on values typed by an annotated return (`x or get_broker()`, `Cls.create()`, other
+    # modules' too) and by the signature an override's parameters inherit; 36: a cycle in
+    # bases leaves them unknown, an inherited parameter type yields to a conflicting
+    # assignment
+    "docs": 13,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
+    # tag only on the sections that hold its code; 7: an H1 after the title's is a new
+    # top-level section, not the title's child; HTML read in the charset its <meta>
+    # names, short HTML pages kept, an H1 with markup not repeated after the title;
+    # 8: a reST section that only names definitions for autodoc is lookup-only; 9: a
+    # built HTML page's chunks cite the .html file's lines and their heading's id; 10:
+    # Sphinx relative references (`.Cls.m`) read without the dot, `:pep:` as "PEP n";
+    # 11: text includes (`.. include::`, MyST `{include}`) carry the included page's
+    # text, include options select lines, a page without an H1 takes its MkDocs nav
+    # title, any heading or its folder's name (not `index`); 12: an included changelog's
+    # text is lookup-only (get_doc opens it, search does not rank it); 13: a window
+    # holding both the page's lines and included ones names the included file's lines
+    # (`included_parts`)
+    "dump": 2,  # 2: as docs 7
+    "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
+    # main file's lines (section, line_start, line_end)
+    "changelog": 8,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
+    # no horizontal rule in an entry, one record per entry repeated across versions;
+    # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
+    # names are those its sentence opens with, no builtin/typing/stdlib names, "`a`
+    # method on `B`" is B.a, "`x` has been deprecated" bullets, "in favor of"; 5: an
+    # entry's opening issue link (towncrier's `` `#265 <url>`_: ``) left out, "`x` support";
+    # 6: the Sphinx `changelog` extension (`.. change::` with `:tags:`, `unreleased*/`
+    # fragments), "was removed" / "undeprecated" entries, `:paramref:` and *x* arguments,
+    # bare CamelCase names an entry opens by deprecating, a removed parameter also under
+    # its dotted name; 7: notes read Sphinx roles as the docs show them, a Sphinx entry's
+    # bullet list of parameters under their owners ("* `Ops.f` - "x" (use "y")");
+    # 8: a later sentence of a bullet that deprecates its names ("The `X` name is still
+    # available ..., but is deprecated"), `CHANGES.txt` and extensionless `HISTORY`
+}
