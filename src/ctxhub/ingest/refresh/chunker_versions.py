@@ -52,7 +52,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # on values typed by an annotated return (`x or get_broker()`, `Cls.create()`, other
     # modules' too) and by the signature an override's parameters inherit; 36: a cycle in
     # bases leaves them unknown, an inherited parameter type yields to a conflicting
-    # assignment
+    # assignment, a class made in a function and its members are local (`nested_in`),
+    # a deprecated wrapper wraps only a function (never a constant or `__name__`)
     "docs": 13,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
