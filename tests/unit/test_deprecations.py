@@ -312,6 +312,14 @@ def test_docstring_directives_top_level_and_per_parameter() -> None:
         ("newsfragments/4.removed.rst", True),
         ("changelog/_template.md.j2", False),
         ("docs/changelog-guide/intro.md", False),
+        # one page per release in a release-notes folder, named by its version
+        ("docs/releases/v6.0.0.rst", True),
+        ("docs/releases/4.2.rst", True),
+        ("Doc/whatsnew/3.12.rst", True),
+        ("docs/releases/v6.0.0b1.md", True),
+        ("docs/releases/index.rst", False),  # the list of releases, not one's notes
+        ("docs/releases/security.rst", False),
+        ("docs/guide/v6.0.0.rst", False),  # a version name outside a release folder
     ],
 )
 def test_is_changelog(relpath: str, expected: bool) -> None:

@@ -163,3 +163,41 @@ def test_the_refresh_summary_names_each_refused_include(tmp_path: Path) -> None:
         set_embedder(None)
     said = " ".join(out.split())  # however the console wraps it
     assert "site: include refused in docs/guide.md: ../../outside.md: resolves outside" in said
+
+
+RELEASE_6 = """\
+What's new in Acme 6.0
+======================
+
+Backwards-incompatible changes
+------------------------------
+
+- ``acme.return_future`` has been removed.
+"""
+
+RELEASE_5 = """\
+What's new in Acme 5.1
+======================
+
+Deprecation notices
+-------------------
+
+- ``acme.return_future`` is deprecated and will be removed in 6.0.
+"""
+
+
+def test_a_docs_source_reads_its_release_pages_as_changelogs(tmp_path: Path) -> None:
+    """tornado's `docs/releases/v6.0.0.rst`: one page per release in a docs-only source
+    is opened by get_doc, never ranked, and answers check_deprecation ("removed")."""
+    files = {
+        "guide.rst": "Guide\n=====\n\nUse acme to convert futures.\n",
+        "releases/v6.0.0.rst": RELEASE_6,
+        "releases/v5.1.0.rst": RELEASE_5,
+        "releases.rst": "Releases\n========\n\nSee the pages below.\n",
+    }
+    with tree_hub(tmp_path, "acme-docs", files, kinds=("docs",)) as hub:
+        assert "has been removed" in get_doc(hub, path="releases/v6.0.0.rst").content
+        ranked = hub.retriever.search(SearchRequest(query="return_future removed", limit=10))
+        assert all(not h.path.startswith("releases/") for h in ranked.hits)
+        answer = check_deprecation(hub, "acme.return_future")
+        assert answer.removed and answer.removed_in == "6.0"

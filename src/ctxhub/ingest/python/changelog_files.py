@@ -1,6 +1,8 @@
 """Which files are changelogs: a changelog by its name (`CHANGELOG.md`, `CHANGES.rst`,
-SQLAlchemy's `changelog_20.rst`), a towncrier fragment in a changelog folder, a Sphinx
-`unreleased*/` entry, or a reno note."""
+SQLAlchemy's `changelog_20.rst`), one release's page in a release-notes folder
+(tornado's `releases/v6.0.0.rst`, Django's `releases/4.2.rst`, `whatsnew/3.12.rst`), a
+towncrier fragment in a changelog folder, a Sphinx `unreleased*/` entry, or a reno
+note."""
 
 from __future__ import annotations
 
@@ -28,6 +30,11 @@ _CHANGELOG_STEMS = frozenset(
 _NUMBERED_STEM = re.compile(r"^(?:changelog|changes)[_-]\d+$")
 _CHANGELOG_EXTS = frozenset({"", "md", "markdown", "rst", "txt"})
 _FRAGMENT_DIRS = frozenset({"changelog", "changes", "newsfragments", "changelog.d", "news"})
+#: folders that hold one page per release, each named by its version
+_RELEASE_DIRS = frozenset(
+    {"releases", "release-notes", "release_notes", "releasenotes", "whatsnew", "whats_new"}
+)
+_VERSION_STEM = re.compile(r"^v?\d+(?:[._-]\d+)*(?:[._-]?(?:a|b|rc|post|dev)\d*)?$")
 _FRAGMENT = re.compile(r"^[^/]+?\.(?P<type>[a-z_]+)(?:\.\d+)?\.(?:md|markdown|rst|txt)$")
 
 
@@ -40,9 +47,22 @@ def is_changelog(relpath: str) -> bool:
     stem, _, ext = name.partition(".")
     if (stem in _CHANGELOG_STEMS or _NUMBERED_STEM.match(stem)) and ext in _CHANGELOG_EXTS:
         return True
+    if is_release_page(relpath):
+        return True
     if is_unreleased_fragment(relpath):
         return True
     return fragment_type(relpath) is not None
+
+
+def is_release_page(relpath: str) -> bool:
+    """One release's notes in a release-notes folder, named by its version
+    (`docs/releases/v6.0.0.rst`, `whatsnew/3.12.rst`). The name's dots are the
+    version's, so the extension is what follows the last dot."""
+    parts = relpath.split("/")
+    if len(parts) < 2 or parts[-2].lower() not in _RELEASE_DIRS:
+        return False
+    stem, dot, ext = parts[-1].lower().rpartition(".")
+    return bool(dot) and ext in _CHANGELOG_EXTS - {""} and bool(_VERSION_STEM.match(stem))
 
 
 def fragment_type(relpath: str) -> str | None:

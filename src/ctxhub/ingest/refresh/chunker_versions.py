@@ -54,7 +54,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # bases leaves them unknown, an inherited parameter type yields to a conflicting
     # assignment, a class made in a function and its members are local (`nested_in`),
     # a deprecated wrapper wraps only a function (never a constant or `__name__`)
-    "docs": 13,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 14,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -67,7 +67,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # title, any heading or its folder's name (not `index`); 12: an included changelog's
     # text is lookup-only (get_doc opens it, search does not rank it); 13: a window
     # holding both the page's lines and included ones names the included file's lines
-    # (`included_parts`)
+    # (`included_parts`); 14: one release's page in a release-notes folder
+    # (`releases/v6.0.0.rst`) is a changelog: lookup-only
     "dump": 2,  # 2: as docs 7
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)

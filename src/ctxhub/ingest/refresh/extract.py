@@ -39,7 +39,8 @@ class ExtractContext:
     types: PackageTypes | None = None
     #: docs page -> the title an MkDocs `nav` gives it
     nav_titles: dict[str, str] = field(default_factory=dict)
-    #: changelogs read as units of their own (a page that includes one does not read it)
+    #: changelogs whose own unit reads their records (`Unit.reads_own_records`): a page
+    #: that includes one does not read it again
     changelogs: set[str] = field(default_factory=set)
 
 

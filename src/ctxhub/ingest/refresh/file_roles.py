@@ -96,7 +96,7 @@ def why_left_out(
             return "python is not a kind of this source"
         return "not in an importable package (loose scripts index with --kind examples)"
     if is_text_changelog(rel):
-        return "a changelog: read as deprecation records (kind python or none), not docs"
+        return "a changelog: read as deprecation records (kinds python, docs or none)"
     if rel.lower().endswith(DOC_EXT):
         if is_aggregate_doc(rel):
             return "a link index (llms.txt), not docs"

@@ -27,7 +27,7 @@ def included_changelog_records(
     name says it is the changelog)."""
     page_is_changelog = is_changelog(page)
     out: list[Deprecation] = []
-    if page_is_changelog and page not in own_units:
+    if page_is_changelog:  # the page is its own unit: its records are its to read
         out += extract_changelog_deprecations(source, page, page_text)
     for part in included:
         if part.path in own_units or not (page_is_changelog or is_changelog(part.path)):

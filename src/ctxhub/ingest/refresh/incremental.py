@@ -102,7 +102,7 @@ def _context(store: HubStore, spec: SourceSpec, snapshot: Snapshot, plan: Plan) 
         helpers=plan.helpers,
         types=plan.types,
         nav_titles=plan.nav_titles,
-        changelogs={u.key for u in plan.units if u.kind == "changelog"},
+        changelogs={u.key for u in plan.units if u.reads_own_records},
     )
     examples = [u.example for u in plan.units if u.example is not None]
     if examples:

@@ -65,6 +65,13 @@ class Unit:
     hash: str = ""
     example: Example | None = None
 
+    @property
+    def reads_own_records(self) -> bool:
+        """A changelog read by its own unit: a changelog unit, or a docs page that is a
+        changelog (`releases/v6.0.0.rst` in a docs-only source). A page that includes it
+        does not read its records again."""
+        return self.kind == "changelog" or (self.kind == "docs" and is_text_changelog(self.key))
+
 
 @dataclass
 class Plan:
@@ -276,11 +283,11 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
             elif is_aggregate_doc(rel):
                 continue
-            elif (
-                is_doc(rel)
-                and (not is_text_changelog(rel) or rel in include_pages)
-                and (rel in site_pages or not is_template(rel, layout))
-            ):
+            elif is_doc(rel) and (rel in site_pages or not is_template(rel, layout)):
+                # a changelog page no changelog unit read (a docs-only source's
+                # `releases/v6.0.0.rst`) is a page whose chunks are lookup-only and whose
+                # records are read from it (extract.py): get_doc opens it, search does
+                # not rank it, check_deprecation answers from it
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
             else:
                 continue
@@ -295,7 +302,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
     skipped: list[tuple[str, str]] = []
     readable: list[Unit] = []
     titles = page_nav_titles(snapshot, files) if any(u.kind == "docs" for u in units) else {}
-    own_changelogs = {u.key for u in units if u.kind == "changelog"}
+    own_changelogs = {u.key for u in units if u.reads_own_records}
     for unit in units:
         digests: dict[str, bytes] = {}
         for rel in unit.members:
