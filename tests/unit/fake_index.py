@@ -41,6 +41,8 @@ class FakeIndex:
     base: str = ""
     pages: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # path: (type, body)
     requests: list[str] = field(default_factory=list)
+    #: path: headers sent instead of the usual ones (None: the header is not sent)
+    headers: dict[str, dict[str, str | None]] = field(default_factory=dict)
 
     @property
     def simple_url(self) -> str:
@@ -53,21 +55,27 @@ class FakeIndex:
         *,
         html: bool = False,
         wrong_sha256: bool = False,
+        hashes: bool = True,
     ) -> None:
         """`project`'s page listing `archives` (file name: bytes), each served too; the
-        page says each file's sha256 (a wrong one with `wrong_sha256`)."""
+        page says each file's sha256 (a wrong one with `wrong_sha256`; none, as an index
+        may, without `hashes`: no `#sha256=` fragment, or an empty PEP 691 `hashes`)."""
         entries = []
         for filename, data in archives.items():
             digest = hashlib.sha256(data + (b"x" if wrong_sha256 else b"")).hexdigest()
             self.pages[f"/files/{filename}"] = ("application/octet-stream", data)
             entries.append((filename, f"../../files/{filename}", digest, len(data)))
         if html:
-            links = "".join(f'<a href="{u}#sha256={d}">{f}</a><br/>' for f, u, d, _ in entries)
+            fragment = "#sha256={}" if hashes else ""
+            links = "".join(
+                f'<a href="{u}{fragment.format(d)}">{f}</a><br/>' for f, u, d, _ in entries
+            )
             body = f"<!DOCTYPE html><html><body>{links}</body></html>".encode()
             self.pages[f"/simple/{project}/"] = ("text/html", body)
             return
         files = [
-            {"filename": f, "url": u, "hashes": {"sha256": d}, "size": n} for f, u, d, n in entries
+            {"filename": f, "url": u, "hashes": {"sha256": d} if hashes else {}, "size": n}
+            for f, u, d, n in entries
         ]
         page = {"meta": {"api-version": "1.1"}, "name": project, "files": files}
         self.pages[f"/simple/{project}/"] = (
@@ -89,8 +97,11 @@ def running_index() -> Iterator[FakeIndex]:
                 return
             kind, body = found
             self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
+            sent: dict[str, str | None] = {"Content-Type": kind, "Content-Length": str(len(body))}
+            sent.update(index.headers.get(self.path, {}))
+            for header, value in sent.items():
+                if value is not None:
+                    self.send_header(header, value)
             self.end_headers()
             self.wfile.write(body)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ctxhub.sources import materialize, pypi, spec_from_argument
-from ctxhub.sources.pypi_release import FetchedRelease
+from ctxhub.sources.pypi_release import FetchedRelease, ReleaseStamp
 from tests.unit import fake_index
 
 
@@ -82,6 +82,10 @@ def test_a_release_that_is_not_installed_comes_from_the_index(
     assert any("installed beside ctxhub" in note for note in read.notes)
 
 
+def _stamp(archive: str) -> ReleaseStamp:
+    return ReleaseStamp(sha256="0" * 64, archive=archive, index="PyPI", checked=True)
+
+
 def test_a_release_fetched_as_an_sdist_indexes_its_docs_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -98,7 +102,7 @@ def test_a_release_fetched_as_an_sdist_indexes_its_docs_too(
     (sdist / "docs" / "guide.md").write_text("# Guide\n\nCall hello to be greeted warmly.\n")
     (sdist / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: acme-lib\nVersion: 2.0.0\n")
     monkeypatch.setattr(pypi, "installed_version", lambda name, python=None: None)
-    fetched = FetchedRelease(sdist, "0" * 64, "acme_lib-2.0.0.tar.gz")
+    fetched = FetchedRelease(sdist, _stamp("acme_lib-2.0.0.tar.gz"))
     monkeypatch.setattr(sources, "fetch_release", lambda name, version, dest, say: fetched)
     spec = spec_from_argument("pypi:acme_lib==2.0.0")
     assert spec.kind == []  # detect, and the manifest entry says so on every refresh
@@ -153,7 +157,7 @@ def test_an_sdist_indexes_its_tutorial_tree_as_examples_and_accounts_for_every_f
         (sdist / rel).parent.mkdir(parents=True, exist_ok=True)
         (sdist / rel).write_text(text)
     monkeypatch.setattr(pypi, "installed_version", lambda name, python=None: None)
-    fetched = FetchedRelease(sdist, "0" * 64, "acme_lib-2.0.0.tar.gz")
+    fetched = FetchedRelease(sdist, _stamp("acme_lib-2.0.0.tar.gz"))
     monkeypatch.setattr(sources, "fetch_release", lambda name, version, dest, say: fetched)
     with SQLiteStore(tmp_path / "ctxhub.db") as store:
         spec = spec_from_argument("pypi:acme_lib==2.0.0")

@@ -14,7 +14,7 @@ from ctxhub.core.identifiers import canonical_name
 from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
-from ctxhub.sources.pypi_release import fetch_release, index_label
+from ctxhub.sources.pypi_release import fetch_release
 
 __all__ = [
     "CONTENT_KINDS",
@@ -51,8 +51,9 @@ def materialize(
         snap = snapshot_dir(fetched.root, spec.include, spec.exclude)
         snap.version = spec.release
         what = "sdist" if fetched.is_sdist else "wheel"
-        snap.origin = f"pypi:{spec.package}=={spec.release} ({what} from {index_label()})"
-        snap.notes.append(f"{fetched.archive}: sha256 {fetched.sha256}")
+        # the index it came from, not today's $PIP_INDEX_URL: a cached release keeps it
+        snap.origin = f"pypi:{spec.package}=={spec.release} ({what} from {fetched.stamp.index})"
+        snap.notes.append(fetched.note)
         if not fetched.is_sdist:
             snap.notes.append(
                 f"{spec.package} {spec.release} has no sdist: its wheel is indexed "

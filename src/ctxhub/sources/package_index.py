@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlparse, urlunparse
@@ -23,6 +24,9 @@ from ctxhub.sources.url import USER_AGENT
 
 PYPI_SIMPLE = "https://pypi.org/simple/"
 TIMEOUT_S = 30.0
+#: The largest project page read (PyPI's pages for projects with thousands of wheels run
+#: to a few MB; more is no index page worth reading into memory).
+MAX_PAGE_BYTES = 50_000_000
 #: JSON first; HTML from an index that has no JSON (a mirror, devpi, a folder served).
 _ACCEPT = (
     "application/vnd.pypi.simple.v1+json, "
@@ -50,18 +54,30 @@ class IndexFile:
 
 
 def index_url() -> str:
-    """The index pip is pointed at by `$PIP_INDEX_URL`, else PyPI's (with a final /)."""
+    """The index pip is pointed at by `$PIP_INDEX_URL`, else PyPI's (with a final /); a
+    value that is no http(s) URL with a host is a SourceError, not an httpx traceback."""
     url = os.environ.get("PIP_INDEX_URL", "").strip() or PYPI_SIMPLE
+    try:
+        parts = urlparse(url)
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as exc:
+        raise SourceError(f"$PIP_INDEX_URL {shown(url)!r} is not a URL ({exc})") from exc
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SourceError(f"$PIP_INDEX_URL {shown(url)!r} is not an http(s) URL of a package index")
     return url.rstrip("/") + "/"
 
 
 def shown(url: str) -> str:
-    """A URL fit to print: without the user and password an index URL may carry."""
-    parts = urlparse(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
+    """A URL fit to print: without the user and password an index URL may carry (cut
+    out by hand from a URL too malformed to parse)."""
+    try:
+        parts = urlparse(url)
+        if parts.username is None and parts.password is None:
+            return url
+        host = parts.hostname or ""
+        netloc = f"{host}:{parts.port}" if parts.port else host
+    except ValueError:
+        return re.sub(r"//[^/]*@", "//", url)
     return urlunparse(parts._replace(netloc=netloc))
 
 
@@ -80,17 +96,19 @@ def release_file(name: str, version: str, index: str | None = None) -> IndexFile
         raise SourceError(f"{name} has no release {version} on {shown(index)}{newest}")
     sdists = sorted(
         (f for f in wanted if f.is_sdist),
-        key=lambda f: next(i for i, s in enumerate(SDIST_SUFFIXES) if f.filename.endswith(s)),
+        key=lambda f: next(
+            i for i, s in enumerate(SDIST_SUFFIXES) if f.filename.lower().endswith(s)
+        ),
     )
     if sdists:
         return sdists[0]
-    wheels = [f for f in wanted if f.filename.endswith(".whl")]
+    wheels = [f for f in wanted if f.filename.lower().endswith(".whl")]
     if not wheels:
         raise SourceError(
             f"{name} {version} on {shown(index)} has neither an sdist nor a wheel "
             f"({', '.join(f.filename for f in wanted)})"
         )
-    return sorted(wheels, key=lambda f: not f.filename.endswith("-none-any.whl"))[0]
+    return sorted(wheels, key=lambda f: not f.filename.lower().endswith("-none-any.whl"))[0]
 
 
 def _project_files(name: str, index: str) -> tuple[list[IndexFile], set[str]]:
@@ -98,17 +116,44 @@ def _project_files(name: str, index: str) -> tuple[list[IndexFile], set[str]]:
     page = urljoin(index, canonical_name(name) + "/")
     headers = {"User-Agent": USER_AGENT, "Accept": _ACCEPT}
     try:
-        resp = httpx.get(page, headers=headers, timeout=TIMEOUT_S, follow_redirects=True)
-    except httpx.HTTPError as exc:
+        with httpx.stream(
+            "GET", page, headers=headers, timeout=TIMEOUT_S, follow_redirects=True
+        ) as resp:
+            if resp.status_code == 404:
+                raise SourceError(f"no project {name!r} on the package index {shown(index)}")
+            if resp.status_code != 200:
+                raise SourceError(
+                    f"the package index answered HTTP {resp.status_code} for {shown(page)}"
+                )
+            body = _bounded_body(resp, page)
+            charset, final_url = resp.charset_encoding, str(resp.url)
+            kind = resp.headers.get("content-type", "").split(";")[0].strip().lower()
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:
         raise SourceError(f"cannot reach the package index {shown(index)}: {exc}") from exc
-    if resp.status_code == 404:
-        raise SourceError(f"no project {name!r} on the package index {shown(index)}")
-    if resp.status_code != 200:
-        raise SourceError(f"the package index answered HTTP {resp.status_code} for {shown(page)}")
-    kind = resp.headers.get("content-type", "").split(";")[0].strip().lower()
+    try:
+        text = body.decode(charset or "utf-8", errors="replace")
+    except LookupError:  # a charset Python does not know
+        text = body.decode("utf-8", errors="replace")
     if kind.endswith("json"):
-        return _from_json(resp.text, str(resp.url))
-    return _from_html(resp.text, str(resp.url)), set()
+        return _from_json(text, final_url)
+    return _from_html(text, final_url), set()
+
+
+def _bounded_body(resp: httpx.Response, page: str) -> bytes:
+    """The page's bytes, refused past MAX_PAGE_BYTES (before reading, when its
+    Content-Length says so)."""
+    too_big = SourceError(f"{shown(page)}: the project page is over {MAX_PAGE_BYTES} bytes")
+    declared = resp.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_PAGE_BYTES:
+        raise too_big
+    chunks: list[bytes] = []
+    got = 0
+    for block in resp.iter_bytes():
+        got += len(block)
+        if got > MAX_PAGE_BYTES:
+            raise too_big
+        chunks.append(block)
+    return b"".join(chunks)
 
 
 def _from_json(text: str, page: str) -> tuple[list[IndexFile], set[str]]:
@@ -118,14 +163,21 @@ def _from_json(text: str, page: str) -> tuple[list[IndexFile], set[str]]:
             IndexFile(
                 filename=str(f["filename"]),
                 url=urljoin(page, str(f["url"])),
-                sha256=(f.get("hashes") or {}).get("sha256"),
-                size=f.get("size") if isinstance(f.get("size"), int) else None,
+                # an empty hash is no hash (PEP 691 allows `"hashes": {}`)
+                sha256=str((f.get("hashes") or {}).get("sha256") or "") or None,
+                size=_size_of(f.get("size")),
             )
             for f in data.get("files", [])
         ]
+        versions = {str(v) for v in data.get("versions", [])}
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise SourceError(f"{shown(page)}: not a simple-API project page ({exc})") from exc
-    return files, {str(v) for v in data.get("versions", [])}
+    return files, versions
+
+
+def _size_of(value: object) -> int | None:
+    """A file's size as the index states it: a count of bytes, else unknown."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 class _Links(HTMLParser):
@@ -140,10 +192,14 @@ class _Links(HTMLParser):
         href = dict(attrs).get("href")
         if tag != "a" or not href:
             return
-        url, _, fragment = urljoin(self.page, href).partition("#")
+        try:
+            url, _, fragment = urljoin(self.page, href).partition("#")
+            filename = urlparse(url).path.rsplit("/", 1)[-1]
+        except ValueError:  # a link no URL parser reads (`http://[x`): no file of ours
+            return
         algo, _, digest = fragment.partition("=")
-        filename = urlparse(url).path.rsplit("/", 1)[-1]
-        self.files.append(IndexFile(filename, url, digest if algo == "sha256" else None, None))
+        sha256 = digest if algo == "sha256" and digest else None  # `#sha256=` is no hash
+        self.files.append(IndexFile(filename, url, sha256, None))
 
 
 def _from_html(text: str, page: str) -> list[IndexFile]:
