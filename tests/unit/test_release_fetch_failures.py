@@ -104,13 +104,25 @@ def test_a_damaged_or_hostile_archive_is_one_line_and_leaves_nothing(
     assert not (tmp_path.parent / "evil.txt").exists()
 
 
-def test_a_release_cached_with_a_stamp_of_the_first_format_is_fetched_again(
+def test_a_release_cached_by_an_earlier_version_is_read_not_fetched_again(
     index: FakeIndex, tmp_path: Path
 ) -> None:
+    """A one-line stamp ("<sha256> <archive>", or the digest alone) still reads: offline,
+    a fetch again would fail. A garbled stamp is no cache."""
     index.publish("acme-lib", {"acme_lib-2.0.0.tar.gz": sdist("acme_lib-2.0.0", FILES)})
-    (tmp_path / "acme-lib-2.0.0").mkdir()
-    (tmp_path / "acme-lib-2.0.0" / ".sha256").write_text("0123abcd acme_lib-2.0.0.tar.gz\n")
-    fetched = fetch_release("acme-lib", "2.0.0", tmp_path, say=_quiet)  # no index in it
+    digest = "ab" * 32
+    for line, archive in (
+        (f"{digest} acme_lib-2.0.0.tar.gz", "acme_lib-2.0.0.tar.gz"),
+        (digest, "acme-lib-2.0.0.tar.gz"),
+    ):
+        (tmp_path / "acme-lib-2.0.0").mkdir(exist_ok=True)
+        (tmp_path / "acme-lib-2.0.0" / ".sha256").write_text(line + "\n")
+        cached = fetch_release("acme-lib", "2.0.0", tmp_path, say=_quiet)
+        assert (cached.sha256, cached.archive, cached.stamp.index) == (digest, archive, "PyPI")
+        assert cached.stamp.checked
+    assert index.requests == []
+    (tmp_path / "acme-lib-2.0.0" / ".sha256").write_text("0123abcd garbled\n")
+    fetched = fetch_release("acme-lib", "2.0.0", tmp_path, say=_quiet)
     assert fetched.stamp.index == "127.0.0.1" and (fetched.root / "a.md").is_file()
     assert "/files/acme_lib-2.0.0.tar.gz" in index.requests
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import re
 import shutil
 import tarfile
 import tempfile
@@ -116,7 +117,7 @@ def fetch_release(
     """NAME==VERSION's sdist (else wheel) unpacked under `dest`, fetched once: a later
     call reads the cache. `sha256` pins the archive: another one is deleted unread."""
     root = dest / f"{name}-{version}"
-    cached = _read_stamp(root / STAMP)
+    cached = _read_stamp(root / STAMP, f"{name}-{version}.tar.gz")
     if cached is not None and (sha256 is None or cached.sha256 == sha256):
         return FetchedRelease(root, cached)
     found = release_file(name, version)
@@ -155,13 +156,26 @@ def fetch_release(
     return FetchedRelease(root, stamp)
 
 
-def _read_stamp(path: Path) -> ReleaseStamp | None:
-    """The cache's stamp, or None when there is none or it is unreadable (a release
-    cached before stamps recorded the index is fetched once more)."""
+#: A stamp written before stamps were JSON: "<sha256>" or "<sha256> <archive name>".
+_LINE_STAMP = re.compile(r"^([0-9a-f]{64})(?: (\S+))?$")
+
+
+def _read_stamp(path: Path, default_archive: str) -> ReleaseStamp | None:
+    """The cache's stamp, or None when there is none or it is unreadable. A stamp of an
+    earlier version (one line) still reads, so a cached release is not fetched again
+    (offline it could not be): pip fetched it from PyPI and checked the index's hash."""
     try:
-        return ReleaseStamp.model_validate_json(path.read_text())
-    except (OSError, ValidationError):
+        text = path.read_text()
+    except OSError:
         return None
+    try:
+        return ReleaseStamp.model_validate_json(text)
+    except ValidationError:
+        line = _LINE_STAMP.match(text.strip())
+        if line is None:
+            return None
+        archive = line.group(2) or default_archive
+        return ReleaseStamp(sha256=line.group(1), archive=archive, index="PyPI", checked=True)
 
 
 def _size(n: int | None) -> str:
