@@ -100,8 +100,9 @@ def _partial_path(store: Store, name: str, source: str | None) -> list[Chunk]:
     ]
 
 
-#: What a class's member looked up by name may be: a documented attribute too.
-MEMBER_TYPES = ("method", "function", "attribute")
+#: What a class's member looked up by name may be: a method alias (`pop = peek`) and a
+#: documented attribute too.
+MEMBER_TYPES = ("method", "function", "alias", "attribute")
 #: Classes a qualifier may name (`Event.wait`: several `Event`s) whose bases are read.
 MAX_OWNERS = 5
 
