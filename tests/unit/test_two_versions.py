@@ -36,6 +36,7 @@ def _main(padding: int) -> str:
         "from tv.models import Config\n" + "\n" * padding + "\n\nclass App:\n"
         '    """The app."""\n\n'
         f"    def add(self, other):\n{BODY}\n"
+        "    plus = add\n\n"
         "    def __call__(self):\n"
         '        """Run it."""\n'
         "        command = get_command(self)\n"
@@ -120,6 +121,19 @@ def test_a_snippet_comes_from_the_installed_version_and_names_the_other(
         code_tools.get_code_snippet(hub, symbol="Ap.add")
     pinned = code_tools.get_code_snippet(hub, symbol="App.add", source="tv-old")
     assert pinned.source == "tv-old"
+
+
+def test_an_alias_in_both_versions_answers_from_the_installed_one(hub: HubSession) -> None:
+    # the older version's alias line comes first in the file: each alias is followed in
+    # its own source, and the alias line shown is the installed version's
+    snippet = code_tools.get_code_snippet(hub, symbol="tv.main.App.plus")
+    assert (snippet.symbol, snippet.source, snippet.resolution) == (
+        "tv.main.App.add",
+        "tv",
+        "alias",
+    )
+    assert snippet.alias is not None and snippet.alias.startswith(f"{snippet.path}:53:")
+    assert "tv.main.App.add (source tv-old)" in snippet.alternatives
 
 
 def test_a_call_graph_stays_in_its_roots_source(hub: HubSession) -> None:

@@ -236,6 +236,15 @@ def get_code_snippet(
         found, resolution = resolve.through_alias(hub.store, found, resolution)
         if found:
             found, elsewhere = installed_first_of(hub, found)
+            if asked is not None:  # the alias line of the version shown
+                asked = next(
+                    (
+                        c
+                        for c in found + elsewhere
+                        if c.symbol == asked.symbol and c.source == found[0].source
+                    ),
+                    asked,
+                )
             alternatives = list(
                 dict.fromkeys(
                     [f"{c.symbol} (source {c.source})" for c in elsewhere]

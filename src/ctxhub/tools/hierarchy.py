@@ -179,12 +179,13 @@ def method_in_hierarchy(
     name: str,
     *,
     skip_self: bool = False,
-    chunk_types: tuple[str, ...] = ("method", "function"),
+    chunk_types: tuple[str, ...] = ("method", "function", "alias"),
 ) -> Chunk | None:
     """`name` as `cls` (or `super()` in `cls`, with `skip_self`) reaches it: the first
-    class along its MRO that defines it as one of `chunk_types` (a lookup by name also
-    takes a documented attribute; a call does not). None when it is not indexed, or when
-    an unknown base comes first (the method may be that base's)."""
+    class along its MRO that defines it as one of `chunk_types` (a method alias in a class
+    body, `pop = peek`, defines it as surely as a `def`: it shadows a base's method; a
+    lookup by name also takes a documented attribute; a call does not). None when it is
+    not indexed, or when an unknown base comes first (the method may be that base's)."""
     order = method_resolution_order(store, cls)
     for owner in order[1:] if skip_self else order:
         if owner is None:

@@ -100,8 +100,9 @@ def _partial_path(store: Store, name: str, source: str | None) -> list[Chunk]:
     ]
 
 
-#: What a class's member looked up by name may be: a documented attribute too.
-MEMBER_TYPES = ("method", "function", "attribute")
+#: What a class's member looked up by name may be: a method alias (`pop = peek`) and a
+#: documented attribute too.
+MEMBER_TYPES = ("method", "function", "alias", "attribute")
 #: Classes a qualifier may name (`Event.wait`: several `Event`s) whose bases are read.
 MAX_OWNERS = 5
 
@@ -174,18 +175,23 @@ def through_alias(store: Store, found: list[Chunk], how: str) -> tuple[list[Chun
     """An alias chunk (`name = Definition`) stands for the definition it names, looked
     up as `find_symbol` looks up a name (its own source first): through re-exports, and
     a module-level instance's attribute (`structure = converter.structure`) through the
-    instance's class and its bases."""
+    instance's class and its bases. The same alias in several sources (two versions of
+    a package) leads to the definition in each, so the installed one can be preferred."""
     if not found or found[0].metadata.chunk_type != "alias":
         return found, how
     alias = found[0]
     target = str(alias.metadata.extra.get("alias_of", ""))
     if not target:
         return found, how  # a deprecated wrapper (`wraps`) is a definition of its own
-    for scope in dict.fromkeys([alias.source, None]):
-        definition = [c for c in find_symbol(store, target, scope)[0] if c.id != alias.id]
-        if definition:
-            return definition + found, "alias"
-    return found, how
+    aliases = {c.id for c in found if c.metadata.chunk_type == "alias"}
+    sources = [c.source for c in found if c.id in aliases and c.symbol == alias.symbol]
+    definition: dict[str, Chunk] = {}
+    for scope in dict.fromkeys(sources):
+        definition.update((c.id, c) for c in find_symbol(store, target, scope)[0])
+    if not definition:
+        definition.update((c.id, c) for c in find_symbol(store, target, None)[0])
+    kept = [c for c in definition.values() if c.id not in aliases]
+    return (kept + found, "alias") if kept else (found, how)
 
 
 #: Stubs of an answer looked up among the other matches (each costs a few reads).

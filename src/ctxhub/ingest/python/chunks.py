@@ -23,6 +23,7 @@ from ctxhub.ingest.python.callgraph import (
     build_import_table,
     module_level_names,
 )
+from ctxhub.ingest.python.class_alias_chunks import class_alias_chunks
 from ctxhub.ingest.python.constant_chunks import constant_chunks
 from ctxhub.ingest.python.definition_chunks import (
     FileContext,
@@ -157,7 +158,16 @@ def extract_python_file(
                 chunk.metadata.extra[LOOKUP_ONLY] = True
             out.chunks.append(chunk)
     members_taken = {c.symbol for c in out.chunks if c.symbol}
+    file_methods = {
+        f"{module}.{d.qualname}"
+        for d in defs
+        if d.in_class and isinstance(d.node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
     for d in defs:
+        # `pop = peek` in a class body: a method of its own, before any attribute of that name
+        aliases = class_alias_chunks(f, d, members_taken, file_methods)
+        members_taken |= {c.symbol for c in aliases if c.symbol}
+        out.chunks.extend(aliases)
         out.chunks.extend(attribute_chunks(f, d, members_taken))
     defined = {d.name: f"{module}.{d.qualname}" for d in members.get(None, [])}
     wrappers = wrapper_chunks(f, tree, defined)

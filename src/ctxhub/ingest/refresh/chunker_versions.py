@@ -7,7 +7,7 @@ from __future__ import annotations
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 36,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 37,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -53,7 +53,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # modules' too) and by the signature an override's parameters inherit; 36: a cycle in
     # bases leaves them unknown, an inherited parameter type yields to a conflicting
     # assignment, a class made in a function and its members are local (`nested_in`),
-    # a deprecated wrapper wraps only a function (never a constant or `__name__`)
+    # a deprecated wrapper wraps only a function (never a constant or `__name__`);
+    # 37: a method alias in a class body (`pop = peek`, `__repr__ = __str__`) a lookup-only
+    # `alias` chunk of its own (`Class.pop`, `alias_of` the method), shadowing a base's
     "docs": 14,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new

@@ -1,0 +1,110 @@
+"""Method aliases in a class body: `pop_data = peek_data`, `__repr__ = __str__`,
+`get_secure_cookie = get_signed_cookie` (a renamed method kept under its old name),
+`close = Base.shutdown`. Each binds a method of the class as surely as a `def` does, so
+`pkg.mod.Class.name` gets an `alias` chunk of its own pointing at the method it names
+(`alias_of`), as a module-level alias does (alias_chunks.py). Without it a lookup of the
+name walks on to a base class and answers with the inherited method the alias shadows.
+
+Lookup-only, like documented attributes: found by its name (a snippet, a deprecation
+question, a call through `self.name()`), never ranked on its one line. A class attribute
+bound to anything else (`x = 1`, `handler = SomeClass`) is no method alias."""
+
+from __future__ import annotations
+
+import ast
+
+from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta
+from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.python.bound_names import bound_qualname
+from ctxhub.ingest.python.callgraph import dotted_chain
+from ctxhub.ingest.python.definition_chunks import FileContext
+from ctxhub.ingest.python.definitions import Definition
+from ctxhub.ingest.python.source import segment
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def class_alias_chunks(
+    f: FileContext, d: Definition, taken: set[str], file_methods: set[str]
+) -> list[Chunk]:
+    """One `alias` chunk per name class `d`'s body binds to a method: one defined in the
+    same body (as the body reads it so far, an earlier alias followed to its method), a
+    nested class's method (`Inner.run`) or a method of a class the module defines or
+    imports (`Base.method`) when that class is the framework's own: one of this file
+    (`file_methods`: the qualified methods the file defines) only when it defines that
+    method, so `default = Color.red` is no alias. A name the body also binds with a
+    `def` or `class` is that definition (`taken`), never an alias."""
+    node = d.node
+    if not isinstance(node, ast.ClassDef) or d.local_to is not None:
+        return []  # a class made inside a function, at any depth, offers no API
+    owner = f"{f.module}.{d.qualname}"
+    # what each name of the body stands for so far: defs, then aliases as they come
+    methods: dict[str, str] = {}
+    classes = {s.name for s in node.body if isinstance(s, ast.ClassDef)}
+    out: dict[str, Chunk] = {}
+    for stmt in node.body:
+        if isinstance(stmt, _FUNCTIONS):
+            methods[stmt.name] = f"{owner}.{stmt.name}"
+            continue
+        if not isinstance(stmt, ast.Assign):
+            continue
+        target = _method_named(f, stmt.value, owner, methods, classes)
+        if target is not None and target.startswith(f"{f.module}.") and target not in file_methods:
+            target = None  # an attribute of this file's class, not a method it defines
+        if target is None:
+            continue
+        span = (stmt.lineno, stmt.end_lineno or stmt.lineno)
+        content = segment(f.lines, *span)
+        for name in (t.id for t in stmt.targets if isinstance(t, ast.Name)):
+            methods[name] = target
+            symbol = f"{owner}.{name}"
+            if symbol not in taken and target != symbol:
+                out[symbol] = _chunk(f, d, symbol, name, target, span, content)
+    return list(out.values())
+
+
+def _method_named(
+    f: FileContext, value: ast.expr, owner: str, methods: dict[str, str], classes: set[str]
+) -> str | None:
+    """The qualified method `value` names, or None when it names no method."""
+    chain = dotted_chain(value) if isinstance(value, ast.Name | ast.Attribute) else None
+    if chain is None:
+        return None
+    if len(chain) == 1:
+        return methods.get(chain[0])
+    if len(chain) != 2:
+        return None  # `a.b.c`: a module's function or an attribute's attribute
+    if chain[0] in classes:
+        return f"{owner}.{'.'.join(chain)}"
+    # `Base.method`: a class by its name's case (a module's function is no method)
+    if not chain[0].lstrip("_")[:1].isupper() or chain[1].isupper():
+        return None  # `Color.RED`: a constant
+    target = bound_qualname(chain, f.ctx.imports, f.ctx.module_names, f.module)
+    return target if target is not None and f.ctx.is_internal(target) else None
+
+
+def _chunk(
+    f: FileContext,
+    d: Definition,
+    symbol: str,
+    name: str,
+    target: str,
+    span: tuple[int, int],
+    content: str,
+) -> Chunk:
+    return f.chunk(
+        symbol,
+        0,
+        title=f"{d.qualname}.{name}",
+        section=d.qualname,
+        span=span,
+        content=content or name,
+        embed=build_embed_text([symbol, f"alias of {target}"], content),
+        meta=ChunkMeta(
+            chunk_type="alias",
+            module=f.module,
+            class_name=d.qualname,
+            language="python",
+            extra={"alias_of": target, LOOKUP_ONLY: True},
+        ),
+    )
