@@ -132,6 +132,23 @@ Call `connect_pool()` to open a pool of connections for the client and reuse it.
 
 `Client.fetch` returns the body. Use it in favour of the deprecated helpers.
 """,
+    # tornado's web.rst: a renamed method's old name documented as an alias; the
+    # notice follows a line naming the replacement, which is not deprecated
+    "api.rst": """API
+===
+
+.. method:: Client.fetch_body
+
+   Deprecated alias for ``Client.fetch``.
+
+   .. deprecated:: 2.0
+
+.. method:: Client.fetch_head
+
+   Deprecated alias for ``Client.head``.
+
+   .. deprecated:: 2.0
+""",
 }
 
 

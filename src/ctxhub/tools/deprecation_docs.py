@@ -120,7 +120,12 @@ def _in_chunk(chunk: Chunk, pattern: re.Pattern[str]) -> list[DocDeprecation]:
         texts: list[str] = []
         if _ADMONITION.match(lines[first]):
             before = [s for s in lines[max(0, first - 3) : first] if s.strip()]
-            if pattern.search(block) or (before and pattern.search(before[-1])):
+            # "Deprecated alias for `get_signed_cookie`." above the notice names what
+            # replaces the deprecated name, not the deprecated name
+            named_before = bool(before) and pattern.search(before[-1]) is not None
+            if named_before and (hint := find_replacement(before[-1])) is not None:
+                named_before = pattern.fullmatch(hint) is None
+            if pattern.search(block) or named_before:
                 replacement = find_replacement(block)
                 if replacement is None or pattern.fullmatch(replacement) is None:
                     texts.append(block)
