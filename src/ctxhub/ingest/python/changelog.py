@@ -55,12 +55,23 @@ _LOOSE = re.compile(
 # has been deprecated in favor of ...", "`a` and `b` are now deprecated".
 _CODE = r"(?::[\w:]+:)?`{1,2}[^`\n]+`{1,2}"
 _LOOSE_PASSIVE = re.compile(
-    rf"^(?:the\s+)?{_CODE}(?:\s*(?:,|and|or|&)\s*{_CODE})*\s+"
-    r"(?:(?:method|function|class|module|attribute|parameter|argument|alias)s?\s+)?"
+    rf"^(?:the\s+)?{_CODE}(?:\s*(?:,\s*(?:and|or)?|and|or|&)\s*{_CODE})*\s+"
+    r"(?:(?:method|function|class|module|attribute|parameter|argument|alias|decorator"
+    r"|constant|exception|property|mixin)s?\s+)?"
     r"(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fully\s+)?"
     r"(?P<verb>removed|deprecated|undeprecated)\b",
     re.IGNORECASE,
 )
+# An entry that says some things are gone or deprecated, then lists them: "Some older
+# portions of this module have been removed. This includes `engine`, ..., and `Task`."
+_LISTED_AFTER = re.compile(
+    r"^[^`]*?\b(?:has|have)\s+been\s+(?P<verb>removed|dropped|deprecated)\b[^`]*?[.:]\s+"
+    r"(?:this|these|they|which)\s+(?:includes?|are|were)\s+(?=(?::[\w:]+:)?`)",
+    re.IGNORECASE,
+)
+# A heading that is one module's name (tornado's release pages: "`tornado.gen`"): the
+# names its entries give are that module's.
+_MODULE_HEADING = re.compile(r"^(?::mod:)?`{1,2}~?(?P<m>[a-z_]\w*(?:\.[a-z_]\w*)*)`{1,2}$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 _VERSION = re.compile(r"\bv?(\d+(?:\.\d+)+(?:[-.+]?[A-Za-z0-9]+)*)")
 _SECTION = re.compile(r"^\W*(?P<kind>deprecat|remov)", re.IGNORECASE)
@@ -83,6 +94,8 @@ class _Entry:
     lead: str = ""  # a Sphinx entry's words before its bullet list, and the list's items
     bullets: tuple[str, ...] = ()
     later: bool = False  # a later sentence deprecates the names (changelog_later.py)
+    listed: bool = False  # the names follow "This includes" (`_LISTED_AFTER`)
+    module: str | None = None  # the module its heading names
 
 
 def extract_changelog_deprecations(source: str, relpath: str, text: str) -> list[Deprecation]:
@@ -216,7 +229,29 @@ def _changelog_entries(lines: list[str]) -> list[_Entry]:
         read.append((i, min(end, body_end)))
     if versions:
         entries.extend(_loose_entries(lines, versions, read))
-    return entries
+    return [replace(e, module=_module_above(heads, e.line - 1)) for e in entries]
+
+
+def _module_above(heads: list[tuple[int, int, str]], index: int) -> str | None:
+    """The module the nearest heading above line `index` names, if it names one."""
+    above = [text for i, _, text in heads if i < index]
+    match = _MODULE_HEADING.match(above[-1].strip()) if above else None
+    return match.group("m") if match else None
+
+
+def _in_module(name: str, module: str | None) -> str:
+    """`name` as a member of the module its section is about (`Task` under `tornado.gen`
+    is `tornado.gen.Task`; `gen.Task` too); a name written from the package down is
+    kept."""
+    if not module:
+        return name
+    first = name.split(".", 1)[0]
+    if first == module.split(".", 1)[0]:
+        return name
+    parent, _, last = module.rpartition(".")
+    if first == last:
+        return f"{parent}.{name}" if parent else name
+    return f"{module}.{name}"
 
 
 def _loose_entries(
@@ -240,11 +275,13 @@ def _loose_entries(
             j += 1
         text = " ".join(b.strip() for b in body if b.strip())
         loose = _LOOSE.match(text) or _LOOSE_PASSIVE.match(text)
-        later = loose is None and later_sentence(text) is not None
-        if (loose or later) and any(at < i for at, _ in versions):
-            kind = _kind_of(loose.group("verb")) if loose else "deprecated"
+        listed = None if loose else _LISTED_AFTER.match(text)
+        later = loose is None and listed is None and later_sentence(text) is not None
+        if (loose or listed or later) and any(at < i for at, _ in versions):
+            verb = loose or listed
+            kind = _kind_of(verb.group("verb")) if verb else "deprecated"
             version = next((v for at, v in reversed(versions) if at < i), None)
-            out.append(_Entry(kind, version, i + 1, text, later=later))
+            out.append(_Entry(kind, version, i + 1, text, later=later, listed=bool(listed)))
         i = j
     return out
 
@@ -330,8 +367,15 @@ def _records(entry: _Entry, source: str, relpath: str) -> list[Deprecation]:
     later = later_sentence(text) if entry.later else None
     if later is not None:  # the names are those of the sentence that deprecates them
         unlabelled = text[later:]
+    names_listed = _LISTED_AFTER.match(text) if entry.listed else None
+    if names_listed is not None:
+        unlabelled = text[names_listed.end() :]
     named, after = subjects(unlabelled)
-    named = [(n, p) for n, p in parameters(named, unlabelled[after:]) if not is_language_name(n)]
+    named = [
+        (_in_module(n, entry.module), p)
+        for n, p in parameters(named, unlabelled[after:])
+        if not is_language_name(n)
+    ]
     after += len(text) - len(unlabelled)
     # what replaces it is said after the names, or else before them when a later
     # sentence names them ("... previously called `x` is now named `y`. The old `x` ...")

@@ -21,7 +21,8 @@ _BACKTICKED = re.compile(r"`{1,2}([^`\n]+?)`{1,2}")
 _FIRST_SENTENCE = re.compile(r"[.:;](?:\s|$)")
 _KIND = (
     r"(?:settings?|methods?|functions?|class(?:es)?|parameters?|arguments?|attributes?"
-    r"|propert(?:y|ies)|fields?|modules?|options?|frames?|services?|aliases?|hooks?)"
+    r"|propert(?:y|ies)|fields?|modules?|options?|frames?|services?|aliases?|hooks?"
+    r"|decorators?|constants?|exceptions?|mixins?)"
 )
 _SEPARATOR = re.compile(rf"^\s*(?:{_KIND}\s*)?(?:,|/|&)?\s*(?:(?:and|or)\s+)?(?:the\s+)?$", re.I)
 # "`Cls` methods `a()`, `b()`" and "`Cls`'s `a`": what follows are members of Cls.

@@ -56,7 +56,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # a deprecated wrapper wraps only a function (never a constant or `__name__`);
     # 37: a method alias in a class body (`pop = peek`, `__repr__ = __str__`) a lookup-only
     # `alias` chunk of its own (`Class.pop`, `alias_of` the method), shadowing a base's
-    "docs": 14,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # method of that name
+    "docs": 15,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -71,10 +72,11 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # holding both the page's lines and included ones names the included file's lines
     # (`included_parts`); 14: one release's page in a release-notes folder
     # (`releases/v6.0.0.rst`) is a changelog: lookup-only
+    # 15: as changelog 9 (a docs-only source's release pages read their records)
     "dump": 2,  # 2: as docs 7
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
-    "changelog": 8,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 9,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -88,4 +90,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # bullet list of parameters under their owners ("* `Ops.f` - "x" (use "y")");
     # 8: a later sentence of a bullet that deprecates its names ("The `X` name is still
     # available ..., but is deprecated"), `CHANGES.txt` and extensionless `HISTORY`
+    # 9: names under a module's heading (`tornado.gen`) are that module's, "have been
+    # removed. This includes `a`, ..., and `b`", "`a`, and `b` have been removed", "the
+    # `x` decorator/constant/exception ... has been removed"
 }
