@@ -66,3 +66,22 @@ def test_beside_where_a_name_is_defined_only_its_namesakes_are_offered(hub: HubS
     assert all("benchmarks" not in n for n in offered)
     # a name defined nowhere keeps its wider list
     assert "wf.requests.Request" in _did_you_mean(hub, "wf.Reqest")
+
+
+QUALIFIED = {
+    "loop/__init__.py": "",
+    "loop/gen.py": 'def coroutine(func):\n    """Make a coroutine."""\n    return func\n',
+    "queue/__init__.py": "",
+    "queue/api.py": 'class Task:\n    """A queued task."""\n\n    def run(self):\n'
+    '        """Run it."""\n        return 1\n',
+}
+
+
+def test_a_qualifier_that_ends_an_indexed_module_keeps_suggestions_under_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    with tree_hub(tmp_path_factory.mktemp("dymq"), "two", QUALIFIED) as two:
+        # `gen` is no package but the last part of `loop.gen`: no `queue.api.Task`
+        assert _did_you_mean(two, "gen.Task") == []
+        assert _did_you_mean(two, "gen.corutine") == ["loop.gen.coroutine"]
+        assert "queue.api.Task" in _did_you_mean(two, "Tsk")

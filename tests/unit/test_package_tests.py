@@ -1,6 +1,7 @@
 """A test suite shipped inside a package (trio's `trio/_tests/`) is not API: it is left
-out and counted, as a top-level tests/ folder is; a public tests package's helpers and a
-public module named like a test stay."""
+out and counted, as a top-level tests/ folder is, all of it (`huey/tests/base.py`,
+`tornado/test/util.py`) once it holds a test module; a tests package with no test
+module (helpers users import), a public testing module and one named like a test stay."""
 
 from __future__ import annotations
 
@@ -21,9 +22,17 @@ FILES = {
     "pkg/_tests/tutil.py": "def slow():\n    return 1\n",
     "pkg/_core/_tests/test_run.py": "def test_it():\n    assert True\n",
     "pkg/tests/__init__.py": "",
-    "pkg/tests/utils.py": "def run_test():\n    return 1\n",  # users import it
+    "pkg/tests/base.py": "class BaseTestCase:\n    pass\n",  # the suite's helper (huey)
     "pkg/tests/test_utils.py": "def test_run_test():\n    assert True\n",
+    "pkg/test/__init__.py": "",
+    "pkg/test/util.py": "class AsyncHTTPTestCase:\n    pass\n",  # tornado.test.util
+    "pkg/test/data/sample.txt": "fixture\n",
+    "pkg/test/web_test.py": "def test_web():\n    assert True\n",
+    "pkg/testing.py": "class AsyncHTTPTestCase:\n    pass\n",  # public (tornado.testing)
     "pkg/_core/__init__.py": "",
+    "pkg/helpers/__init__.py": "",
+    "pkg/helpers/tests/__init__.py": "",
+    "pkg/helpers/tests/utils.py": "def run_test():\n    return 1\n",  # users import it
 }
 
 
@@ -37,9 +46,11 @@ def test_tests_inside_a_package_are_left_out_with_a_reason(tmp_path: Path) -> No
         "pkg/__init__.py",
         "pkg/core.py",
         "pkg/test_utils.py",
+        "pkg/testing.py",
         "pkg/_core/__init__.py",
-        "pkg/tests/__init__.py",
-        "pkg/tests/utils.py",
+        "pkg/helpers/__init__.py",
+        "pkg/helpers/tests/__init__.py",
+        "pkg/helpers/tests/utils.py",
     }
     why = dict(plan.left_out)
     for rel in (
@@ -48,5 +59,11 @@ def test_tests_inside_a_package_are_left_out_with_a_reason(tmp_path: Path) -> No
         "pkg/_tests/tutil.py",
         "pkg/_core/_tests/test_run.py",
         "pkg/tests/test_utils.py",
+        "pkg/tests/__init__.py",
+        "pkg/tests/base.py",
+        "pkg/test/__init__.py",
+        "pkg/test/util.py",
+        "pkg/test/data/sample.txt",
+        "pkg/test/web_test.py",
     ):
         assert why[rel] == TEST_REASON, rel

@@ -30,7 +30,9 @@ def nearest_names(
     asked for first, and among names spelled alike those whose qualifier reads like the
     one asked (`Console.prnt` -> `rich.console.Console.print` before `rich.print`);
     then what a search for it finds, when spelled like it too. Only related names: under
-    the package asked for when the name starts with an indexed package, and, when a
+    the package asked for when the name starts with an indexed package, under the
+    modules or classes a qualifier is the tail of (`gen.Task` -> only `tornado.gen.*`,
+    or nothing), and, when a
     qualifier is asked, a last part a letter or so off or a qualifier that holds the
     owner asked (`falcon.Response.text` offers no `falcon.bench.TestController.test`);
     only importable names (no def nested in a function, nothing from a test suite
@@ -67,6 +69,12 @@ def nearest_names(
     top = qualifier.split(".", 1)[0]
     package = top if top and module_chunks(hub.store, asked.split(".", 1)[0], source) else ""
     found = [n for n in found if _related(n, tails[n], last, qualifier, package)]
+    if qualifier and not package:
+        # `gen.Task`: `gen` is no package but the tail of `tornado.gen`; only names
+        # under such modules or classes are meant (none when nothing there is close)
+        scopes = _qualifier_scopes(hub, asked.rsplit(".", 1)[0], filters)
+        if scopes:
+            found = [n for n in found if n.lower().startswith(scopes)]
 
     def order(n: str) -> tuple[bool, int, float]:
         spelling = close.index(tails[n]) if tails[n] in close else most
@@ -90,6 +98,26 @@ def _related(name: str, tail: str, last: str, qualifier: str, package: str) -> b
         return True
     owner = qualifier.rsplit(".", 1)[-1]
     return any(_close(owner, part.lower()) for part in name.split(".")[:-1])
+
+
+#: Modules and classes read per qualifier to find those it is the tail of.
+MAX_SCOPES = 50
+
+
+def _qualifier_scopes(hub: HubSession, qualifier: str, filters: SearchFilters) -> tuple[str, ...]:
+    """`module.` or `Class.` prefixes (lowercase) of the indexed modules and classes
+    whose qualified names end with `qualifier` (`gen` -> `tornado.gen.`,
+    `web.RequestHandler` -> `tornado.web.RequestHandler.`); () when none does."""
+    ids = [cid for cid, _ in hub.store.symbol_lookup([qualifier], filters, ["api"], MAX_SCOPES)]
+    want = qualifier.lower()
+    scopes = {
+        symbol + "."
+        for chunk in hub.store.get_chunks(ids)
+        if chunk.metadata.chunk_type in ("module", "class")
+        and (symbol := (chunk.symbol or "").lower())
+        and (symbol == want or symbol.endswith("." + want))
+    }
+    return tuple(sorted(scopes))
 
 
 def _close(asked: str, name: str) -> bool:

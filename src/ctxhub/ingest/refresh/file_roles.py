@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterable
 
 from ctxhub.core.doc_paths import is_aggregate_doc
 from ctxhub.ingest.examples.layout import Example
@@ -47,19 +48,32 @@ _TEST_MODULE = re.compile(r"^(test_.*|.*_test|conftest)\.pyi?$")
 _PACKAGE_TEST_DIRS = frozenset({"tests", "_tests", "test", "_test"})
 
 
-def is_package_test(relpath: str) -> bool:
-    """A test suite shipped inside the package: anything under a private tests folder
-    (`trio/_core/_tests/tutil.py`), a test module under a tests folder
-    (`pkg/tests/test_api.py`), or a `conftest.py`. A public tests package's helpers
-    (`pipecat/tests/utils.py`, which users import) and a module named like a test but
-    outside any tests folder (`aiohttp/test_utils.py`, public API) stay."""
+def package_test_suites(files: Iterable[str]) -> frozenset[str]:
+    """The folders of test suites shipped inside a package: any private tests folder
+    (`trio/_core/_tests/`), and a tests folder holding a test module at any depth
+    (`huey/tests/` with its `test_api.py`, `tornado/test/` with its `web_test.py`):
+    all of such a folder is the suite, its helpers (`huey/tests/base.py`) too. A tests
+    package without a test module (`pipecat/tests/utils.py`, helpers users import)
+    is none. A public testing module (`tornado.testing`) is not named like one."""
+    suites: set[str] = set()
+    for rel in files:
+        parts = rel.split("/")
+        test_module = bool(_TEST_MODULE.match(parts[-1]))
+        for i, folder in enumerate(parts[:-1]):
+            name = folder.lower()
+            if name in _PACKAGE_TEST_DIRS and (test_module or name.startswith("_")):
+                suites.add("/".join(parts[: i + 1]))
+    return frozenset(suites)
+
+
+def is_package_test(relpath: str, suites: frozenset[str]) -> bool:
+    """A file of a test suite shipped inside the package (under one of `suites`, from
+    `package_test_suites`), or a `conftest.py`. A module named like a test outside any
+    tests folder (`aiohttp/test_utils.py`, public API) stays."""
     parts = relpath.split("/")
-    name, folders = parts[-1], [p.lower() for p in parts[:-1]]
-    if name == "conftest.py":
+    if parts[-1] == "conftest.py":
         return True
-    if any(f.startswith("_") and f in _PACKAGE_TEST_DIRS for f in folders):
-        return True
-    return bool(_TEST_MODULE.match(name)) and any(f in _PACKAGE_TEST_DIRS for f in folders)
+    return any("/".join(parts[:i]) in suites for i in range(1, len(parts)))
 
 
 def is_template(rel: str, layout: PackageLayout) -> bool:
@@ -76,11 +90,12 @@ def why_left_out(
     examples: list[Example],
     layout: PackageLayout,
     site_left: dict[str, str],
+    suites: frozenset[str] = frozenset(),
 ) -> str:
     """Why no unit takes a listed file, in a few words the summary groups by."""
     if in_test_dir(rel) and chosen != ["examples"]:  # (an examples folder keeps them)
         return f"under {rel.split('/', 1)[0]}/: tests are not indexed"
-    if is_python_path(rel) and is_package_test(rel) and chosen != ["examples"]:
+    if is_package_test(rel, suites) and chosen != ["examples"]:
         return "a test module inside the package: tests are not indexed"
     if rel in site_left:
         return site_left[rel]
@@ -89,7 +104,8 @@ def why_left_out(
         if reason is not None:
             return f"in an example: {reason}"
     name = posixpath.basename(rel)
-    if HOUSEKEEPING.match(name):
+    # a LICENSE or AUTHORS file (no page) says what it is anywhere
+    if is_housekeeping(rel) or (HOUSEKEEPING.match(name) and not rel.lower().endswith(DOC_EXT)):
         return "repository housekeeping (license, contributing, ...), not docs"
     if is_python_path(rel):
         if chosen and "python" not in chosen:
@@ -104,6 +120,8 @@ def why_left_out(
             return "HTML inside a Python package: a template, not docs"
         if chosen and "docs" not in chosen:
             return "docs is not a kind of this source"
+    if ext_txt(rel) and is_aggregate_doc(rel) and "docs" in chosen:
+        return "an llms .txt file that reads as no Markdown, or beside llms-full.txt"
     if ext_txt(rel) and "docs" in chosen:
         return "a .txt file that reads as no llms dump (nor as Markdown with --kind docs)"
     ext = posixpath.splitext(name)[1].lower()
@@ -114,6 +132,13 @@ def ext_txt(relpath: str) -> bool:
     return relpath.lower().endswith(".txt")
 
 
+def is_housekeeping(relpath: str) -> bool:
+    """A repository's own housekeeping file (LICENSE, CONTRIBUTING.md, SECURITY.md) at
+    the source's root or in a hidden folder there (`.github/`): a page of that name
+    inside a docs tree (Tornado's `guide/security.rst`) is documentation."""
+    parts = relpath.split("/")
+    return bool(HOUSEKEEPING.match(parts[-1])) and (len(parts) == 1 or parts[0].startswith("."))
+
+
 def is_doc(relpath: str) -> bool:
-    name = posixpath.basename(relpath)
-    return relpath.lower().endswith(DOC_EXT) and not HOUSEKEEPING.match(name)
+    return relpath.lower().endswith(DOC_EXT) and not is_housekeeping(relpath)

@@ -211,6 +211,8 @@ def refresh_source(
     left_out = [*snapshot.skipped, *plan.skipped]
     summary.skipped.extend(left_out)
     summary.left_out = list(plan.left_out)
+    for rel, why in plan.left_out:  # the summary counts them by why; `-v` names each one
+        log.info("%s: left out %s: %s", spec.name, rel, why)
     summary.indexed_files = len({m for u in plan.units for m in u.members})
     # Marked `indexing` before the first write: a refresh killed from here on leaves a
     # source that status reports as partial, not chunks without a source.

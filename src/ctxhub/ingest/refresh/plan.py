@@ -50,6 +50,7 @@ from ctxhub.ingest.refresh.file_roles import (
     is_package_test,
     is_template,
     is_text_changelog,
+    package_test_suites,
     why_left_out,
 )
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot
@@ -100,12 +101,11 @@ _PACKAGE_FILES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.
 
 
 def _txt_kind(snapshot: Snapshot, rel: str) -> TextKind | None:
-    """What a `.txt` file holds (an llms dump, Markdown) whatever its name."""
+    """What a `.txt` file holds (an llms dump, Markdown: an llmstxt.org `llms.txt` too)
+    whatever its name."""
     name = posixpath.basename(rel)
-    if name.lower() == "llms.txt" or (
-        # llms-*.txt twins of an llms-full.txt beside them say the same again
-        is_aggregate_doc(rel) and any(f.lower().endswith("llms-full.txt") for f in snapshot.files)
-    ):
+    # llms-*.txt twins of an llms-full.txt beside them say the same again
+    if is_aggregate_doc(rel) and any(f.lower().endswith("llms-full.txt") for f in snapshot.files):
         return None
     try:
         head = snapshot.read(rel)[:HEAD_BYTES]
@@ -120,8 +120,11 @@ def _is_package_root(files: list[str]) -> bool:
 
 def _package_layout(files: list[str]) -> PackageLayout:
     """Which folders are packages, from the Python files that can be API."""
+    suites = package_test_suites(files)
     return PackageLayout.from_paths(
-        f for f in files if is_python_path(f) and not in_test_dir(f) and not is_package_test(f)
+        f
+        for f in files
+        if is_python_path(f) and not in_test_dir(f) and not is_package_test(f, suites)
     )
 
 
@@ -245,8 +248,11 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         if "docs" in chosen
         else set()
     )
+    suites = package_test_suites(files)
     py_files = [
-        f for f in rest if is_python_path(f) and not in_test_dir(f) and not is_package_test(f)
+        f
+        for f in rest
+        if is_python_path(f) and not in_test_dir(f) and not is_package_test(f, suites)
     ]
     layout = PackageLayout.from_paths(py_files)
     packages: set[str] = set()
@@ -273,13 +279,19 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         examples = [*examples, *scripts]
 
     if "docs" in chosen:
-        doc_files = [f for f in rest if f not in claimed and not in_test_dir(f)]
+        doc_files = [
+            f
+            for f in rest
+            if f not in claimed and not in_test_dir(f) and not is_package_test(f, suites)
+        ]
         for rel in doc_files:
             name = posixpath.basename(rel).lower()
             txt = _txt_kind(snapshot, rel) if ext_txt(name) and name != "llms-full.txt" else None
             if name == "llms-full.txt" or txt == "dump":
                 units.append(Unit(key=rel, kind="dump", members=[rel]))
-            elif txt == "markdown" and txt_docs:
+            elif txt == "markdown" and (txt_docs or is_aggregate_doc(rel)):
+                # Markdown saved as .txt in a source said to be docs, or an llmstxt.org
+                # `llms.txt` (H1, summary, facts and links written for agents)
                 units.append(Unit(key=rel, kind="docs", members=[rel]))
             elif is_aggregate_doc(rel):
                 continue
@@ -359,7 +371,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         modules=modules,
         version=snapshot.version or detect_version(snapshot),
         left_out=[
-            (f, why_left_out(f, chosen, examples, layout, site_left))
+            (f, why_left_out(f, chosen, examples, layout, site_left, suites))
             for f in files
             if f not in claimed
         ],
