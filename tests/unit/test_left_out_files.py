@@ -37,12 +37,14 @@ def test_a_docs_page_named_like_housekeeping_is_docs(tmp_path: Path) -> None:
             "guide/security.rst": "Security\n========\n\nSigned cookies and XSRF.\n",
             "contributing.md": "# Contributing\n\nSend patches.\n",
             "SECURITY.md": "# Security policy\n\nMail us.\n",
+            # a vendored project's own, under its conventional upper-case name
+            "vendor/parser/CODE_OF_CONDUCT.md": "# Code of conduct\n\nBe kind.\n",
         },
     )
     plan = plan_units(snapshot_dir(tmp_path))
     assert {u.key for u in plan.units if u.kind == "docs"} == {"index.rst", "guide/security.rst"}
     why = dict(plan.left_out)
-    for rel in ("contributing.md", "SECURITY.md"):
+    for rel in ("contributing.md", "SECURITY.md", "vendor/parser/CODE_OF_CONDUCT.md"):
         assert why[rel] == HOUSEKEEPING, rel
 
 

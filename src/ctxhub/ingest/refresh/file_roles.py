@@ -133,11 +133,16 @@ def ext_txt(relpath: str) -> bool:
 
 
 def is_housekeeping(relpath: str) -> bool:
-    """A repository's own housekeeping file (LICENSE, CONTRIBUTING.md, SECURITY.md) at
-    the source's root or in a hidden folder there (`.github/`): a page of that name
-    inside a docs tree (Tornado's `guide/security.rst`) is documentation."""
+    """A repository's own housekeeping file (LICENSE, CONTRIBUTING.md, SECURITY.md): at
+    the source's root or in a hidden folder there (`.github/`), or anywhere under its
+    conventional upper-case name (a vendored project's `vendor/llhttp/CODE_OF_CONDUCT.md`).
+    A lower-case page of that name inside a docs tree (Tornado's `guide/security.rst`) is
+    documentation."""
     parts = relpath.split("/")
-    return bool(HOUSEKEEPING.match(parts[-1])) and (len(parts) == 1 or parts[0].startswith("."))
+    if not HOUSEKEEPING.match(parts[-1]):
+        return False
+    stem = parts[-1].split(".", 1)[0]
+    return len(parts) == 1 or parts[0].startswith(".") or stem.isupper()
 
 
 def is_doc(relpath: str) -> bool:
