@@ -127,3 +127,27 @@ def test_only_method_names_become_aliases() -> None:
     symbols = {c.symbol for c in extract.chunks}
     assert "mal.storage.ExpireStorage.limit" not in symbols
     assert "mal.storage.ExpireStorage.default" not in symbols
+
+
+def test_an_imported_classs_attribute_is_no_alias_and_keeps_its_docstring() -> None:
+    """`extra = Extra.forbid` (an enum member of another module's class) is a value, not
+    a renamed method: the documented attribute keeps its own chunk. Only a base's method
+    (`other = Storage.peek_data` above) is this class's to rename."""
+    source = textwrap.dedent(
+        """
+        from mal.config import Extra, Mode
+
+
+        class Model:
+            extra = Extra.forbid
+            \"\"\"What to do with fields the model does not declare.\"\"\"
+
+            mode = Mode.strict
+        """
+    )
+    extract = extract_python_file(
+        "mal", "mal/models.py", source, version="1", internal_packages=["mal"]
+    )
+    types = {c.symbol: c.metadata.chunk_type for c in extract.chunks}
+    assert types.get("mal.models.Model.extra") == "attribute"
+    assert "mal.models.Model.mode" not in types

@@ -201,3 +201,19 @@ def test_a_docs_source_reads_its_release_pages_as_changelogs(tmp_path: Path) -> 
         assert all(not h.path.startswith("releases/") for h in ranked.hits)
         answer = check_deprecation(hub, "acme.return_future")
         assert answer.removed and answer.removed_in == "6.0"
+
+
+def test_release_pages_of_a_package_with_docs_are_pages_too(tmp_path: Path) -> None:
+    """With Python and docs both indexed, a release page stays a docs page get_doc opens
+    (never ranked), and its records are read once."""
+    files = {
+        "src/acme/__init__.py": '"""Acme."""\n\n\ndef convert(x):\n    return x\n',
+        "docs/guide.rst": "Guide\n=====\n\nUse acme to convert futures.\n",
+        "docs/releases/v6.0.0.rst": RELEASE_6,
+        "docs/releases/v5.1.0.rst": RELEASE_5,
+    }
+    with tree_hub(tmp_path, "acme", files, kinds=("python", "docs")) as hub:
+        assert "has been removed" in get_doc(hub, path="docs/releases/v6.0.0.rst").content
+        answer = check_deprecation(hub, "acme.return_future")
+        assert answer.removed and answer.removed_in == "6.0"
+        assert len(hub.store.deprecations("acme.return_future")) == 2  # 5.1 and 6.0, once each

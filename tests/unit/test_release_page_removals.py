@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ctxhub.ingest.python.changelog import _in_module
 from ctxhub.tools.deprecation_tools import check_deprecation
 from tests.unit.package_hub import tree_hub
 
@@ -70,3 +71,14 @@ def test_a_removal_under_one_module_is_not_another_modules_namesake(tmp_path: Pa
     with tree_hub(tmp_path, "acme", FILES, kinds=()) as hub:
         answer = check_deprecation(hub, "acme.queue.Task")
         assert answer.found and not answer.removed and not answer.deprecated
+
+
+def test_names_under_a_module_heading_are_qualified_by_what_they_name() -> None:
+    assert _in_module("Task", "tornado.gen") == "tornado.gen.Task"
+    assert _in_module("gen.Task", "tornado.gen") == "tornado.gen.Task"
+    assert _in_module("IOLoop.add_handler", "tornado.ioloop") == "tornado.ioloop.IOLoop.add_handler"
+    # a sibling module's member, named under another module's heading
+    assert _in_module("httputil.HTTPHeaders.get_all", "tornado.web") == (
+        "tornado.httputil.HTTPHeaders.get_all"
+    )
+    assert _in_module("tornado.web.asynchronous", "tornado.gen") == "tornado.web.asynchronous"

@@ -63,7 +63,8 @@ class ReleaseStamp(BaseModel):
     sha256: str
     archive: str  # its file name: an sdist's, or a wheel's when the release has no sdist
     index: str  # how origins name the index it came from (PyPI, or its host)
-    checked: bool  # its sha256 matched the index's or a pinned one (False: none published)
+    #: its sha256 matched the index's or a pinned one (False: none published, or an old stamp)
+    checked: bool
 
 
 @dataclass(frozen=True)
@@ -163,10 +164,11 @@ _LINE_STAMP = re.compile(r"^([0-9a-f]{64})(?: (\S+))?$")
 def _read_stamp(path: Path, default_archive: str) -> ReleaseStamp | None:
     """The cache's stamp, or None when there is none or it is unreadable. A stamp of an
     earlier version (one line) still reads, so a cached release is not fetched again
-    (offline it could not be): pip fetched it from PyPI and checked the index's hash."""
+    (offline it could not be); which index it came from, and whether its hash was
+    checked, that stamp does not say, and neither does this one."""
     try:
         text = path.read_text()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return None
     try:
         return ReleaseStamp.model_validate_json(text)
@@ -175,7 +177,9 @@ def _read_stamp(path: Path, default_archive: str) -> ReleaseStamp | None:
         if line is None:
             return None
         archive = line.group(2) or default_archive
-        return ReleaseStamp(sha256=line.group(1), archive=archive, index="PyPI", checked=True)
+        return ReleaseStamp(
+            sha256=line.group(1), archive=archive, index="an index not recorded", checked=False
+        )
 
 
 def _size(n: int | None) -> str:

@@ -241,8 +241,8 @@ def _module_above(heads: list[tuple[int, int, str]], index: int) -> str | None:
 
 def _in_module(name: str, module: str | None) -> str:
     """`name` as a member of the module its section is about (`Task` under `tornado.gen`
-    is `tornado.gen.Task`; `gen.Task` too); a name written from the package down is
-    kept."""
+    is `tornado.gen.Task`; `gen.Task` too; `httputil.X` under `tornado.web` is the sibling
+    `tornado.httputil.X`); a name written from the package down is kept."""
     if not module:
         return name
     first = name.split(".", 1)[0]
@@ -251,6 +251,9 @@ def _in_module(name: str, module: str | None) -> str:
     parent, _, last = module.rpartition(".")
     if first == last:
         return f"{parent}.{name}" if parent else name
+    if "." in name and first.islower() and parent:
+        # `httputil.HTTPHeaders.get_all` under `tornado.web`: a sibling module's member
+        return f"{parent}.{name}"
     return f"{module}.{name}"
 
 

@@ -18,7 +18,7 @@ from ctxhub.ingest.embed_text import build_embed_text
 from ctxhub.ingest.python.bound_names import bound_qualname
 from ctxhub.ingest.python.callgraph import dotted_chain
 from ctxhub.ingest.python.definition_chunks import FileContext
-from ctxhub.ingest.python.definitions import Definition
+from ctxhub.ingest.python.definitions import Definition, class_bases
 from ctxhub.ingest.python.source import segment
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -29,10 +29,11 @@ def class_alias_chunks(
 ) -> list[Chunk]:
     """One `alias` chunk per name class `d`'s body binds to a method: one defined in the
     same body (as the body reads it so far, an earlier alias followed to its method), a
-    nested class's method (`Inner.run`) or a method of a class the module defines or
-    imports (`Base.method`) when that class is the framework's own: one of this file
-    (`file_methods`: the qualified methods the file defines) only when it defines that
-    method, so `default = Color.red` is no alias. A name the body also binds with a
+    nested class's method (`Inner.run`) or a method of one of the class's own bases
+    (`Base.method`, `Base` written among its bases) when that base is the framework's
+    own: one of this file (`file_methods`: the qualified methods the file defines) only
+    when it defines that method. Any other class's attribute (`default = Color.red`,
+    `extra = Extra.forbid`: an enum member) is no alias. A name the body also binds with a
     `def` or `class` is that definition (`taken`), never an alias."""
     node = d.node
     if not isinstance(node, ast.ClassDef) or d.local_to is not None:
@@ -41,6 +42,7 @@ def class_alias_chunks(
     # what each name of the body stands for so far: defs, then aliases as they come
     methods: dict[str, str] = {}
     classes = {s.name for s in node.body if isinstance(s, ast.ClassDef)}
+    bases = {b.split("[", 1)[0].rsplit(".", 1)[-1] for b in class_bases(node)}
     out: dict[str, Chunk] = {}
     for stmt in node.body:
         if isinstance(stmt, _FUNCTIONS):
@@ -48,7 +50,7 @@ def class_alias_chunks(
             continue
         if not isinstance(stmt, ast.Assign):
             continue
-        target = _method_named(f, stmt.value, owner, methods, classes)
+        target = _method_named(f, stmt.value, owner, methods, classes, bases)
         if target is not None and target.startswith(f"{f.module}.") and target not in file_methods:
             target = None  # an attribute of this file's class, not a method it defines
         if target is None:
@@ -64,7 +66,12 @@ def class_alias_chunks(
 
 
 def _method_named(
-    f: FileContext, value: ast.expr, owner: str, methods: dict[str, str], classes: set[str]
+    f: FileContext,
+    value: ast.expr,
+    owner: str,
+    methods: dict[str, str],
+    classes: set[str],
+    bases: set[str],
 ) -> str | None:
     """The qualified method `value` names, or None when it names no method."""
     chain = dotted_chain(value) if isinstance(value, ast.Name | ast.Attribute) else None
@@ -76,9 +83,10 @@ def _method_named(
         return None  # `a.b.c`: a module's function or an attribute's attribute
     if chain[0] in classes:
         return f"{owner}.{'.'.join(chain)}"
-    # `Base.method`: a class by its name's case (a module's function is no method)
-    if not chain[0].lstrip("_")[:1].isupper() or chain[1].isupper():
-        return None  # `Color.RED`: a constant
+    # `Base.method`: only a base's method is this class's to rename; another class's
+    # attribute is a value (`Mode.strict`, an enum member), `Color.RED` a constant
+    if chain[0] not in bases or chain[1].isupper():
+        return None
     target = bound_qualname(chain, f.ctx.imports, f.ctx.module_names, f.module)
     return target if target is not None and f.ctx.is_internal(target) else None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 37,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 38,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -56,8 +56,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # a deprecated wrapper wraps only a function (never a constant or `__name__`);
     # 37: a method alias in a class body (`pop = peek`, `__repr__ = __str__`) a lookup-only
     # `alias` chunk of its own (`Class.pop`, `alias_of` the method), shadowing a base's
-    # method of that name
-    "docs": 15,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # method of that name; 38: only a base's method (`Base.method`) is aliased from
+    # another class, never another class's attribute (`extra = Extra.forbid`)
+    "docs": 16,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -72,11 +73,12 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # holding both the page's lines and included ones names the included file's lines
     # (`included_parts`); 14: one release's page in a release-notes folder
     # (`releases/v6.0.0.rst`) is a changelog: lookup-only
-    # 15: as changelog 9 (a docs-only source's release pages read their records)
+    # 15: as changelog 9 (a docs-only source's release pages read their records); 16: as
+    # changelog 10
     "dump": 2,  # 2: as docs 7
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
-    "changelog": 9,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 10,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -92,5 +94,6 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # available ..., but is deprecated"), `CHANGES.txt` and extensionless `HISTORY`
     # 9: names under a module's heading (`tornado.gen`) are that module's, "have been
     # removed. This includes `a`, ..., and `b`", "`a`, and `b` have been removed", "the
-    # `x` decorator/constant/exception ... has been removed"
+    # `x` decorator/constant/exception ... has been removed"; 10: a sibling module's member under
+    # a module's heading (`httputil.X` under `tornado.web`) is `tornado.httputil.X`
 }

@@ -33,6 +33,7 @@ from ctxhub.ingest.examples.package_scripts import (
     package_roots,
     package_script_examples,
 )
+from ctxhub.ingest.python.changelog_files import is_release_page
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
 from ctxhub.ingest.python.modules import (
     PackageLayout,
@@ -267,6 +268,8 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 claimed.add(rel)
         for rel in rest:
             if is_text_changelog(rel) and not in_test_dir(rel) and rel not in include_pages:
+                if "docs" in chosen and is_release_page(rel):
+                    continue  # a page of the docs site (`doc` opens it), records read there
                 units.append(Unit(key=rel, kind="changelog", members=[rel]))
                 claimed.add(rel)
         # scripts in the package's non-package folders (templates, scaffolds): examples
