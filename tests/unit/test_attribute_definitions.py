@@ -10,16 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.config import Settings
 from ctxhub.core.errors import NotFoundError
 from ctxhub.core.knowledge import Chunk
-from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.python.chunks import extract_python_file
-from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, deprecation_tools, search_tools
+from tests.unit.package_hub import tree_hub
 
 RESPONSE = '''\
 """Responses."""
@@ -109,24 +105,13 @@ def test_each_documented_attribute_is_a_lookup_only_definition() -> None:
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[HubSession]:
-    package = tmp_path / "pkg" / "acme"
-    package.mkdir(parents=True)
     # the package re-exports the class: `acme.Response.stream` is the public spelling
-    (package / "__init__.py").write_text('"""Acme."""\nfrom acme.response import Response\n')
-    (package / "response.py").write_text(RESPONSE)
-    home = tmp_path / "home"
-    home.mkdir()
-    embedder = HashingEmbedder(dim=64)
-    spec = SourceSpec(name="acme", kind=["python"], path=str(tmp_path / "pkg"))
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [spec], home / "sources", embedder)
-    set_embedder(embedder)
-    try:
-        with HubSession(Settings(home=home)) as session:
-            yield session
-    finally:
-        set_embedder(None)
+    files = {
+        "acme/__init__.py": '"""Acme."""\nfrom acme.response import Response\n',
+        "acme/response.py": RESPONSE,
+    }
+    with tree_hub(tmp_path, "acme", files) as session:
+        yield session
 
 
 def test_an_attribute_opens_by_its_name_and_through_a_re_export(hub: HubSession) -> None:

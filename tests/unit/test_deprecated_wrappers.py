@@ -10,14 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.config import Settings
-from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.python.chunks import extract_python_file
-from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, deprecation_tools
+from tests.unit.package_hub import tree_hub
 
 DEPRECATION = """\
 import functools
@@ -132,24 +128,13 @@ def test_a_decorator_factory_or_a_helper_given_a_constant_wraps_nothing() -> Non
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[HubSession]:
-    package = tmp_path / "pkg" / "acme"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text('"""Acme."""\n')
-    (package / "deprecation.py").write_text(DEPRECATION)
-    (package / "util.py").write_text(UTIL)
-    home = tmp_path / "home"
-    home.mkdir()
-    embedder = HashingEmbedder(dim=64)
-    spec = SourceSpec(name="acme", kind=["python"], path=str(tmp_path / "pkg"))
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [spec], home / "sources", embedder)
-    set_embedder(embedder)
-    try:
-        with HubSession(Settings(home=home)) as session:
-            yield session
-    finally:
-        set_embedder(None)
+    files = {
+        "acme/__init__.py": '"""Acme."""\n',
+        "acme/deprecation.py": DEPRECATION,
+        "acme/util.py": UTIL,
+    }
+    with tree_hub(tmp_path, "acme", files) as session:
+        yield session
 
 
 def test_snippet_opens_a_wrapped_name(hub: HubSession) -> None:

@@ -8,15 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.config import Settings
 from ctxhub.core.knowledge import Chunk
-from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.python.chunks import extract_python_file
-from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, deprecation_tools, search_tools
+from tests.unit.package_hub import tree_hub
 
 MODULE = '''\
 """Processors."""
@@ -104,25 +100,14 @@ def test_type_variables_and_a_private_modules_all_make_no_instances() -> None:
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[HubSession]:
-    package = tmp_path / "pkg" / "acme"
-    package.mkdir(parents=True)
     # the package re-exports one instance (`acme.structured` is importable)
-    (package / "__init__.py").write_text('"""Acme."""\nfrom acme.processors import structured\n')
-    (package / "tracebacks.py").write_text("class Transformer:\n    pass\n")
-    (package / "processors.py").write_text(MODULE)
-    home = tmp_path / "home"
-    home.mkdir()
-    embedder = HashingEmbedder(dim=64)
-    spec = SourceSpec(name="acme", kind=["python"], path=str(tmp_path / "pkg"))
-    with SQLiteStore(home / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [spec], home / "sources", embedder)
-    set_embedder(embedder)
-    try:
-        with HubSession(Settings(home=home)) as session:
-            yield session
-    finally:
-        set_embedder(None)
+    files = {
+        "acme/__init__.py": '"""Acme."""\nfrom acme.processors import structured\n',
+        "acme/tracebacks.py": "class Transformer:\n    pass\n",
+        "acme/processors.py": MODULE,
+    }
+    with tree_hub(tmp_path, "acme", files) as session:
+        yield session
 
 
 def test_instances_are_searchable_resolvable_and_checked(hub: HubSession) -> None:
