@@ -9,19 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.config import Settings
 from ctxhub.core.budget import elide_signature, estimate_tokens
 from ctxhub.core.knowledge import Hit, SearchResponse
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh.incremental import refresh
 from ctxhub.search.budget import SIGNATURE_CHARS, to_hits
 from ctxhub.search.rank import Candidate
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, render
 from ctxhub.tools.fit import fit_search
 from tests.conftest import make_chunk
+from tests.unit.package_hub import tree_hub
 
 DOC = "Explains this parameter at length. " * 40
 
@@ -98,9 +94,6 @@ def test_fit_search_counts_the_hits_it_asked_away_and_the_text_says_so() -> None
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[HubSession]:
-    pkg = tmp_path / "proj" / "pkg"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
     params = "".join(
         f'    p{i}: Annotated[\n        str | None,\n        Doc(\n            """\n'
         + "            Explains this parameter at length.\n" * 30
@@ -108,19 +101,12 @@ def hub(tmp_path: Path) -> Iterator[HubSession]:
         for i in range(20)
     )
     body = "".join(f"    value_{i} = p0 or {i}\n" for i in range(10))
-    (pkg / "params.py").write_text(
+    module = (
         "from typing import Annotated, Any\n\nfrom annotated_doc import Doc\n\n\n"
         f"def option(\n{params}) -> Any:\n{body}    return value_9\n"
     )
-    embedder = HashingEmbedder(dim=64)
-    spec = SourceSpec(name="pkg", kind=["python"], path=str(tmp_path / "proj"))
-    with SQLiteStore(tmp_path / "home" / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [spec], tmp_path / "home" / "sources", embedder)
-    set_embedder(embedder)
-    with HubSession(Settings(home=tmp_path / "home")) as h:
+    with tree_hub(tmp_path, "pkg", {"pkg/__init__.py": "", "pkg/params.py": module}) as h:
         yield h
-    set_embedder(None)
 
 
 @pytest.mark.parametrize("max_tokens", [500, 8000])

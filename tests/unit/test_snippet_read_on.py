@@ -9,23 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from ctxhub.config import Settings
 from ctxhub.core.limits import DEFAULT_LINES
-from ctxhub.embed.hashing import HashingEmbedder
-from ctxhub.ingest.refresh.incremental import refresh
-from ctxhub.session import HubSession, set_embedder
-from ctxhub.sources.base import SourceSpec
-from ctxhub.store.sqlite.store import SQLiteStore
+from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, render
+from tests.unit.package_hub import tree_hub
 
 METHODS = 60  # 5 lines each: a class of about 300 lines
 
 
 @pytest.fixture
 def hub(tmp_path: Path) -> Iterator[HubSession]:
-    pkg = tmp_path / "proj" / "pkg"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
     methods = "".join(
         f"    def method_{i}(self, x):\n"
         f'        """Method {i}."""\n'
@@ -33,16 +26,9 @@ def hub(tmp_path: Path) -> Iterator[HubSession]:
         f"        return y\n\n"
         for i in range(METHODS)
     )
-    (pkg / "big.py").write_text(f'class Big:\n    """A large class."""\n\n{methods}')
-    embedder = HashingEmbedder(dim=64)
-    spec = SourceSpec(name="pkg", kind=["python"], path=str(tmp_path / "proj"))
-    with SQLiteStore(tmp_path / "home" / "ctxhub.db") as store:
-        store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [spec], tmp_path / "home" / "sources", embedder)
-    set_embedder(embedder)
-    with HubSession(Settings(home=tmp_path / "home")) as h:
+    big = f'class Big:\n    """A large class."""\n\n{methods}'
+    with tree_hub(tmp_path, "pkg", {"pkg/__init__.py": "", "pkg/big.py": big}) as h:
         yield h
-    set_embedder(None)
 
 
 def test_a_truncated_snippet_names_the_call_and_the_options_that_show_the_rest(
