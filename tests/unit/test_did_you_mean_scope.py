@@ -85,3 +85,24 @@ def test_a_qualifier_that_ends_an_indexed_module_keeps_suggestions_under_it(
         assert _did_you_mean(two, "gen.Task") == []
         assert _did_you_mean(two, "gen.corutine") == ["loop.gen.coroutine"]
         assert "queue.api.Task" in _did_you_mean(two, "Tsk")
+
+
+REEXPORTED = {
+    "srv/__init__.py": "",
+    "srv/web_response.py": 'class Response:\n    """An HTTP response."""\n',
+    "srv/web.py": "from .web_response import Response\n\n"
+    '__all__ = ["Response", "run_app"]\n\n\n'
+    'def run_app(app):\n    """Run an app."""\n    return app\n',
+    "other/__init__.py": "",
+    "other/replies.py": 'class Responses:\n    """Not what srv.web holds."""\n',
+}
+
+
+def test_a_qualifier_keeps_the_names_its_module_re_exports(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    with tree_hub(tmp_path_factory.mktemp("dymr"), "srv", REEXPORTED) as srv:
+        # `web` is the tail of `srv.web`, which defines no Response but re-exports one
+        assert _did_you_mean(srv, "web.Respnse") == ["srv.web.Response"]
+        assert _did_you_mean(srv, "srv.web.Respnse") == ["srv.web.Response"]
+        assert _did_you_mean(srv, "web.run_ap") == ["srv.web.run_app"]

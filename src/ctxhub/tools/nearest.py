@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import difflib
+from typing import NamedTuple
 
-from ctxhub.core.knowledge import SearchFilters, SearchRequest
+from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest
 from ctxhub.core.nesting import is_nested
 from ctxhub.search.reexports import module_chunks, public_paths
 from ctxhub.session import HubSession
@@ -67,14 +68,8 @@ def nearest_names(
                 tails[defined] = name
                 found.append(defined)
     top = qualifier.split(".", 1)[0]
-    package = top if top and module_chunks(hub.store, asked.split(".", 1)[0], source) else ""
-    found = [n for n in found if _related(n, tails[n], last, qualifier, package)]
-    if qualifier and not package:
-        # `gen.Task`: `gen` is no package but the tail of `tornado.gen`; only names
-        # under such modules or classes are meant (none when nothing there is close)
-        scopes = _qualifier_scopes(hub, asked.rsplit(".", 1)[0], filters)
-        if scopes:
-            found = [n for n in found if n.lower().startswith(scopes)]
+    scope = typed_scope(hub, asked.rsplit(".", 1)[0] if qualifier else "", source)
+    found = [n for n in found if scope.holds(n) and _related(n, tails[n], last, qualifier)]
 
     def order(n: str) -> tuple[bool, int, float]:
         spelling = close.index(tails[n]) if tails[n] in close else most
@@ -86,14 +81,11 @@ def nearest_names(
     return [n for n in as_imported(hub, ranked) if n != asked][:most]
 
 
-def _related(name: str, tail: str, last: str, qualifier: str, package: str) -> bool:
-    """Whether `name` (its last part `tail`) may be what `qualifier.last` meant: inside
-    the package asked (when it is an indexed one), and, under a qualifier, spelled a
-    letter or so off or held by the owner asked (`Response.text` ->
+def _related(name: str, tail: str, last: str, qualifier: str) -> bool:
+    """Whether `name` (its last part `tail`) may be what `qualifier.last` meant: under a
+    qualifier, spelled a letter or so off or held by the owner asked (`Response.text` ->
     `falcon.response.Response.set_text`); an undotted name needs only be spelled alike,
     as `close` and the search hits already are."""
-    if package and name.split(".", 1)[0].lower() != package:
-        return False
     if not qualifier or _close(last, tail):
         return True
     owner = qualifier.rsplit(".", 1)[-1]
@@ -104,20 +96,60 @@ def _related(name: str, tail: str, last: str, qualifier: str, package: str) -> b
 MAX_SCOPES = 50
 
 
-def _qualifier_scopes(hub: HubSession, qualifier: str, filters: SearchFilters) -> tuple[str, ...]:
-    """`module.` or `Class.` prefixes (lowercase) of the indexed modules and classes
-    whose qualified names end with `qualifier` (`gen` -> `tornado.gen.`,
-    `web.RequestHandler` -> `tornado.web.RequestHandler.`); () when none does."""
+class Scope(NamedTuple):
+    """Where a typed qualifier points: names under `prefixes` (lowercase `pkg.`,
+    `pkg.mod.`, `pkg.mod.Class.`) and the definitions its modules re-export
+    (`exported`, lowercase), with what they hold; `prefixes` () holds everything."""
+
+    prefixes: tuple[str, ...] = ()
+    exported: frozenset[str] = frozenset()
+
+    def holds(self, name: str) -> bool:
+        if not self.prefixes:
+            return True
+        lowered = name.lower()
+        if lowered.startswith(self.prefixes):
+            return True
+        parts = lowered.split(".")
+        return any(".".join(parts[:n]) in self.exported for n in range(len(parts), 1, -1))
+
+
+def typed_scope(hub: HubSession, qualifier: str, source: str | None = None) -> Scope:
+    """The scope of `qualifier` as typed: the package it starts with when that is an
+    indexed one (`aiohttp.web` -> `aiohttp.`), else the modules and classes whose
+    qualified names end with it (`gen` -> `tornado.gen.`, `web.RequestHandler` ->
+    `tornado.web.RequestHandler.`), and in both what the modules it names re-export
+    (`aiohttp.web` re-exports `aiohttp.web_response.Response`: a name defined elsewhere
+    that users reach through it). Holds everything without a qualifier or when nothing
+    indexed is named so (a qualifier that names nothing says nothing of where to look)."""
+    if not qualifier:
+        return Scope()
+    top = qualifier.split(".", 1)[0]
+    if module_chunks(hub.store, top, source):
+        named = module_chunks(hub.store, qualifier, source)
+        return Scope((top.lower() + ".",), _exports(named))
+    filters = SearchFilters(source=[source] if source else None)
     ids = [cid for cid, _ in hub.store.symbol_lookup([qualifier], filters, ["api"], MAX_SCOPES)]
     want = qualifier.lower()
-    scopes = {
-        symbol + "."
+    named = [
+        chunk
         for chunk in hub.store.get_chunks(ids)
         if chunk.metadata.chunk_type in ("module", "class")
         and (symbol := (chunk.symbol or "").lower())
         and (symbol == want or symbol.endswith("." + want))
-    }
-    return tuple(sorted(scopes))
+    ]
+    prefixes = sorted({(c.symbol or "").lower() + "." for c in named})
+    return Scope(tuple(prefixes), _exports(named))
+
+
+def _exports(chunks: list[Chunk]) -> frozenset[str]:
+    """What the module chunks among `chunks` declare as their API (`extra.exports`)."""
+    return frozenset(
+        str(name).lower()
+        for c in chunks
+        if c.metadata.chunk_type == "module"
+        for name in c.metadata.extra.get("exports", ())
+    )
 
 
 def _close(asked: str, name: str) -> bool:
