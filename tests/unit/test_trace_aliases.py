@@ -70,3 +70,17 @@ def test_a_class_traces_its_constructor_and_a_function_is_no_alias(hub: HubSessi
     plain = trace_tools.trace_calls(hub, "als.app.build")
     assert plain.alias is None
     assert "als.handlers.ListenerHandler" in {n.symbol for n in plain.nodes}
+
+
+def test_deeper_callees_go_on_through_an_alias_or_a_class_reached(hub: HubSession) -> None:
+    # below the root, an alias is traced as the class it names, and a class as its
+    # `__init__`, as the root is: what constructing it runs is listed one level down
+    for root, reached in (
+        ("als.app.build_by_alias", "als.handlers.listener"),
+        ("als.app.build", "als.handlers.ListenerHandler"),
+    ):
+        shallow = trace_tools.trace_calls(hub, root, depth=1)
+        assert {n.symbol for n in shallow.nodes} == {reached}, root
+        deep = trace_tools.trace_calls(hub, root, depth=2)
+        below = [(n.symbol, n.depth, n.via) for n in deep.nodes if n.depth == 2]
+        assert below == [("als.handlers.check_name", 2, reached)], root

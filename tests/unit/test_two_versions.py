@@ -50,6 +50,19 @@ def _main(padding: int) -> str:
     )
 
 
+def _tools(padding: int) -> str:
+    """A module with an alias of `get_command` and a call through it; `padding` lines
+    move them down (the installed version's come first here, unlike `_main`'s)."""
+    return (
+        "from tv.main import get_command\n" + "\n" * padding + "\n\nfetch = get_command\n\n\n"
+        "def use_fetch(app):\n"
+        '    """Fetch the command of an app."""\n'
+        "    command = fetch(app)\n"
+        "    command.level = 3\n"
+        "    return command\n"
+    )
+
+
 def _readme(source: str, package: str) -> str:
     return (
         f"# {package}\n\n## Configure the app\n\nConfigure the app with a Config: set its"
@@ -67,6 +80,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
         (pkg / "__init__.py").write_text("from tv.main import App\n")
         (pkg / "main.py").write_text(_main(padding))
         (pkg / "models.py").write_text(MODELS)
+        (pkg / "tools.py").write_text(_tools(40 - padding))
         (root / name / "README.md").write_text(_readme(name, "tv"))
         specs.append(SourceSpec(name=name, kind=["python", "docs"], path=str(root / name)))
     # another package with a page of the same path: another answer, never folded
@@ -151,6 +165,19 @@ def test_a_call_graph_names_the_other_sources_of_its_root(hub: HubSession) -> No
     assert trace.other_sources == ["tv-old"]
     assert "also defined in: tv-old" in call_trace(trace)
     assert trace_tools.trace_calls(hub, "App.__call__", source="tv").other_sources == []
+
+
+def test_callers_of_an_alias_in_both_versions_stay_in_the_roots_source(
+    hub: HubSession,
+) -> None:
+    # the older version's alias comes last among the aliases found: the calls written
+    # by the alias are still read from the installed version's, the root's
+    trace = trace_tools.trace_calls(hub, "tv.tools.fetch", "callers")
+    root = hub.store.get_chunks([trace.id])[0]
+    assert (root.symbol, root.source) == ("tv.main.get_command", "tv")
+    nodes = hub.store.get_chunks([n.id for n in trace.nodes])
+    assert "tv.tools.use_fetch" in {c.symbol for c in nodes}
+    assert {c.source for c in nodes} == {"tv"}
 
 
 def test_installed_ranks_put_the_installed_version_first(hub: HubSession) -> None:

@@ -37,6 +37,29 @@ def _fit_nodes(trace: CallTrace, max_tokens: int) -> CallTrace:
     return trace
 
 
+def _constructor(hub: HubSession, chunk: Chunk) -> Chunk:
+    """A class body calls little; what constructing it runs is its `__init__` (when
+    indexed); any other chunk is itself."""
+    if chunk.metadata.chunk_type != "class":
+        return chunk
+    init = resolve.find_symbol(hub.store, f"{chunk.symbol}.__init__", chunk.source)[0]
+    return next((c for c in init if c.metadata.chunk_type == "method"), chunk)
+
+
+def _traced_as(hub: HubSession, chunk: Chunk, direction: str) -> Chunk:
+    """The chunk whose edges a node reached below the root is traced by, as the root is:
+    an alias (`listener = ListenerHandler`) by the definition it names in its own
+    source, and for callees a class by its `__init__`."""
+    if chunk.metadata.chunk_type == "alias":
+        found, how = resolve.through_alias(hub.store, [chunk], "")
+        if how == "alias":
+            found, _stubs = resolve.runtime_first(hub.store, found)
+            defined = [c for c in found if c.metadata.chunk_type != "alias"]
+            own = [c for c in defined if c.source == chunk.source] or defined
+            chunk = own[0] if own else chunk
+    return _constructor(hub, chunk) if direction == "callees" else chunk
+
+
 def trace_calls(
     hub: HubSession,
     symbol: str,
@@ -56,13 +79,19 @@ def trace_calls(
         raise InputError("symbol must not be empty")
     check_sources(hub.store, source)
     found, how = resolve.find_symbol(hub.store, symbol, source)
+    asked = found[0] if found and found[0].metadata.chunk_type == "alias" else None
     # an alias (`websocket_listener = WebsocketListenerRouteHandler`) is traced as the
     # definition it names: the alias line itself calls nothing
     found, how = resolve.through_alias(hub.store, found, how)
-    alias = found[-1] if how == "alias" else None
+    # the same alias in each version of a package indexed (one per source)
+    aliases = [
+        c
+        for c in found
+        if how == "alias" and asked is not None and c.metadata.chunk_type == "alias"
+        if c.symbol == asked.symbol
+    ]
     found, _stubs = resolve.runtime_first(hub.store, found)
-    if alias is not None:
-        found = [c for c in found if c.id != alias.id]
+    found = [c for c in found if c.id not in {a.id for a in aliases}]
     found = [c for c in found if c.metadata.chunk_type in ("method", "function")] or found
     if not found:
         raise NotFoundError(missing_symbol(hub, symbol, source, "function or method"))
@@ -70,17 +99,19 @@ def trace_calls(
     choice = ambiguity.choose(hub.store, found)
     found, elsewhere = installed_first_of(hub, choice.found)
     root = found[0]
-    if direction == "callees" and root.metadata.chunk_type == "class":
-        # a class body calls little; what constructing it runs is its `__init__`
-        init = resolve.find_symbol(hub.store, f"{root.symbol}.__init__", root.source)[0]
-        root = next((c for c in init if c.metadata.chunk_type == "method"), root)
+    # the alias of the root's own version: its callers are in that version too
+    alias = next((c for c in aliases if c.source == root.source), None)
+    alias = alias or (aliases[0] if aliases else None)
+    if direction == "callees":
+        root = _constructor(hub, root)
     nodes: list[CallNode] = []
     unresolved: list[str] = []
     seen = {root.id}
-    queue: deque[tuple[Chunk, int]] = deque([(root, 1)])
+    # (the chunk whose edges are read, its level, the node it stands for)
+    queue: deque[tuple[Chunk, int, str]] = deque([(root, 1, root.symbol or root.path)])
     truncated = False
     while queue:
-        current, level = queue.popleft()
+        current, level, via = queue.popleft()
         if direction == "callees":
             edges, missing = call_edges.callees(hub.store, current)
             if level == 1:
@@ -104,7 +135,7 @@ def trace_calls(
                     path=target.path,
                     line_start=target.line_start,
                     depth=level,
-                    via=current.symbol or current.path,
+                    via=via,
                     name=edge.name,
                     through=edge.through,
                     nested=edge.nested,
@@ -112,7 +143,8 @@ def trace_calls(
                 )
             )
             if level < depth:
-                queue.append((target, level + 1))
+                traced = _traced_as(hub, target, direction)
+                queue.append((traced, level + 1, target.symbol or target.path))
     trace = CallTrace(
         symbol=root.symbol or symbol,
         id=root.id,
