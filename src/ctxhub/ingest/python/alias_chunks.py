@@ -25,7 +25,11 @@ from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta
 from ctxhub.ingest.embed_text import build_embed_text
 from ctxhub.ingest.python.bound_names import bound_qualname
 from ctxhub.ingest.python.callgraph import alias_targets, dotted_chain
-from ctxhub.ingest.python.definition_chunks import FileContext, instance_assignment
+from ctxhub.ingest.python.definition_chunks import (
+    FileContext,
+    documented_span,
+    instance_assignment,
+)
 from ctxhub.ingest.python.deprecated_wrappers import deprecated_wrappers
 
 #: Calls whose result is their first argument with some arguments already bound.
@@ -37,7 +41,7 @@ def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> l
     (`s = attributes = attrs`)."""
     out: list[Chunk] = []
     instances = _instances(f, tree, defined)
-    for stmt in tree.body:
+    for stmt, following in zip(tree.body, [*tree.body[1:], None], strict=False):
         if isinstance(stmt, ast.ImportFrom):
             out.extend(_import_aliases(f, stmt, defined))
         if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
@@ -58,11 +62,11 @@ def alias_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> l
             target = ".".join([instances[chain[0]], *chain[1:]])
         if target is None or not f.ctx.is_internal(target):
             continue  # an alias of a constant or of another library's name: not an API
-        end = stmt.end_lineno or stmt.lineno
-        text = "\n".join(line.rstrip() for line in f.lines[stmt.lineno - 1 : end]).strip()
+        span = documented_span(stmt, following)  # with the docstring under it
+        text = "\n".join(line.rstrip() for line in f.lines[span[0] - 1 : span[1]]).strip()
         for name in _bound_names(stmt):
             if name not in defined:
-                out.append(_alias_chunk(f, (stmt.lineno, end), text or name, name, target, bound))
+                out.append(_alias_chunk(f, span, text or name, name, target, bound))
     # a name bound twice is one chunk (one id): the later binding, as at import time
     return list({c.id: c for c in out}.values())
 
@@ -162,9 +166,10 @@ def wrapper_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) ->
     """One chunk per name bound to a function wrapped by a deprecation decorator, its
     `wraps` the target qualified as the module binds it and `wrapped_by` the decorator."""
     out: list[Chunk] = []
+    after = {id(s): n for s, n in zip(tree.body, tree.body[1:], strict=False)}
     for wrapper in deprecated_wrappers(tree.body):
         stmt = wrapper.statement
-        span = (stmt.lineno, stmt.end_lineno or stmt.lineno)
+        span = documented_span(stmt, after.get(id(stmt)))
         text = "\n".join(line.rstrip() for line in f.lines[span[0] - 1 : span[1]]).strip()
         target = _qualified(f, wrapper.target, defined)
         decorator = wrapper.decorator

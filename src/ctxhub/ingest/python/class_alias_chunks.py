@@ -17,7 +17,7 @@ from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta
 from ctxhub.ingest.embed_text import build_embed_text
 from ctxhub.ingest.python.bound_names import bound_qualname
 from ctxhub.ingest.python.callgraph import dotted_chain
-from ctxhub.ingest.python.definition_chunks import FileContext
+from ctxhub.ingest.python.definition_chunks import FileContext, documented_span
 from ctxhub.ingest.python.definitions import Definition, class_bases
 from ctxhub.ingest.python.source import segment
 
@@ -44,7 +44,7 @@ def class_alias_chunks(
     classes = {s.name for s in node.body if isinstance(s, ast.ClassDef)}
     bases = {b.split("[", 1)[0].rsplit(".", 1)[-1] for b in class_bases(node)}
     out: dict[str, Chunk] = {}
-    for stmt in node.body:
+    for stmt, following in zip(node.body, [*node.body[1:], None], strict=False):
         if isinstance(stmt, _FUNCTIONS):
             methods[stmt.name] = f"{owner}.{stmt.name}"
             continue
@@ -55,7 +55,7 @@ def class_alias_chunks(
             target = None  # an attribute of this file's class, not a method it defines
         if target is None:
             continue
-        span = (stmt.lineno, stmt.end_lineno or stmt.lineno)
+        span = documented_span(stmt, following)  # with the docstring under it
         content = segment(f.lines, *span)
         for name in (t.id for t in stmt.targets if isinstance(t, ast.Name)):
             methods[name] = target

@@ -137,8 +137,7 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
         if cls is None and chain[0] in f.ctx.imports.bindings:
             cls = f.ctx.imports.qualify(".".join(chain))
         cls = cls or ".".join(chain)
-        end = following.end_lineno if doc is not None and following is not None else None
-        span = (stmt.lineno, end or stmt.end_lineno or stmt.lineno)
+        span = documented_span(stmt, following)
         symbol = f"{f.module}.{name}"
         content = segment(f.lines, *span)
         # `DEBUG = _get_environ_bool("TEXTUAL_DEBUG")` is a value a function returns,
@@ -182,6 +181,15 @@ def instance_assignment(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
     if isinstance(target, ast.Name) and isinstance(value, ast.Call):
         return target.id, value
     return None
+
+
+def documented_span(stmt: ast.stmt, following: ast.stmt | None) -> tuple[int, int]:
+    """The lines of a binding `stmt` and of the string literal right after it, when there
+    is one: the attribute docstring Sphinx reads as the name's documentation."""
+    end = stmt.end_lineno or stmt.lineno
+    if following is not None and _attribute_docstring(following) is not None:
+        end = following.end_lineno or end
+    return stmt.lineno, end
 
 
 def _attribute_docstring(stmt: ast.stmt | None) -> str | None:
