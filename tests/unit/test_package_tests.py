@@ -1,7 +1,8 @@
 """A test suite shipped inside a package (trio's `trio/_tests/`) is not API: it is left
 out and counted, as a top-level tests/ folder is, all of it (`huey/tests/base.py`,
 `tornado/test/util.py`) once it holds a test module; a tests package with no test
-module (helpers users import), a public testing module and one named like a test stay."""
+module (helpers users import; a `conftest.py` is none), a public testing module and one
+named like a test stay."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ FILES = {
     "pkg/helpers/__init__.py": "",
     "pkg/helpers/tests/__init__.py": "",
     "pkg/helpers/tests/utils.py": "def run_test():\n    return 1\n",  # users import it
+    # pytest's config beside them is no test: the folder is still no suite
+    "pkg/helpers/tests/conftest.py": "import pytest\n",
 }
 
 
@@ -65,5 +68,6 @@ def test_tests_inside_a_package_are_left_out_with_a_reason(tmp_path: Path) -> No
         "pkg/test/util.py",
         "pkg/test/data/sample.txt",
         "pkg/test/web_test.py",
+        "pkg/helpers/tests/conftest.py",
     ):
         assert why[rel] == TEST_REASON, rel

@@ -42,8 +42,9 @@ def in_test_dir(relpath: str) -> bool:
     return "/" in relpath and first in TEST_DIRS
 
 
-#: A test module's file name (pytest's default patterns) and pytest's own config file.
-_TEST_MODULE = re.compile(r"^(test_.*|.*_test|conftest)\.pyi?$")
+#: A test module's file name (pytest's default patterns). pytest's own config file
+#: (`conftest.py`) is no evidence of tests: it sits beside helpers too.
+_TEST_MODULE = re.compile(r"^(test_.*|.*_test)\.pyi?$")
 #: Folders of tests inside a package (`trio/_tests/`, `pkg/tests/test_x.py`).
 _PACKAGE_TEST_DIRS = frozenset({"tests", "_tests", "test", "_test"})
 
@@ -53,8 +54,9 @@ def package_test_suites(files: Iterable[str]) -> frozenset[str]:
     (`trio/_core/_tests/`), and a tests folder holding a test module at any depth
     (`huey/tests/` with its `test_api.py`, `tornado/test/` with its `web_test.py`):
     all of such a folder is the suite, its helpers (`huey/tests/base.py`) too. A tests
-    package without a test module (`pipecat/tests/utils.py`, helpers users import)
-    is none. A public testing module (`tornado.testing`) is not named like one."""
+    package without a test module (`pipecat/tests/utils.py`, helpers users import; a
+    `conftest.py` beside them is no test module) is none. A public testing module
+    (`tornado.testing`) is not named like one."""
     suites: set[str] = set()
     for rel in files:
         parts = rel.split("/")
