@@ -74,3 +74,31 @@ def test_each_left_out_file_is_logged_with_its_reason(
     with SQLiteStore(tmp_path / "ctxhub.db") as store, caplog.at_level(logging.INFO):
         refresh(store, [SourceSpec(name="w", path=str(docs))], tmp_path, None)
     assert f"w: left out LICENSE: {HOUSEKEEPING}" in caplog.messages
+
+
+DUMP = (
+    "# Guide\nSource: https://widget.dev/guide\n\nDefining tasks.\n\n"
+    "# Retries\nSource: https://widget.dev/retries\n\nRetrying a task.\n"
+)
+
+
+def test_an_llms_txt_is_a_pointer_only_beside_an_llms_full_txt_in_its_own_folder(
+    tmp_path: Path,
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "index.md": "# Widget\n\nThe widget guide.\n",
+            "extras/llms.txt": LLMS_TXT,
+            "site/llms.txt": LLMS_TXT,
+            "site/llms-full.txt": DUMP,
+        },
+    )
+    plan = plan_units(snapshot_dir(tmp_path))
+    kinds = {u.key: u.kind for u in plan.units}
+    # an llms-full.txt in another folder says nothing of this one's llms.txt
+    assert kinds.get("extras/llms.txt") == "docs"
+    assert kinds.get("site/llms-full.txt") == "dump"
+    # the one beside it says the same again: left out, with the reason
+    assert "site/llms.txt" not in kinds
+    assert "beside llms-full.txt" in dict(plan.left_out)["site/llms.txt"]

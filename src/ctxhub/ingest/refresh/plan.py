@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import posixpath
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -105,14 +106,24 @@ def _txt_kind(snapshot: Snapshot, rel: str) -> TextKind | None:
     """What a `.txt` file holds (an llms dump, Markdown: an llmstxt.org `llms.txt` too)
     whatever its name."""
     name = posixpath.basename(rel)
-    # llms-*.txt twins of an llms-full.txt beside them say the same again
-    if is_aggregate_doc(rel) and any(f.lower().endswith("llms-full.txt") for f in snapshot.files):
+    # llms-*.txt twins of an llms-full.txt beside them (in their own folder) say the
+    # same again; one in another folder is another site's or version's
+    if is_aggregate_doc(rel) and _beside_full_dump(rel, snapshot.files):
         return None
     try:
         head = snapshot.read(rel)[:HEAD_BYTES]
     except (OSError, SourceError):
         return None
     return text_kind(name, head)
+
+
+def _beside_full_dump(rel: str, files: Iterable[str]) -> bool:
+    """Whether `rel`'s own folder holds an `llms-full.txt` (any case)."""
+    folder = posixpath.dirname(rel)
+    return any(
+        posixpath.dirname(f) == folder and posixpath.basename(f).lower() == "llms-full.txt"
+        for f in files
+    )
 
 
 def _is_package_root(files: list[str]) -> bool:
