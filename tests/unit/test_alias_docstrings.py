@@ -33,9 +33,7 @@ utcnow = typing_extensions.deprecated("use now")(datetime.datetime.utcnow)
 
 
 def test_an_alias_chunk_holds_the_docstring_under_it() -> None:
-    extract = extract_python_file(
-        "pk", "pk/web.py", SOURCE, version="1", internal_packages=["pk"]
-    )
+    extract = extract_python_file("pk", "pk/web.py", SOURCE, version="1", internal_packages=["pk"])
     spans = {
         (c.symbol or "").rsplit(".", 1)[-1]: (c.line_start, c.line_end, c.content)
         for c in extract.chunks

@@ -30,10 +30,10 @@ def nearest_names(
     a missing letter: `Litestr` -> `litestar.app.Litestar`), those under the package
     asked for first, and among names spelled alike those whose qualifier reads like the
     one asked (`Console.prnt` -> `rich.console.Console.print` before `rich.print`);
-    then what a search for it finds, when spelled like it too. Only related names: under
-    the package asked for when the name starts with an indexed package, under the
-    modules or classes a qualifier is the tail of (`gen.Task` -> only `tornado.gen.*`,
-    or nothing), and, when a
+    then what a search for it finds, when spelled like it too. Only related names: in
+    the scope of the qualifier typed (`typed_scope`: the indexed package it starts
+    with, or the modules or classes it is the tail of, `gen.Task` -> only
+    `tornado.gen.*` or nothing; with what the modules it names re-export), and, when a
     qualifier is asked, a last part a letter or so off or a qualifier that holds the
     owner asked (`falcon.Response.text` offers no `falcon.bench.TestController.test`);
     only importable names (no def nested in a function, nothing from a test suite
