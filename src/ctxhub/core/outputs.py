@@ -203,6 +203,11 @@ class CallTrace(BaseModel):
         description="The name asked is an alias (`name = Definition`): its qualified "
         "name; the trace is the definition's, and callers through the alias count too",
     )
+    source_notes: list[str] = Field(
+        default_factory=list,
+        description="The traced sources whose installed version changed since they were "
+        "indexed: the graph is the indexed version's (run `ctxhub refresh NAME`)",
+    )
 
 
 class ExampleFile(BaseModel):
