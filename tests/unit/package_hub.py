@@ -47,12 +47,33 @@ def tree_hub(
 
 
 @contextmanager
-def _indexed(home: Path, spec: SourceSpec) -> Iterator[HubSession]:
-    """A hub at `home` holding `spec`, indexed by a real refresh with the hashing embedder."""
+def trees_hub(
+    root: Path,
+    trees: Mapping[str, Mapping[str, str]],
+    kinds: Mapping[str, Sequence[str]] | None = None,
+) -> Iterator[HubSession]:
+    """Several sources in one hub, as tree_hub makes one: `trees` maps each source's
+    name to its files (below its folder `root/<name>`); `kinds` each source's kinds
+    (default python)."""
+    specs = []
+    for source, files in trees.items():
+        folder = root / source
+        for rel, text in files.items():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_text(text)
+        kind = list((kinds or {}).get(source, ("python",)))
+        specs.append(SourceSpec(name=source, kind=kind, path=str(folder)))
+    with _indexed(root / "home", *specs) as hub:
+        yield hub
+
+
+@contextmanager
+def _indexed(home: Path, *specs: SourceSpec) -> Iterator[HubSession]:
+    """A hub at `home` holding `specs`, indexed by a real refresh with the hashing embedder."""
     embedder = HashingEmbedder(dim=64)
     with SQLiteStore(home / "ctxhub.db") as store:
         store.bind_model(embedder.id, embedder.dim)
-        refresh(store, [spec], home / "sources", embedder)
+        refresh(store, list(specs), home / "sources", embedder)
     set_embedder(embedder)
     try:
         with HubSession(Settings(home=home)) as hub:

@@ -261,7 +261,9 @@ def test_sphinx_changelog_entries_tagged_removed_or_deprecated() -> None:
 
 def test_a_removed_hook_that_exists_nowhere_answers_removed(hub: HubSession) -> None:
     report = check_deprecation(hub, "include_symbol")
-    assert report.found and report.deprecated and report.removed
+    # removed, and no definition claimed: nothing indexed defines it
+    assert not report.found and report.deprecated and report.removed
+    assert report.not_installed is not None and "no indexed source defines" in report.not_installed
     assert report.removed_in == "1.5.0"
     owner = check_deprecation(hub, "acme.make.Env.configure")
     assert not owner.deprecated

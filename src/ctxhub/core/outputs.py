@@ -203,6 +203,11 @@ class CallTrace(BaseModel):
         description="The name asked is an alias (`name = Definition`): its qualified "
         "name; the trace is the definition's, and callers through the alias count too",
     )
+    source_notes: list[str] = Field(
+        default_factory=list,
+        description="The traced sources whose installed version changed since they were "
+        "indexed: the graph is the indexed version's (run `ctxhub refresh NAME`)",
+    )
 
 
 class ExampleFile(BaseModel):
@@ -227,6 +232,21 @@ class ExampleBundle(BaseModel):
     omitted: list[str] = Field(default_factory=list, description="Files left out to fit max_tokens")
 
 
+class RunningVersion(BaseModel):
+    """The release a deprecation answer holds for: the installed copy of the package,
+    else the one indexed version of it (tools/deprecation_versions.py)."""
+
+    source: str
+    #: the distribution's name for an installed `pypi:` source, else the source's name
+    package: str
+    version: str
+    #: the version installed in the project (not only one indexed beside it)
+    installed: bool = False
+    #: the version indexed, when the one installed changed since (a refresh is due):
+    #: `version` is the installed one
+    indexed: str | None = None
+
+
 class DeprecationReport(BaseModel):
     """Whether a symbol is deprecated, since when, and what replaces it."""
 
@@ -245,9 +265,11 @@ class DeprecationReport(BaseModel):
     removed: bool = False
     removed_in: str | None = None
     #: the version installed in the project has no such definition: only another
-    #: indexed release does (tools/installed_gaps.py)
+    #: indexed release does (tools/installed_gaps.py), or none does and only a record
+    #: names it (a changelog's removal)
     not_installed: str | None = None
-    #: False: no definition of that name is indexed (so "not deprecated" would be a guess)
+    #: False: no definition of that name is indexed (so "not deprecated" would be a
+    #: guess; with `deprecated`, only a record names it: a changelog's removal, say)
     found: bool = True
     #: what was looked at before answering "no deprecation found"
     checked: list[str] = Field(default_factory=list)
@@ -265,6 +287,25 @@ class DeprecationReport(BaseModel):
     candidates: list[DeprecationReport] = Field(default_factory=list)
     #: the version of each source cited (records are grouped across sources: `also_in`)
     source_versions: dict[str, str] = Field(default_factory=dict)
+    #: the release `deprecated`, `since`, `removed` and `entries` hold for, when known
+    #: (the installed copy, else the one indexed version); None: not known, so every
+    #: record counts whatever release it states
+    running: RunningVersion | None = None
+    #: records stating a release newer than `running` ("deprecated in 6.3" while 6.1
+    #: runs; a removal still to come): not in effect in that version
+    newer: list[Deprecation] = Field(default_factory=list)
+    #: a removal's answer: where the deprecation before it is recorded (`location` cites
+    #: the removal itself)
+    deprecated_location: str | None = None
+    #: the cited sources whose installed version changed since they were indexed
+    #: ("tornado: refresh due: 6.2 installed, 6.1 indexed; run `ctxhub refresh tornado`")
+    source_notes: list[str] = Field(default_factory=list)
+
+    @property
+    def unknown(self) -> bool:
+        """Nothing indexed defines the name, and no record names it: no answer at all."""
+        said = self.parameters or self.undeprecated or self.newer or self.candidates
+        return not self.found and not self.deprecated and not said
 
 
 class SolutionSearchResponse(BaseModel):

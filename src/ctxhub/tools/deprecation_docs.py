@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctxhub.core.knowledge import Chunk, SearchFilters
+from ctxhub.core.knowledge import Chunk, Deprecation, SearchFilters, parameter_note
+from ctxhub.core.outputs import DeprecationReport
 from ctxhub.ingest.python.deprecation_text import find_replacement, find_since
 from ctxhub.store.protocol import Store
 from ctxhub.tools.deprecation_names import member_path
@@ -170,3 +171,42 @@ def docs_deprecations(
         if len(out) >= limit:
             break
     return out[:limit]
+
+
+def docs_records(symbol: str, stated: list[DocDeprecation]) -> list[Deprecation]:
+    """The docs' statements as records of `symbol`, cited by page and lines."""
+    return [
+        Deprecation(
+            source=d.source,
+            symbol=symbol,
+            replacement=d.replacement,
+            since=d.since,
+            note=parameter_note(d.parameter, d.text) if d.parameter else d.text,
+            path=d.path,
+            line=d.line_start,
+            origin="docs",
+        )
+        for d in stated
+    ]
+
+
+def docs_report(
+    symbol: str, stated: list[DocDeprecation], newer: list[Deprecation]
+) -> DeprecationReport:
+    """Deprecated by the docs' word only: cited by page and lines, marked as such."""
+    first = stated[0]
+    entries = docs_records(symbol, stated)
+    if all(d.partial for d in entries):
+        # about an option of it ("the `--x` option to the `y` command"): it stays current
+        return DeprecationReport(symbol=symbol, deprecated=False, parameters=entries, newer=newer)
+    return DeprecationReport(
+        symbol=symbol,
+        deprecated=True,
+        replacement=first.replacement,
+        since=next((d.since for d in stated if d.since), None),
+        note=first.text,
+        location=f"{first.source}:{first.where}",
+        entries=entries,
+        evidence="docs",
+        newer=newer,
+    )

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from ctxhub.core.errors import InputError
-from ctxhub.core.knowledge import Chunk, Deprecation, parameter_note
-from ctxhub.core.outputs import DeprecationReport
+from ctxhub.core.knowledge import Chunk, Deprecation
+from ctxhub.core.outputs import DeprecationReport, RunningVersion
 from ctxhub.ingest.python.deprecation_text import find_replacements
 from ctxhub.search.reexports import public_paths
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
-from ctxhub.tools.deprecation_docs import DocDeprecation, docs_deprecations
+from ctxhub.tools.deprecation_docs import docs_deprecations, docs_records, docs_report
 from ctxhub.tools.deprecation_names import is_undeprecation, names_it
 from ctxhub.tools.deprecation_records import grouped, other_names, removed_in, withdrawn
-from ctxhub.tools.hub_status import installed_ranks
+from ctxhub.tools.deprecation_versions import absent_note, running_version, split_newer
+from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.installed_gaps import missing_from_installed
 from ctxhub.tools.nearest import nearest_names
 from ctxhub.tools.source_check import check_sources
@@ -95,43 +96,55 @@ def _answer(
     ranks = installed_ranks(hub.store, {d.source for d in [*entries, *undone]})
     entries = grouped(entries, ranks)
     undone = grouped(undone, ranks)
-    versions = _versions(hub, [*entries, *undone])
-    flagged = [c for c in defined[:1] if c.metadata.deprecated]
+    # a record stating a release newer than the one that runs is no verdict about it
+    running = running_version(hub.store, symbol, defined, [*entries, *undone], source)
+    versions = {s.name: s.version for s in hub.store.sources()}
+    defining = {c.source for c in defined}
+    entries, newer = split_newer(entries, running, defining, versions)
+    # the running release's copy says whether the definition itself is marked deprecated
+    running_copy = [c for c in defined if running is not None and c.source == running.source]
+    flagged = [c for c in (running_copy or defined)[:1] if c.metadata.deprecated]
     parameters = [d for d in entries if d.partial]
     if parameters and not flagged and len(parameters) == len(entries):
         # Only parameters (or usages) are deprecated: the symbol itself stays current.
-        return DeprecationReport(
-            symbol=symbol,
-            deprecated=False,
-            parameters=parameters,
-            undeprecated=undone,
-            source_versions=versions,
+        return _finished(
+            hub,
+            DeprecationReport(symbol=symbol, deprecated=False, parameters=parameters, newer=newer),
+            defined,
+            running,
+            undone,
         )
     if not entries and not flagged:
         # an undefined name must be named whole past its modules (`Event.clear`, not
         # any `clear`)
         stated = docs_deprecations(hub.store, symbol, source=source, whole=not defined)
-        if stated and not undone:
-            return _docs_report(symbol, stated, found=bool(defined))
-        if not defined and not undone:
+        records = docs_records(symbol, stated)
+        said, said_later = split_newer(records, running, defining, versions)
+        newer += said_later
+        if said and not undone:
+            current = [d for d, r in zip(stated, records, strict=True) if any(r is k for k in said)]
+            return _finished(hub, docs_report(symbol, current, newer), defined, running, undone)
+        if not defined and not undone and not newer:
             return DeprecationReport(
                 symbol=symbol,
                 deprecated=False,
                 found=False,
                 did_you_mean=nearest_names(hub, symbol, source),
             )
-        return DeprecationReport(
-            symbol=symbol,
-            deprecated=False,
-            checked=list(CHECKED),
-            undeprecated=undone,
-            source_versions=versions,
+        return _finished(
+            hub,
+            DeprecationReport(symbol=symbol, deprecated=False, checked=list(CHECKED), newer=newer),
+            defined,
+            running,
+            undone,
         )
     first = entries[0] if entries else None
-    location = None
-    if first is not None and first.path:
-        location = f"{first.source}:{first.path}" + (f":{first.line}" if first.line else "")
-    elif flagged:
+    # a removal is cited where it is recorded; the deprecation before it second
+    removal = next((d for d in entries if removed_in(d)[0] and not d.partial), None)
+    notice = next((d for d in entries if not removed_in(d)[0] and not d.partial), None)
+    cited = removal or first
+    location = _place(cited) if cited is not None else None
+    if location is None and flagged:
         c = flagged[0]
         location = f"{c.source}:{c.path}:{c.line_start}"
     replacement = next((replacement_of(d) for d in entries if d.replacement), None)
@@ -139,9 +152,9 @@ def _answer(
     notices = [d for d in entries if not removed_in(d)[0]]
     final, itself_deprecated = _final_replacement(hub, replacement)
     # deprecated in the release that has it, and gone from the one the project runs
-    held = {c.source: c.version for c in defined} or {d.source: None for d in entries}
+    held = {c.source: c.version for c in defined}
     gone = missing_from_installed(hub.store, defined[0].symbol or symbol, held) if defined else None
-    return DeprecationReport(
+    report = DeprecationReport(
         symbol=symbol,
         deprecated=True,
         replacement=final,
@@ -150,13 +163,48 @@ def _answer(
         removed_in=next((v for _, v in removals if v), None),
         removed=bool(removals),
         not_installed=gone,
-        note=first.note if first else None,
+        note=cited.note if cited is not None else None,
         location=location,
+        deprecated_location=_place(notice) if removal is not None and notice else None,
         entries=entries[:20],
         parameters=parameters,
         evidence="changelog" if first is not None and first.origin == "changelog" else "code",
-        undeprecated=undone,
-        source_versions=versions,
+        newer=newer,
+    )
+    return _finished(hub, report, defined, running, undone)
+
+
+def _place(record: Deprecation) -> str | None:
+    """`source:path:line` of a record, when it has a path."""
+    if not record.path:
+        return None
+    return f"{record.source}:{record.path}" + (f":{record.line}" if record.line else "")
+
+
+def _finished(
+    hub: HubSession,
+    report: DeprecationReport,
+    defined: list[Chunk],
+    running: RunningVersion | None,
+    undone: list[Deprecation],
+) -> DeprecationReport:
+    """The fields every answer about an indexed name carries: whether a definition is
+    indexed, the release it holds for, the versions of the sources cited, and those
+    sources' "refresh due" notes."""
+    cited = [*report.entries, *report.parameters, *undone, *report.newer]
+    if not defined and report.not_installed is None and (report.deprecated or report.newer):
+        report.not_installed = absent_note(report.symbol, running, cited)
+    sources = {c.source for c in defined} | {s for d in cited for s in (d.source, *d.also_in)}
+    sources |= {running.source} if running is not None else set()  # the release answered for
+    return report.model_copy(
+        update={
+            "found": bool(defined),
+            "running": running,
+            "undeprecated": undone,
+            "newer": report.newer[:20],
+            "source_versions": _versions(hub, cited),
+            "source_notes": source_notes(hub.store, sources),
+        }
     )
 
 
@@ -209,6 +257,7 @@ def _ambiguous(
         deprecated=verdicts.pop() if len(verdicts) == 1 else None,
         candidates=answers,
         checked=list(CHECKED),
+        source_notes=list(dict.fromkeys(n for a in answers for n in a.source_notes)),
     )
 
 
@@ -234,38 +283,6 @@ def _versions(hub: HubSession, records: list[Deprecation]) -> dict[str, str]:
     """{source: its indexed version} for the sources the records cite."""
     cited = {d.source for d in records} | {s for d in records for s in d.also_in}
     return {s.name: s.version for s in hub.store.sources() if s.name in cited and s.version}
-
-
-def _docs_report(symbol: str, stated: list[DocDeprecation], *, found: bool) -> DeprecationReport:
-    """Deprecated by the docs' word only: cited by page and lines, marked as such."""
-    first = stated[0]
-    entries = [
-        Deprecation(
-            source=d.source,
-            symbol=symbol,
-            replacement=d.replacement,
-            since=d.since,
-            note=parameter_note(d.parameter, d.text) if d.parameter else d.text,
-            path=d.path,
-            line=d.line_start,
-            origin="docs",
-        )
-        for d in stated
-    ]
-    if all(d.partial for d in entries):
-        # about an option of it ("the `--x` option to the `y` command"): it stays current
-        return DeprecationReport(symbol=symbol, deprecated=False, parameters=entries, found=found)
-    return DeprecationReport(
-        symbol=symbol,
-        deprecated=True,
-        replacement=first.replacement,
-        since=next((d.since for d in stated if d.since), None),
-        note=first.text,
-        location=f"{first.source}:{first.where}",
-        entries=entries,
-        found=found,
-        evidence="docs",
-    )
 
 
 def _constructor_records(hub: HubSession, symbol: str, source: str | None) -> list[Deprecation]:

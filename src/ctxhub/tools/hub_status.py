@@ -46,6 +46,22 @@ def _cached_note(origin: str, indexed: str | None) -> str | None:
     return hit[1]
 
 
+_versions_now: dict[tuple[str, str | None], tuple[float, str | None]] = {}
+
+
+def installed_now(origin: str, indexed: str | None) -> str | None:
+    """The version of a `pypi:NAME` source's distribution installed now, None when it is
+    not installed or the source follows no distribution (looked up at most every
+    INSTALLED_TTL_S, as the notes are)."""
+    key = (origin, indexed)
+    now = time.monotonic()
+    hit = _versions_now.get(key)
+    if hit is None or now - hit[0] > INSTALLED_TTL_S:
+        hit = (now, installed_state(origin, indexed).get("installed_version"))
+        _versions_now[key] = hit
+    return hit[1]
+
+
 #: How a source ranks when several define one symbol (lower first): the version
 #: installed in the project; then a distribution installed at another version since it
 #: was indexed (due a refresh, it is still the nearest to what runs: a pinned old

@@ -314,6 +314,7 @@ def call_trace(trace: CallTrace) -> str:
         )
     if trace.truncated:
         lines.append("(more nodes left out; lower depth or raise max_tokens)")
+    lines.extend(trace.source_notes)  # last, as a search's: the graph is the indexed version's
     return "\n".join(lines)
 
 

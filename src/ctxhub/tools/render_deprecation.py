@@ -6,27 +6,42 @@ from __future__ import annotations
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport
 from ctxhub.tools.deprecation_records import removed_in, superseded_in
+from ctxhub.tools.releases import label, release
 
 
 def deprecation_report(report: DeprecationReport) -> str:
     if report.candidates:
         return _candidates_report(report)
     lines = [_verdict(report)]
+    if not report.deprecated and report.not_installed:
+        lines.append(f"NOTE: {report.not_installed}")
     if not report.deprecated and report.parameters:
+        if report.newer:
+            lines.append(_newer_line(report))
         lines += [_cite(d, report) for d in report.parameters[:10]]
     elif report.deprecated:
         lines += _details(report)
+    lines += _newer(report)
     lines += _withdrawn(report)
+    lines += report.source_notes
     return "\n".join(lines)
 
 
 def _verdict(report: DeprecationReport) -> str:
     """The answer's first line."""
-    if not report.found and not report.deprecated:
+    if report.unknown:
         near = f"; did you mean {', '.join(report.did_you_mean)}?" if report.did_you_mean else ""
         return f"{report.symbol}: unknown symbol (no definition of that name is indexed{near})"
     if not report.deprecated and report.parameters:
         return _parameter_head(report)
+    if not report.deprecated and report.newer and report.running is not None:
+        # stated for a later release only: nothing the running version does
+        running = report.running
+        whose = "your version" if running.installed else "that version"
+        return (
+            f"{report.symbol}: {_newer_phrase(report)}, newer than the {label(running)}:"
+            f" {'not deprecated' if _newer_deprecates(report) else 'still there'} in {whose}"
+        )
     if not report.deprecated:
         if report.undeprecated:
             return f"{report.symbol}: not deprecated (a deprecation was withdrawn: see below)"
@@ -62,6 +77,10 @@ def _details(report: DeprecationReport) -> list[str]:
         lines.append(f"note: {report.note}")
     if report.location and report.evidence != "docs":  # the head already cites the page
         lines.append(f"at {report.location}")
+    if report.deprecated_location:  # a removal cites its own record, then the deprecation
+        lines.append(f"deprecated at {report.deprecated_location}")
+    if report.newer:
+        lines.append(_newer_line(report))
     if report.parameters:
         lines.append(f"also: {'; '.join(_parameter_phrases(report))}")
     for entry in report.entries[:10]:
@@ -86,6 +105,50 @@ def _where(d: Deprecation, report: DeprecationReport) -> str:
     if d.also_in:
         where += f" (also in {', '.join(label(s) for s in d.also_in)})"
     return where
+
+
+def _when(d: Deprecation, report: DeprecationReport) -> str:
+    """The release a newer record states, or the release whose code holds it."""
+    gone, version = removed_in(d)
+    version = (version if gone else d.since) or report.source_versions.get(d.source)
+    return version or d.source
+
+
+def _newer_deprecates(report: DeprecationReport) -> bool:
+    return any(not removed_in(d)[0] for d in report.newer)
+
+
+def _newer_phrase(report: DeprecationReport) -> str:
+    """What the newer records state: `deprecated in 6.3`, `removed in 7.0`, `its `x`
+    parameter deprecated in 6.4`, each once, earliest release first."""
+    said: dict[str, str] = {}
+    for d in sorted(report.newer, key=lambda d: release(_when(d, report)) or ()):
+        gone = removed_in(d)[0]
+        what = f"its `{d.parameter}` parameter " if d.parameter else ""
+        what = "one way of using it " if d.partial and not d.parameter else what
+        said.setdefault(f"{what}{'removed' if gone else 'deprecated'}", _when(d, report))
+    return " and ".join(f"{what} in {version}" for what, version in said.items())
+
+
+def _newer_line(report: DeprecationReport) -> str:
+    """For an answer that holds for the running version: what a later release states."""
+    running = report.running
+    if running is None:
+        return f"later: {_newer_phrase(report)}"
+    whose = "your version" if running.installed else "that version"
+    return (
+        f"later: {_newer_phrase(report)}, newer than the {label(running)}: not in effect in {whose}"
+    )
+
+
+def _newer(report: DeprecationReport) -> list[str]:
+    """The newer records, cited (the verdict or a `later:` line has said what they state)."""
+    return [
+        f"- {d.symbol} [{d.origin}] ({_when(d, report)}, newer)"
+        + (f" -> {d.replacement}" if d.replacement else "")
+        + f" · {_where(d, report)}"
+        for d in report.newer[:10]
+    ]
 
 
 def _cite(d: Deprecation, report: DeprecationReport) -> str:
@@ -177,11 +240,12 @@ def _candidates_report(report: DeprecationReport) -> str:
     ]
     for candidate in report.candidates:
         head = _verdict(candidate)
-        if not candidate.deprecated and not candidate.parameters and not candidate.undeprecated:
-            head = f"{candidate.symbol}: no deprecation found"
+        if not (candidate.deprecated or candidate.parameters or candidate.undeprecated):
+            head = head if candidate.newer else f"{candidate.symbol}: no deprecation found"
         lines.append(f"- {head}")
-        cited = candidate.entries or candidate.parameters
+        cited = candidate.entries or candidate.parameters or candidate.newer
         if cited:
             lines.append(f"  {_where(cited[0], candidate)}")
     lines.append(f"checked: {'; '.join(report.checked)}")
+    lines += report.source_notes  # each source's once, whichever definitions cited it
     return "\n".join(lines)

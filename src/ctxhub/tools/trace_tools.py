@@ -14,6 +14,7 @@ from ctxhub.core.outputs import CallNode, CallTrace
 from ctxhub.session import HubSession
 from ctxhub.tools import ambiguity, call_edges, resolve
 from ctxhub.tools.code_tools import installed_first_of
+from ctxhub.tools.hub_status import source_notes
 from ctxhub.tools.not_found import missing_symbol
 from ctxhub.tools.source_check import check_sources
 
@@ -107,6 +108,7 @@ def trace_calls(
     nodes: list[CallNode] = []
     unresolved: list[str] = []
     seen = {root.id}
+    sources = {root.source}
     # (the chunk whose edges are read, its level, the node it stands for)
     queue: deque[tuple[Chunk, int, str]] = deque([(root, 1, root.symbol or root.path)])
     truncated = False
@@ -128,6 +130,7 @@ def trace_calls(
                 truncated = True
                 break
             seen.add(target.id)
+            sources.add(target.source)
             nodes.append(
                 CallNode(
                     symbol=target.symbol or target.path,
@@ -162,5 +165,7 @@ def trace_calls(
         alternatives=choice.alternatives,
         chosen_because=choice.reason or None,
         alias=alias.symbol if alias is not None else None,
+        # as a search's hits do: a graph read from a version no longer installed says so
+        source_notes=source_notes(hub.store, sources),
     )
     return _fit_nodes(trace, max_tokens)

@@ -175,15 +175,16 @@ GET_EXAMPLE = ToolSpec(
 
 def _unknown_symbol(report: BaseModel) -> bool:
     """check_deprecation's `unknown symbol`: nothing indexed defines or mentions it."""
-    return isinstance(report, DeprecationReport) and not report.found and not report.deprecated
+    return isinstance(report, DeprecationReport) and report.unknown
 
 
 CHECK_DEPRECATION = ToolSpec(
     title="Check for deprecation",
     name="check_deprecation",
     description="""Whether a symbol (qualified or short name) is deprecated in the
-indexed version: since when, the replacement to use, and where it is stated (code warning,
-decorator, docstring, alias or changelog). `source` limits it to one indexed source
+version the project runs (the installed one, else the indexed one): since when, the
+replacement to use, and where it is stated (code warning, decorator, docstring, alias or
+changelog); what a newer release states is told apart. `source` limits it to one indexed source
 (the same name can be deprecated in one framework and current in another).""",
     args=CheckDeprecationArgs,
     output=DeprecationReport,
