@@ -93,6 +93,30 @@ def test_a_re_exported_definition_in_a_private_module_counts_as_public() -> None
     assert scorer(usage, cands) == [1.4, pytest.approx(1.12), pytest.approx(1.12), 0.8]
 
 
+def test_a_declared_module_declares_its_classes_methods_not_its_overview() -> None:
+    """A package whose `__all__` names its modules (`fw/__init__.py`: `__all__ =
+    ["web"]`) declares what they define: `web.Handler.set_cookie` steps ahead with the
+    module's classes, and the module's overview, which only says where to look, does
+    not (before, `fw.web` and `fw.auth` outranked the method for "set a cookie")."""
+    declared = {"fw.web", "fw.auth"}
+    scorer = PublicApi(lambda symbols: declared & set(symbols))
+    usage = analyze("set a secure cookie on the response")
+
+    def cand(symbol: str, chunk_type: str) -> Candidate:
+        chunk = make_chunk("fw", "fw/web.py", symbol, chunk_type=chunk_type)
+        return Candidate(chunk=chunk, fused=1.0, signals={})
+
+    cands = [
+        cand("fw.web", "module"),
+        cand("fw.web.Handler", "class"),  # a class of a declared module
+        cand("fw.web.Handler.set_cookie", "method"),  # its public method
+        cand("fw.web.Handler._cookie_key", "method"),  # a private one: not declared
+        cand("fw.web._Secret.value", "method"),  # a private class's method
+        cand("fw.other.Thing.run", "method"),  # a module nobody declared
+    ]
+    assert scorer(usage, cands) == [1.0, 1.4, 1.4, 0.8, 0.8, 1.0]
+
+
 def _module_extra(relpath: str, text: str) -> dict[str, object]:
     ex = extract_python_file("fw", relpath, text, version=None, internal_packages={"fw"})
     (module,) = [c for c in ex.chunks if c.metadata.chunk_type == "module"]

@@ -230,8 +230,13 @@ class PublicApi:
     re-exported by a package: `exported` says which) is x`declared`, wherever it is
     defined (`structlog._config.configure` is `structlog.configure`); any other
     definition under a private name is x`factor`, and a member of a declared class is
-    x`declared` on top. Questions about the internals ("how does X decide ...") and
-    pasted errors (raised deep inside) are left alone."""
+    x`declared` on top. A package that declares its modules (`__all__ = ["web",
+    "ioloop"]`) declares what they define: a public method of a public class there is
+    x`declared` as well, while the module's own overview is not (it is where to look,
+    not what to call: with it x`declared`, `tornado.auth` and `tornado.web` outranked
+    `RequestHandler.set_signed_cookie` for "set a secure cookie"). Questions about the
+    internals ("how does X decide ...") and pasted errors (raised deep inside) are left
+    alone."""
 
     name = "public"
 
@@ -250,20 +255,37 @@ class PublicApi:
             return [1.0] * len(candidates)
         api = [c.chunk.symbol for c in candidates if c.chunk.kind == "api" and c.chunk.symbol]
         owners = {s: s.rsplit(".", 1)[0] for s in api}
-        declared = self.exported([*api, *owners.values()]) if self.exported and api else set()
-        out = []
-        for cand in candidates:
-            symbol = cand.chunk.symbol or ""
-            factor = 1.0
-            if cand.chunk.kind == "api" and symbol in declared:
-                factor = self.declared  # re-exported from `pkg._impl`: public all the same
-            elif cand.chunk.kind == "api" and symbol:
-                if is_private_path(symbol):
-                    factor = self.factor
-                if owners.get(symbol) in declared:
-                    factor *= self.declared  # `_helper` of a declared class stays below
-            out.append(factor)
-        return out
+        modules = {o: o.rsplit(".", 1)[0] for o in owners.values() if "." in o}
+        asked = [*api, *owners.values(), *modules.values()]
+        declared = self.exported(asked) if self.exported and api else set()
+        return [self._factor(c, owners, modules, declared) for c in candidates]
+
+    def _factor(
+        self,
+        cand: Candidate,
+        owners: dict[str, str],
+        modules: dict[str, str],
+        declared: set[str],
+    ) -> float:
+        symbol = cand.chunk.symbol or ""
+        if cand.chunk.kind != "api" or not symbol:
+            return 1.0
+        if symbol in declared:
+            # re-exported from `pkg._impl`: public all the same; a declared module's
+            # overview is no answer to "how do I" by itself
+            return 1.0 if cand.chunk.metadata.chunk_type == "module" else self.declared
+        private = is_private_path(symbol)
+        factor = self.factor if private else 1.0
+        owner = owners.get(symbol, "")
+        if owner in declared:
+            factor *= self.declared  # `_helper` of a declared class stays below
+        elif (
+            not private
+            and cand.chunk.metadata.chunk_type == "method"
+            and modules.get(owner) in declared
+        ):
+            factor *= self.declared  # a public class's method, in a declared module
+        return factor
 
 
 class Spread:
