@@ -173,11 +173,11 @@ def search_docs(
         raise InputError("query must not be empty")
     check_sources(hub.store, source)
     filters = SearchFilters(source=_sources(source), path_prefix=area or None)
+    # a long page's second section is a hit too when the ranking cannot tell the two
+    # apart (search/collapse.py); other sections are listed with the page's hit
+    request = _request(query, ["doc"], filters, limit, max_tokens)
     return _explained(
-        hub,
-        hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens), options(hub)),
-        source,
-        ["doc"],
+        hub, hub.retriever.search(request, options(hub, page_hits=2)), source, ["doc"]
     )
 
 
