@@ -32,7 +32,7 @@ from ctxhub.ingest.docs.page_text import (
 from ctxhub.ingest.docs.signals import code_stats, is_worked_example
 from ctxhub.ingest.docs.titles import page_title
 from ctxhub.ingest.docs.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
-from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.embed_text import build_embed_text, window_texts
 from ctxhub.ingest.python.changelog_files import is_changelog
 
 __all__ = [
@@ -137,6 +137,9 @@ def _chunk(
     sub = " > ".join(sec.crumbs[1:]) if sec.crumbs[:1] == (page.title,) else breadcrumb
     first = extra["chunk_index"] == 0
     header = [page.title, sub, page.description if first else None]
+    # the model reads 256 tokens of a window of up to 512: the rest of a long window is
+    # seen through window vectors under the same title and breadcrumb
+    windows = window_texts(" > ".join(h for h in header[:2] if h), win.text)
     return Chunk(
         id=chunk_id(page.source, page.path, breadcrumb, ordinal),
         source=page.source,
@@ -150,6 +153,7 @@ def _chunk(
         version=page.version,
         content=win.text,
         embed_text=build_embed_text(header, win.text),
+        embed_windows=windows,
         metadata=ChunkMeta(
             chunk_type="section",
             language=stats.primary_language,
