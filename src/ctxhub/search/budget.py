@@ -48,7 +48,7 @@ CORE_METADATA = frozenset(
     }
 )
 #: Lists from a chunk's `extra` a hit carries (other lists there stay in the store).
-EXTRA_LISTS = frozenset({"included_parts"})
+EXTRA_LISTS = frozenset({"included_parts", "describes"})
 #: The least snippet a hit is kept with (its first lines): a hit list is cut before its
 #: hits' code is reduced to `…`.
 MIN_SNIPPET_CHARS = 120

@@ -63,6 +63,9 @@ def _hit_facts(hit: Hit) -> list[str]:
             parts.append("DEPRECATED")
         if parts:
             facts.append(" · ".join(parts))
+    elif hit.kind == "doc" and meta.get("describes"):
+        # a window of a Sphinx API page: which definitions it documents
+        facts.append(f"describes: {_names(meta['describes'])}")
     elif hit.kind == "example":
         parts = [f"example: {meta['example']}"] if meta.get("example") else []
         if meta.get("tags"):

@@ -61,13 +61,17 @@ def row_hash(chunk: Chunk) -> str:
 
 
 def names_text(chunk: Chunk) -> str:
-    """What a chunk is called: title, breadcrumb, symbol, path and signature."""
+    """What a chunk is called: title, breadcrumb, symbol, path and signature, and for a
+    window of a Sphinx API page the definitions it describes (`extra.describes`)."""
     meta = chunk.metadata
     parts = [chunk.title, chunk.section or "", chunk.symbol or "", chunk.path.replace("/", " ")]
     if meta.signature:
         parts.append(meta.signature)
     if meta.example:
         parts.append(meta.example)
+    described = meta.extra.get("describes")
+    if isinstance(described, list):
+        parts.append(" ".join(str(n) for n in described))
     return "\n".join(p for p in parts if p)
 
 
