@@ -53,12 +53,13 @@ def test_each_window_names_what_it_describes() -> None:
     chunks = chunk_doc_file("docs", "api.rst", _API)
     described = [c.metadata.extra.get("describes") for c in chunks]
     assert [c.section for c in chunks] == ["API > Huey object"] * 3 + ["API > Notes"]
-    # the long description of `task` is a window of its own, which continues `task`;
-    # a window that opens with a description does not continue the one before
-    assert described == [["Huey", "task"], ["task"], ["lock_task", "is_locked"], None]
+    # the long description of `task` is a window of its own, which continues `task`
+    # (the first window holds only its signature line); a window that opens with a
+    # description does not continue the one before
+    assert described == [["Huey"], ["task"], ["lock_task", "is_locked"], None]
 
 
-def test_described_names_read_signatures_not_prose_or_code() -> None:
+def test_described_names_read_signatures_not_prose_code_or_stubs() -> None:
     lines = [
         "class Store(url)",
         "The class names are lower case.",
@@ -66,10 +67,16 @@ def test_described_names_read_signatures_not_prose_or_code() -> None:
         "function not_a_description()",
         "```",
         "attribute timeout: float",
+        "In seconds.",
+        "method Store.get(key)",  # a stub: `.. automethod::`, the next line another one
+        "method Store.put(key, value)",
+        "Stores it.",
         "function parse(text) -> dict",
+        "Parses it.",
     ]
-    block = [-1, -1, 0, 0, 0, -1, -1]
-    assert described_names(lines, block, 1, 6, 0) == ["Store", "timeout", "parse"]
+    block = [-1, -1, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1]
+    # the window opens inside Store's description: Store is continued
+    assert described_names(lines, block, 1, 11, 0) == ["Store", "timeout", "Store.put", "parse"]
 
 
 def test_search_docs_finds_the_window_that_describes_an_identifier(tmp_path: Path) -> None:
@@ -79,3 +86,37 @@ def test_search_docs_finds_the_window_that_describes_an_identifier(tmp_path: Pat
     # before: the Notes section, which names lock_task three times, ranked first
     assert top.section == "API > Huey object", [h.section for h in response.hits]
     assert "lock_task" in top.metadata["describes"]
+
+
+_TYPES = """API
+===
+
+Types
+-----
+
+The storage types a queue can be built on, and what each keeps.
+
+.. py:class:: PriorityRedisExpireHuey
+
+    Combines both behaviors: the queue is a sorted set, so tasks run in the order of
+    their priority, and each task result is a key of its own with a time to live,
+    removed when it expires whether or not it was read.
+"""
+
+_GUIDE = """Guide
+=====
+
+Priority queues on Redis: a Huey on Redis can expire results; the priority Redis Huey
+and the expire Redis Huey share the Redis connection, and each Huey expires on Redis.
+"""
+
+
+def test_the_symbol_path_finds_doc_windows_describing_a_name(tmp_path: Path) -> None:
+    files = {"docs/api.rst": _TYPES, "docs/guide.rst": _GUIDE}
+    with tree_hub(tmp_path, "q", files, kinds=("docs",)) as hub:
+        response = search_docs(hub, "PriorityRedisExpireHuey", limit=3)
+    # a doc chunk has no symbol: before, no doc hit was ever found by the symbol path
+    top = response.hits[0]
+    assert top.path == "docs/api.rst" and "symbol" in top.signals
+    assert top.metadata["describes"] == ["PriorityRedisExpireHuey"]
+    assert all("symbol" not in h.signals for h in response.hits[1:])

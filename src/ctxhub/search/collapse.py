@@ -111,10 +111,10 @@ def collapse(ranked: list[Candidate], page_hits: int = 1) -> list[Candidate]:
     return out
 
 
-def page_sections(cand: Candidate, floor: float) -> list[dict[str, object]]:
+def page_sections(cand: Candidate, floor: float) -> list[dict[str, str | int | None]]:
     """The other sections of a hit's page that score at least `floor` (the last hit
     shown: each would have been shown but for its page), as `get_doc` opens them."""
-    return [
+    sections: list[dict[str, str | int | None]] = [
         {
             "id": o.chunk.id,
             "section": section_of(o),
@@ -123,4 +123,5 @@ def page_sections(cand: Candidate, floor: float) -> list[dict[str, object]]:
         }
         for o in cand.on_page
         if o.score >= floor
-    ][:MAX_PAGE_SECTIONS]
+    ]
+    return sections[:MAX_PAGE_SECTIONS]

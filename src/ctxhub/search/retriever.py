@@ -31,6 +31,7 @@ from ctxhub.search.analyzer import (
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.collapse import collapse
+from ctxhub.search.described import described_docs
 from ctxhub.search.drill import drill_down
 from ctxhub.search.frameworks import NamedFramework
 from ctxhub.search.fusion import max_fused, merge_windows, rrf
@@ -209,15 +210,16 @@ class Retriever:
     ) -> list[tuple[str, float]]:
         """Definitions named by the query (with those its names stand for:
         `QueryAnalysis.definitions`), then those that build the names it uses by
-        convention (`key_space` -> the code holding `f"key_{key}"`), below them."""
+        convention (`key_space` -> the code holding `f"key_{key}"`), below them, then
+        the doc windows that describe them (search/described.py)."""
         found = self.store.symbol_lookup(names, filters, kinds, OVERFETCH)
         keys = sorted({k for n in names for k in keys_for_name(n)})
-        if not keys or len(found) >= OVERFETCH:
-            return found
-        scoped = filters.model_copy(update={"name_templates": keys})
-        ids, _ = self.store.list_ids(scoped, kinds, OVERFETCH - len(found))
-        have = {cid for cid, _ in found}
-        return found + [(cid, TEMPLATE_SCORE) for cid in ids if cid not in have]
+        if keys and len(found) < OVERFETCH:
+            scoped = filters.model_copy(update={"name_templates": keys})
+            ids, _ = self.store.list_ids(scoped, kinds, OVERFETCH - len(found))
+            have = {cid for cid, _ in found}
+            found += [(cid, TEMPLATE_SCORE) for cid in ids if cid not in have]
+        return found + described_docs(self.store, names, filters, kinds, OVERFETCH - len(found))
 
     def _named_lookup_only(
         self, analysis: QueryAnalysis, filters: SearchFilters, kinds: list[str] | None

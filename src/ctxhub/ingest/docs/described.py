@@ -42,20 +42,33 @@ def _name(line: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _described(lines: Sequence[str], block: Sequence[int], i: int) -> str | None:
+    """The name line i describes, or None: not a description's line (code never is)."""
+    return _name(lines[i]) if block[i] < 0 else None
+
+
 def described_names(
     lines: Sequence[str], block: Sequence[int], first: int, last: int, floor: int
 ) -> list[str]:
     """The definitions lines[first..last] describe: the one whose description the
     window continues (the last description line above it, down to `floor`, its
-    section's first line), then each one that starts in it; code lines never count."""
+    section's first line), then each one that starts in it and says something in it.
+    A stub (`.. automethod:: X`, the next line another description or a heading) says
+    nothing in the source: its name is no answer, so it is not listed."""
     names: list[str] = []
     opening = next((i for i in range(first, last + 1) if lines[i].strip()), first)
-    continues = block[opening] >= 0 or _name(lines[opening]) is None
-    for i in range(first - 1, floor - 1, -1) if continues else ():
-        if block[i] < 0 and (name := _name(lines[i])):
-            names.append(name)
-            break
+    if _described(lines, block, opening) is None:
+        for i in range(first - 1, floor - 1, -1):
+            if name := _described(lines, block, i):
+                names.append(name)
+                break
     for i in range(first, last + 1):
-        if block[i] < 0 and (name := _name(lines[i])) and name not in names:
+        name = _described(lines, block, i)
+        if name is None or name in names:
+            continue
+        body = next((k for k in range(i + 1, last + 1) if lines[k].strip()), None)
+        if body is None or lines[body].startswith("#"):
+            continue  # nothing under it here (a heading, or the next window)
+        if _described(lines, block, body) is None:
             names.append(name)
     return names[:MAX_DESCRIBED]

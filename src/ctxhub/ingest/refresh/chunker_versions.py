@@ -76,7 +76,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 15: as changelog 9 (a docs-only source's release pages read their records); 16: as
     # changelog 10; 17: a section over one window is cut into even windows (no short tail);
     # 18: window texts of chunks longer than one vector reads, under title and breadcrumb;
-    # 19: a reST window lists the API descriptions it documents (`extra.describes`)
+    # 19: a reST window lists the API descriptions it documents (`extra.describes`:
+    # names column, `describes` terms for the symbol path), stubs left out
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)

@@ -165,6 +165,11 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
             out.add(("msgsegs", segment))
     for name in meta.extra.get("exports", ()):
         out.add(("exports", name))
+    for name in meta.extra.get("describes", ()):
+        # a doc window's API descriptions, as the symbol path looks names up: the name
+        # as written and its last part (`Huey.lock_task`, `lock_task`), lower case
+        out.add(("describes", str(name).lower()))
+        out.add(("describes", str(name).rsplit(".", 1)[-1].lower()))
     if meta.chunk_type == "module":
         for name in meta.imports:  # who imports a definition (Store.importers)
             out.add(("imports", name))
