@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ctxhub.core.budget import elide_signature, estimate_tokens, token_chars, trim_lines
 from ctxhub.core.knowledge import Chunk, Hit
+from ctxhub.search.collapse import page_sections
 from ctxhub.search.parameter_sections import trim_keeping_parameters
 from ctxhub.search.rank import Candidate
 
@@ -43,10 +44,11 @@ CORE_METADATA = frozenset(
         "also_in",
         "included_from",
         "included_parts",
+        "also_on_page",
     }
 )
 #: Lists from a chunk's `extra` a hit carries (other lists there stay in the store).
-EXTRA_LISTS = frozenset({"included_parts"})
+EXTRA_LISTS = frozenset({"included_parts", "describes"})
 #: The least snippet a hit is kept with (its first lines): a hit list is cut before its
 #: hits' code is reduced to `…`.
 MIN_SNIPPET_CHARS = 120
@@ -100,13 +102,15 @@ def to_hits(
     max_tokens: int,
     snippet_chars: int = SNIPPET_CHARS,
     public: Mapping[str, str] | None = None,
+    page_floor: float = 0.0,
 ) -> FittedHits:
     """Hits that fit max_tokens together, each with at least its snippet's first lines
     (MIN_SNIPPET_CHARS). Over budget, the metadata is slimmed first, then the
     lowest-ranked hits go (`left_out`). A hit's 0-1 `score` is its re-ranked score over
     `norm` (`display_norm`). `public` gives API hits their public dotted names
-    (`search/reexports.public_paths`)."""
-    hits = [_hit(c, norm, public or {}) for c in ranked]
+    (`search/reexports.public_paths`). A doc hit lists the other sections of its page
+    that score at least `page_floor` (`also_on_page`: search/collapse.py)."""
+    hits = [_hit(c, norm, public or {}, page_floor) for c in ranked]
     room = max_tokens - ENVELOPE_TOKENS
     least = [estimate_tokens(c.chunk.content[:MIN_SNIPPET_CHARS]) for c in ranked]
     costs = [_citation(h) for h in hits]
@@ -146,9 +150,11 @@ def _citation(hit: Hit) -> int:
     return estimate_tokens(hit.model_dump_json(exclude={"snippet"}))
 
 
-def _hit(cand: Candidate, norm: float, public: Mapping[str, str]) -> Hit:
+def _hit(cand: Candidate, norm: float, public: Mapping[str, str], floor: float) -> Hit:
     chunk = cand.chunk
     metadata = hit_metadata(chunk)
+    if sections := page_sections(cand, floor):
+        metadata["also_on_page"] = sections
     if chunk.kind == "api" and (name := public.get(chunk.symbol or "")):
         metadata["public_path"] = name
     if cand.boosts:

@@ -1,10 +1,24 @@
 """One hit per place: the best-ranked chunk per doc page and per example, and one of each
 text indexed in several places (a vendored copy of a package), the others named as its
-duplicates. Five hits, five answers."""
+duplicates. Five hits, five answers.
+
+A long doc page answers several questions, one per section, and the best-ranked chunk of
+a page is often a near tie with another section of it (both paths rank both in their top
+three). So a page's other sections are not thrown away: the page's hit lists them
+(`Candidate.on_page`, shown as `also_on_page` when they rank among the hits shown), and
+where the caller allows it (`search_docs`), a distinct section that scores within
+NEAR_TIE of the page's hit is a hit of its own."""
 
 from __future__ import annotations
 
 from ctxhub.search.rank import Candidate
+
+#: A second section of a page is a hit of its own (when the caller allows a page two)
+#: only when its score is at least this share of the page's hit: fused ranks (2, 2)
+#: against (1, 1), or (1, 5): the ranking cannot tell the two apart.
+NEAR_TIE = 0.97
+#: Other sections of a page a hit lists in `also_on_page` at most.
+MAX_PAGE_SECTIONS = 3
 
 
 def collapse_key(cand: Candidate) -> tuple[str, str]:
@@ -38,13 +52,32 @@ def _near_copy(a: Candidate, b: Candidate) -> bool:
     return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= 0.8
 
 
-def collapse(ranked: list[Candidate]) -> list[Candidate]:
+def section_of(cand: Candidate) -> str:
+    """The heading breadcrumb a doc chunk is under (its page title above the first
+    heading): windows of one section share it."""
+    return cand.chunk.section or cand.chunk.title
+
+
+def collapse(ranked: list[Candidate], page_hits: int = 1) -> list[Candidate]:
     """Keep the best-ranked chunk per page and per example, and one of each text indexed
-    in several places (a vendored copy of a package): five hits, five answers."""
-    seen: set[tuple[str, str]] = set()
+    in several places (a vendored copy of a package): five hits, five answers. A page's
+    other sections (their best chunk each; another window of a section already shown
+    adds nothing) go to its hit's `on_page`, in rank order; with `page_hits` 2, a
+    distinct section within NEAR_TIE of the page's hit is kept as a hit instead."""
+    first_of: dict[tuple[str, str], Candidate] = {}
+    sections: dict[tuple[str, str], set[str]] = {}  # per page: shown or listed
+    kept: dict[tuple[str, str], int] = {}  # hits per page
     by_text: dict[str, Candidate] = {}
     by_copy: dict[tuple[str, str], Candidate] = {}
     out: list[Candidate] = []
+
+    def keep(cand: Candidate, key: tuple[str, str], copy_key: tuple[str, str] | None) -> None:
+        by_text[cand.chunk.content_hash] = cand
+        if copy_key is not None:
+            by_copy.setdefault(copy_key, cand)
+        kept[key] = kept.get(key, 0) + 1
+        out.append(cand)
+
     for cand in ranked:
         key = collapse_key(cand)
         first = by_text.get(cand.chunk.content_hash)
@@ -61,10 +94,34 @@ def collapse(ranked: list[Candidate]) -> list[Candidate]:
             c = cand.chunk
             first.duplicates.append(f"{c.source}:{c.path}:{c.line_start or 1}")
             continue
-        if key not in seen:
-            seen.add(key)
-            by_text[cand.chunk.content_hash] = cand
-            if copy_key is not None:
-                by_copy.setdefault(copy_key, cand)
-            out.append(cand)
+        hit = first_of.get(key)
+        if hit is None:
+            first_of[key] = cand
+            sections[key] = {section_of(cand)}
+            keep(cand, key, copy_key)
+            continue
+        section = section_of(cand)
+        if cand.chunk.kind != "doc" or section in sections[key]:
+            continue
+        sections[key].add(section)
+        if kept[key] < page_hits and cand.score >= NEAR_TIE * hit.score:
+            keep(cand, key, copy_key)
+        else:
+            hit.on_page.append(cand)
     return out
+
+
+def page_sections(cand: Candidate, floor: float) -> list[dict[str, str | int | None]]:
+    """The other sections of a hit's page that score at least `floor` (the last hit
+    shown: each would have been shown but for its page), as `get_doc` opens them."""
+    sections: list[dict[str, str | int | None]] = [
+        {
+            "id": o.chunk.id,
+            "section": section_of(o),
+            "line_start": o.chunk.line_start,
+            "line_end": o.chunk.line_end,
+        }
+        for o in cand.on_page
+        if o.score >= floor
+    ]
+    return sections[:MAX_PAGE_SECTIONS]

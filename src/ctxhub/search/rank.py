@@ -27,6 +27,8 @@ class Candidate:
     duplicates: list[str] = field(default_factory=list)  # "source:path:line" of same text
     #: the same definition or page in other versions of its package (search/versions.py)
     versions: list[Chunk] = field(default_factory=list)
+    #: other sections of a doc hit's page, best first (search/collapse.py)
+    on_page: list[Candidate] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.score:

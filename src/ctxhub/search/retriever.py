@@ -31,6 +31,7 @@ from ctxhub.search.analyzer import (
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.collapse import collapse
+from ctxhub.search.described import described_docs
 from ctxhub.search.drill import drill_down
 from ctxhub.search.frameworks import NamedFramework
 from ctxhub.search.fusion import max_fused, merge_windows, rrf
@@ -75,6 +76,9 @@ class SearchOptions:
     weights: Mapping[str, float] | None = None  # override the analyser's path weights
     #: keep the best chunk per doc page and per example, one place per definition
     collapse: bool = True
+    #: hits one doc page may give: 2 lets a distinct section that scores within
+    #: `collapse.NEAR_TIE` of the page's hit be a hit too (search_docs)
+    page_hits: int = 1
     #: the caller looks for API to use (search_api): private definitions step back
     public_first: bool = False
     #: which of several sources holding one definition or page is kept (the installed
@@ -206,15 +210,16 @@ class Retriever:
     ) -> list[tuple[str, float]]:
         """Definitions named by the query (with those its names stand for:
         `QueryAnalysis.definitions`), then those that build the names it uses by
-        convention (`key_space` -> the code holding `f"key_{key}"`), below them."""
+        convention (`key_space` -> the code holding `f"key_{key}"`), below them, then
+        the doc windows that describe them (search/described.py)."""
         found = self.store.symbol_lookup(names, filters, kinds, OVERFETCH)
         keys = sorted({k for n in names for k in keys_for_name(n)})
-        if not keys or len(found) >= OVERFETCH:
-            return found
-        scoped = filters.model_copy(update={"name_templates": keys})
-        ids, _ = self.store.list_ids(scoped, kinds, OVERFETCH - len(found))
-        have = {cid for cid, _ in found}
-        return found + [(cid, TEMPLATE_SCORE) for cid in ids if cid not in have]
+        if keys and len(found) < OVERFETCH:
+            scoped = filters.model_copy(update={"name_templates": keys})
+            ids, _ = self.store.list_ids(scoped, kinds, OVERFETCH - len(found))
+            have = {cid for cid, _ in found}
+            found += [(cid, TEMPLATE_SCORE) for cid in ids if cid not in have]
+        return found + described_docs(self.store, names, filters, kinds, OVERFETCH - len(found))
 
     def _named_lookup_only(
         self, analysis: QueryAnalysis, filters: SearchFilters, kinds: list[str] | None
@@ -328,7 +333,9 @@ class Retriever:
             final = fold_stubs(final, self._runtime_answer)
             # two versions of one package: one hit per definition or page, the installed
             # version's copy at the better rank (before `collapse` keeps a first copy)
-            final = collapse(fold_versions(final, self.store.sources, options.source_rank))
+            final = collapse(
+                fold_versions(final, self.store.sources, options.source_rank), options.page_hits
+            )
         coverage = conf.term_coverage(analysis.terms, vocabulary[0]) if vocabulary else 1.0
         feats = conf.features(analysis, final, list(ranked), coverage)
         return Ranking(
@@ -394,7 +401,11 @@ class Retriever:
         norm = display_norm(ranking.norm, (c.score for c in ranking.candidates))
         shown = ranking.candidates[: request.limit]
         public = public_paths_of(self.store, [c.chunk for c in shown])
-        fitted = to_hits(shown, norm, request.max_tokens, public=public)
+        # a page's other sections are listed when they would have been shown but for
+        # their page: above the last hit when hits were cut at `limit`, else all
+        cut = len(ranking.candidates) > len(shown)
+        floor = shown[-1].score if cut and shown else 0.0
+        fitted = to_hits(shown, norm, request.max_tokens, public=public, page_floor=floor)
         return SearchResponse(
             query=request.query,
             hits=fitted.hits,

@@ -63,6 +63,9 @@ def _hit_facts(hit: Hit) -> list[str]:
             parts.append("DEPRECATED")
         if parts:
             facts.append(" · ".join(parts))
+    elif hit.kind == "doc" and meta.get("describes"):
+        # a window of a Sphinx API page: which definitions it documents
+        facts.append(f"describes: {_names(meta['describes'])}")
     elif hit.kind == "example":
         parts = [f"example: {meta['example']}"] if meta.get("example") else []
         if meta.get("tags"):
@@ -98,6 +101,25 @@ def _local(metadata: Mapping[str, Any]) -> str:
     return f" ({what} in {enclosing})"
 
 
+def _also_on_page(hit: Hit) -> str:
+    """`also on this page: Cookies (id 1f0e…, lines 8-59); ...`: the page's other
+    sections that rank among the hits (search/collapse.py), each with the id get_doc
+    opens; the page title every breadcrumb starts with is left out."""
+    listed = hit.metadata.get("also_on_page")
+    if not isinstance(listed, list) or not listed:
+        return ""
+    prefix = f"{hit.title} > " if hit.title else ""
+    parts = []
+    for entry in listed:
+        if not isinstance(entry, dict):
+            continue
+        name = str(entry.get("section") or hit.title)
+        name = name[len(prefix) :] if prefix and name.startswith(prefix) else name
+        lines = _lines(entry.get("line_start"), entry.get("line_end")).lstrip(":")
+        parts.append(f"{name} (id {entry.get('id')}" + (f", lines {lines})" if lines else ")"))
+    return "also on this page: " + "; ".join(parts) if parts else ""
+
+
 #: How a local definition is named by its chunk type (a def is a local function).
 _LOCAL_KINDS = {"class": "local class", "method": "method of a local class"}
 
@@ -123,6 +145,8 @@ def render_hit(rank: int, hit: Hit) -> str:
     if also := _also_in(hit.metadata.get("also_in")):
         cite.append(also)
     head = [f"## {rank}. [{hit.kind}] {name}  (score {hit.score:.2f})", " · ".join(cite)]
+    if page := _also_on_page(hit):
+        head.append(page)
     if hit.metadata.get("not_installed"):  # tools/installed_gaps.py
         head.append(f"NOTE: {hit.metadata['not_installed']}")
     body = hit.snippet.strip("\n")

@@ -32,6 +32,7 @@ from ctxhub.tools.installed_gaps import NOT_INSTALLED_KEY, installed_gaps
 from ctxhub.tools.nearest import did_you_mean
 from ctxhub.tools.source_check import check_sources
 from ctxhub.tools.structural_hints import structural_hint
+from ctxhub.tools.unmentioned import unmentioned_name
 
 
 def _request(
@@ -173,12 +174,13 @@ def search_docs(
         raise InputError("query must not be empty")
     check_sources(hub.store, source)
     filters = SearchFilters(source=_sources(source), path_prefix=area or None)
-    return _explained(
-        hub,
-        hub.retriever.search(_request(query, ["doc"], filters, limit, max_tokens), options(hub)),
-        source,
-        ["doc"],
-    )
+    # a long page's second section is a hit too when the ranking cannot tell the two
+    # apart (search/collapse.py); other sections are listed with the page's hit
+    request = _request(query, ["doc"], filters, limit, max_tokens)
+    response = hub.retriever.search(request, options(hub, page_hits=2))
+    if notice := unmentioned_name(hub.store, query, response.hits):
+        response = response.model_copy(update={"notice": notice})
+    return _explained(hub, response, source, ["doc"])
 
 
 def search_examples(

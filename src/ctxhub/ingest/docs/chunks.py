@@ -18,6 +18,7 @@ from ctxhub.core.errors import SkipFile
 from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta, chunk_id
 from ctxhub.embed.tokenizer import count_tokens
 from ctxhub.ingest.docs.cleaned import CleanedText
+from ctxhub.ingest.docs.described import described_names, is_api_stub
 from ctxhub.ingest.docs.includes import IncludedText, Reader, expand_includes
 from ctxhub.ingest.docs.llms_full import DocPage, dump_pages_without_file, split_llms_full
 from ctxhub.ingest.docs.markdown_split import Section, merge_tiny, split_sections
@@ -32,7 +33,7 @@ from ctxhub.ingest.docs.page_text import (
 from ctxhub.ingest.docs.signals import code_stats, is_worked_example
 from ctxhub.ingest.docs.titles import page_title
 from ctxhub.ingest.docs.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
-from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.ingest.embed_text import build_embed_text, window_texts
 from ctxhub.ingest.python.changelog_files import is_changelog
 
 __all__ = [
@@ -124,10 +125,12 @@ def _chunk(
             extra["anchor"] = anchor
             extra["location"] = f"{page.path}#{anchor}"
             url = f"{page.url}#{anchor}" if page.url else None
-    if page.extra.get("format") == "rst" and is_api_stub(
-        win.text, sec.crumbs[-1] if sec.crumbs else ""
-    ):
-        extra[LOOKUP_ONLY] = True  # get_doc shows it; search never ranks it
+    if page.extra.get("format") == "rst":
+        if is_api_stub(win.text, sec.crumbs[-1] if sec.crumbs else ""):
+            extra[LOOKUP_ONLY] = True  # get_doc shows it; search never ranks it
+        # the definitions the window documents: its breadcrumb names only their heading
+        if names := described_names(doc.lines, doc.block, win.first, win.last, sec.first):
+            extra["describes"] = names
     if is_changelog(page.path) or (origin is not None and is_changelog(origin.split(":")[0])):
         # a changelog included into the docs (`.. include:: ../CHANGES.rst`) is read for
         # deprecations and opened by get_doc, but not ranked, as a changelog file is not:
@@ -137,6 +140,9 @@ def _chunk(
     sub = " > ".join(sec.crumbs[1:]) if sec.crumbs[:1] == (page.title,) else breadcrumb
     first = extra["chunk_index"] == 0
     header = [page.title, sub, page.description if first else None]
+    # the model reads 256 tokens of a window of up to 512: the rest of a long window is
+    # seen through window vectors under the same title and breadcrumb
+    windows = window_texts(" > ".join(h for h in header[:2] if h), win.text)
     return Chunk(
         id=chunk_id(page.source, page.path, breadcrumb, ordinal),
         source=page.source,
@@ -150,6 +156,7 @@ def _chunk(
         version=page.version,
         content=win.text,
         embed_text=build_embed_text(header, win.text),
+        embed_windows=windows,
         metadata=ChunkMeta(
             chunk_type="section",
             language=stats.primary_language,
@@ -196,27 +203,6 @@ def _included_parts(doc: CleanedText, first: int, last: int) -> list[str]:
         f"{path}:{start}" + (f"-{end}" if end != start else "")
         for path, start, end in runs[:MAX_INCLUDED_PARTS]
     ]
-
-
-#: What the reST renderer makes of an API description directive without content
-#: (`.. automodule:: pkg.mod` -> "module pkg.mod", `.. autoclass:: pkg.C` -> "class pkg.C").
-_DESCRIBED = re.compile(
-    r"^(?:module|class|function|method|attribute|data|exception|decorator|property|"
-    r"classmethod|staticmethod|attr|func|meth|exc|obj)\s+[\w.]+(?:\(.*\))?$"
-)
-#: At most this much prose beside the described names ("Those functions can be used ...").
-_STUB_PROSE = 200
-
-
-def is_api_stub(text: str, heading: str) -> bool:
-    """A section of a Sphinx API page that only names definitions for autodoc to fill in
-    at build time (`.. automodule:: tenacity.retry`, one intro sentence): in the source it
-    says nothing, so it is lookup-only, never a search answer or an example."""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    lines = [ln for ln in lines if not ln.startswith("#") and ln != heading.strip()]
-    described = [ln for ln in lines if _DESCRIBED.match(ln)]
-    prose = [ln for ln in lines if not _DESCRIBED.match(ln)]
-    return bool(described) and sum(len(p) for p in prose) <= _STUB_PROSE and len(prose) <= 2
 
 
 def _chunks(page: _Page, doc: CleanedText, max_tokens: int) -> list[Chunk]:

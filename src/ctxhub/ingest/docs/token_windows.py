@@ -1,4 +1,5 @@
-"""Pack a section into windows of at most `limit` model tokens with a little overlap.
+"""Pack a section into windows of at most `limit` model tokens with a little overlap,
+as even in size as the fewest windows allow.
 
 A section is cut into blocks (paragraphs, whole fenced code blocks, headings). A block
 that does not fit is cut into lines (code, lists, tables) or sentences (prose), and any
@@ -197,9 +198,29 @@ class _Page:
     def deco_of(self, first: _Piece, last: _Piece) -> int:
         return max(self.deco.get(first.part_of, 0), self.deco.get(last.part_of, 0))
 
-    def pack(self, ps: list[_Piece], overlap: int, exact: bool) -> list[Window]:
-        """Greedy windows by additive estimate (WordPiece counts add up across whitespace);
-        with `exact`, each window is also counted and shrunk until it fits."""
+    def pack_even(self, ps: list[_Piece], overlap: int, exact: bool) -> list[Window]:
+        """`pack`, then packed again to the smallest fill that needs no more windows: a
+        section a little over one window is two halves, not a full window and a tail
+        of a few lines. Such a tail is mostly its page title and breadcrumb to the
+        model and short to BM25, so it outranked the window with the section's text."""
+        out = self.pack(ps, overlap, exact)
+        most, lo, hi = len(out), 1, self.limit - 1
+        while most > 1 and lo <= hi:
+            mid = (lo + hi) // 2
+            even = self.pack(ps, overlap, exact, target=mid)
+            if len(even) <= most:
+                out, hi = even, mid - 1
+            else:
+                lo = mid + 1
+        return out
+
+    def pack(
+        self, ps: list[_Piece], overlap: int, exact: bool, target: int | None = None
+    ) -> list[Window]:
+        """Greedy windows by additive estimate (WordPiece counts add up across whitespace),
+        each filled up to `target` tokens (the limit when None); with `exact`, each window
+        is also counted and shrunk until it fits the limit."""
+        fill = min(target or self.limit, self.limit)
         out: list[Window] = []
         i, prev_start = 0, -1
         while i < len(ps):
@@ -210,14 +231,14 @@ class _Page:
                     carried += ps[start].tokens - 2
             body = ps[i].tokens - 2
             if start < i and (
-                2 + carried + body + self.deco_of(ps[start], ps[i]) > self.limit
+                2 + carried + body + self.deco_of(ps[start], ps[i]) > fill
                 or ps[i].end - ps[start].start > self.max_chars
             ):
                 start, carried = i, 0  # the overlap does not fit beside the next piece
             j = i + 1
             while j < len(ps):
                 nxt = body + ps[j].tokens - 2
-                if 2 + carried + nxt + self.deco_of(ps[start], ps[j]) > self.limit:
+                if 2 + carried + nxt + self.deco_of(ps[start], ps[j]) > fill:
                     break
                 if ps[j].end - ps[start].start > self.max_chars:
                     break  # see CHARS_PER_TOKEN_CAP
@@ -255,13 +276,13 @@ def pack_sections(
     the estimate got wrong is packed again, counting each window as it goes."""
     page = _Page(doc, count, limit)
     pieces = page.pieces(ranges)
-    windows = [page.pack(ps, overlap, exact=False) for ps in pieces]
+    windows = [page.pack_even(ps, overlap, exact=False) for ps in pieces]
     todo = [w.text for ws in windows for w in ws if not w.counted]
     counts = iter(count(todo))
     for k, ws in enumerate(windows):
         real = [w if w.counted else replace(w, tokens=next(counts), counted=True) for w in ws]
         if any(w.tokens > limit for w in real):
-            windows[k] = page.pack(pieces[k], overlap, exact=True)
+            windows[k] = page.pack_even(pieces[k], overlap, exact=True)
         else:
             windows[k] = real
     return windows

@@ -61,13 +61,17 @@ def row_hash(chunk: Chunk) -> str:
 
 
 def names_text(chunk: Chunk) -> str:
-    """What a chunk is called: title, breadcrumb, symbol, path and signature."""
+    """What a chunk is called: title, breadcrumb, symbol, path and signature, and for a
+    window of a Sphinx API page the definitions it describes (`extra.describes`)."""
     meta = chunk.metadata
     parts = [chunk.title, chunk.section or "", chunk.symbol or "", chunk.path.replace("/", " ")]
     if meta.signature:
         parts.append(meta.signature)
     if meta.example:
         parts.append(meta.example)
+    described = meta.extra.get("describes")
+    if isinstance(described, list):
+        parts.append(" ".join(str(n) for n in described))
     return "\n".join(p for p in parts if p)
 
 
@@ -161,6 +165,11 @@ def term_values(chunk: Chunk) -> list[tuple[str, str]]:
             out.add(("msgsegs", segment))
     for name in meta.extra.get("exports", ()):
         out.add(("exports", name))
+    for name in meta.extra.get("describes", ()):
+        # a doc window's API descriptions, as the symbol path looks names up: the name
+        # as written and its last part (`Huey.lock_task`, `lock_task`), lower case
+        out.add(("describes", str(name).lower()))
+        out.add(("describes", str(name).rsplit(".", 1)[-1].lower()))
     if meta.chunk_type == "module":
         for name in meta.imports:  # who imports a definition (Store.importers)
             out.add(("imports", name))
