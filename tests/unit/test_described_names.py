@@ -120,3 +120,15 @@ def test_the_symbol_path_finds_doc_windows_describing_a_name(tmp_path: Path) -> 
     assert top.path == "docs/api.rst" and "symbol" in top.signals
     assert top.metadata["describes"] == ["PriorityRedisExpireHuey"]
     assert all("symbol" not in h.signals for h in response.hits[1:])
+
+
+def test_a_question_naming_a_class_gets_no_doc_window_from_the_symbol_path(
+    tmp_path: Path,
+) -> None:
+    """Only a query that is one name looks up the windows that describe it: a question
+    that names a class is answered by the guide, and the reference page that describes
+    the class took its place (aiohttp's proxy question, docs/RETRIEVAL.md)."""
+    files = {"docs/api.rst": _TYPES, "docs/guide.rst": _GUIDE}
+    with tree_hub(tmp_path, "q", files, kinds=("docs",)) as hub:
+        response = search_docs(hub, "how do I order tasks with PriorityRedisExpireHuey?")
+    assert response.hits and all("symbol" not in h.signals for h in response.hits)

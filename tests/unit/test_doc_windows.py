@@ -63,3 +63,28 @@ def test_dense_finds_the_answer_at_the_end_of_a_long_window(
         ranking = hub.retriever.rank(request, SearchOptions(paths=("dense",), collapse=False))
     top = ranking.candidates[0].chunk
     assert top.section == "Guide > Storage", [c.chunk.section for c in ranking.candidates]
+
+
+@pytest.mark.parametrize("kinds", [None, ["doc", "api"]])
+def test_doc_windows_count_only_when_docs_are_all_that_is_asked(
+    tmp_path: Path, kinds: list[str] | None
+) -> None:
+    """Where docs compete with code (`search`), a long page's windows would give it more
+    vectors to match than the code a pasted error is raised by (docs/RETRIEVAL.md)."""
+    with tree_hub(tmp_path, "q", {"docs/guide.md": _markdown()}, kinds=("docs",)) as hub:
+        request = SearchRequest(
+            query="stored result expire time to live",
+            kinds=kinds,  # type: ignore[arg-type]
+            filters=SearchFilters(source=["q"]),
+        )
+        ranking = hub.retriever.rank(request, SearchOptions(paths=("dense",), collapse=False))
+    mixed = ranking.candidates[0].chunk.section
+    with tree_hub(tmp_path / "again", "q", {"docs/guide.md": _markdown()}, kinds=("docs",)) as hub:
+        docs_only = SearchRequest(
+            query="stored result expire time to live",
+            kinds=["doc"],
+            filters=SearchFilters(source=["q"]),
+        )
+        lifted = hub.retriever.rank(docs_only, SearchOptions(paths=("dense",), collapse=False))
+    assert lifted.candidates[0].chunk.section == "Guide > Storage"
+    assert mixed != "Guide > Storage"  # its own vector, without the windows, is not first

@@ -5,18 +5,14 @@ duplicates. Five hits, five answers.
 A long doc page answers several questions, one per section, and the best-ranked chunk of
 a page is often a near tie with another section of it (both paths rank both in their top
 three). So a page's other sections are not thrown away: the page's hit lists them
-(`Candidate.on_page`, shown as `also_on_page` when they rank among the hits shown), and
-where the caller allows it (`search_docs`), a distinct section that scores within
-NEAR_TIE of the page's hit is a hit of its own."""
+(`Candidate.on_page`, shown as `also_on_page` when they rank among the hits shown). A
+second hit per page for a near tie was measured and dropped: the page's second section
+took the place of another page the question needed (Pipecat dev-030, docs/EVAL.md)."""
 
 from __future__ import annotations
 
 from ctxhub.search.rank import Candidate
 
-#: A second section of a page is a hit of its own (when the caller allows a page two)
-#: only when its score is at least this share of the page's hit: fused ranks (2, 2)
-#: against (1, 1), or (1, 5): the ranking cannot tell the two apart.
-NEAR_TIE = 0.97
 #: Other sections of a page a hit lists in `also_on_page` at most.
 MAX_PAGE_SECTIONS = 3
 
@@ -58,15 +54,13 @@ def section_of(cand: Candidate) -> str:
     return cand.chunk.section or cand.chunk.title
 
 
-def collapse(ranked: list[Candidate], page_hits: int = 1) -> list[Candidate]:
+def collapse(ranked: list[Candidate]) -> list[Candidate]:
     """Keep the best-ranked chunk per page and per example, and one of each text indexed
     in several places (a vendored copy of a package): five hits, five answers. A page's
     other sections (their best chunk each; another window of a section already shown
-    adds nothing) go to its hit's `on_page`, in rank order; with `page_hits` 2, a
-    distinct section within NEAR_TIE of the page's hit is kept as a hit instead."""
+    adds nothing) go to its hit's `on_page`, in rank order."""
     first_of: dict[tuple[str, str], Candidate] = {}
     sections: dict[tuple[str, str], set[str]] = {}  # per page: shown or listed
-    kept: dict[tuple[str, str], int] = {}  # hits per page
     by_text: dict[str, Candidate] = {}
     by_copy: dict[tuple[str, str], Candidate] = {}
     out: list[Candidate] = []
@@ -75,7 +69,6 @@ def collapse(ranked: list[Candidate], page_hits: int = 1) -> list[Candidate]:
         by_text[cand.chunk.content_hash] = cand
         if copy_key is not None:
             by_copy.setdefault(copy_key, cand)
-        kept[key] = kept.get(key, 0) + 1
         out.append(cand)
 
     for cand in ranked:
@@ -104,10 +97,7 @@ def collapse(ranked: list[Candidate], page_hits: int = 1) -> list[Candidate]:
         if cand.chunk.kind != "doc" or section in sections[key]:
             continue
         sections[key].add(section)
-        if kept[key] < page_hits and cand.score >= NEAR_TIE * hit.score:
-            keep(cand, key, copy_key)
-        else:
-            hit.on_page.append(cand)
+        hit.on_page.append(cand)
     return out
 
 

@@ -76,9 +76,6 @@ class SearchOptions:
     weights: Mapping[str, float] | None = None  # override the analyser's path weights
     #: keep the best chunk per doc page and per example, one place per definition
     collapse: bool = True
-    #: hits one doc page may give: 2 lets a distinct section that scores within
-    #: `collapse.NEAR_TIE` of the page's hit be a hit too (search_docs)
-    page_hits: int = 1
     #: the caller looks for API to use (search_api): private definitions step back
     public_first: bool = False
     #: which of several sources holding one definition or page is kept (the installed
@@ -165,7 +162,7 @@ class Retriever:
                     if self.embedder is not None and request.query.strip():
                         qvec = self.embed_query(request.query)
                         own = self.store.dense(qvec, filters, kinds, OVERFETCH)
-                        windows = self.store.dense_windows(qvec, filters, kinds, OVERFETCH)
+                        windows = self._windows(qvec, filters, kinds)
                         results[path] = merge_windows(own, windows, OVERFETCH)
                         if window_led is not None:
                             window_led.update(c for c, mine, best in windows if best > mine)
@@ -185,7 +182,9 @@ class Retriever:
                 elif path == "symbol":
                     if analysis.names:
                         named = self._named_lookup_only(analysis, filters, kinds)
-                        results[path] = named + self._symbols(analysis.names, rows, kinds)
+                        results[path] = named + self._symbols(
+                            analysis.names, rows, kinds, described=analysis.is_name
+                        )
                 elif path == "template":
                     if analysis.messages and (found := self._templates(analysis, rows, kinds)):
                         results[path] = found
@@ -205,8 +204,25 @@ class Retriever:
             ]
         return results
 
+    def _windows(
+        self, qvec: Vectors, filters: SearchFilters, kinds: list[str] | None
+    ) -> list[tuple[str, float, float]]:
+        """Window scores for the dense path. A doc chunk's windows count only when docs
+        are all that is asked for (search_docs): where docs compete with code, the extra
+        vectors of long pages lifted a guide over the code that raises a pasted error
+        (docs/EVAL.md)."""
+        if kinds != ["doc"]:
+            kinds = [k for k in (kinds or ("api", "example")) if k != "doc"]
+            if not kinds:
+                return []
+        return self.store.dense_windows(qvec, filters, kinds, OVERFETCH)
+
     def _symbols(
-        self, names: list[str], filters: SearchFilters, kinds: list[str] | None
+        self,
+        names: list[str],
+        filters: SearchFilters,
+        kinds: list[str] | None,
+        described: bool = True,
     ) -> list[tuple[str, float]]:
         """Definitions named by the query (with those its names stand for:
         `QueryAnalysis.definitions`), then those that build the names it uses by
@@ -219,6 +235,8 @@ class Retriever:
             ids, _ = self.store.list_ids(scoped, kinds, OVERFETCH - len(found))
             have = {cid for cid, _ in found}
             found += [(cid, TEMPLATE_SCORE) for cid in ids if cid not in have]
+        if not described:
+            return found
         return found + described_docs(self.store, names, filters, kinds, OVERFETCH - len(found))
 
     def _named_lookup_only(
@@ -333,9 +351,7 @@ class Retriever:
             final = fold_stubs(final, self._runtime_answer)
             # two versions of one package: one hit per definition or page, the installed
             # version's copy at the better rank (before `collapse` keeps a first copy)
-            final = collapse(
-                fold_versions(final, self.store.sources, options.source_rank), options.page_hits
-            )
+            final = collapse(fold_versions(final, self.store.sources, options.source_rank))
         coverage = conf.term_coverage(analysis.terms, vocabulary[0]) if vocabulary else 1.0
         feats = conf.features(analysis, final, list(ranked), coverage)
         return Ranking(

@@ -177,7 +177,7 @@ def search_docs(
     # a long page's second section is a hit too when the ranking cannot tell the two
     # apart (search/collapse.py); other sections are listed with the page's hit
     request = _request(query, ["doc"], filters, limit, max_tokens)
-    response = hub.retriever.search(request, options(hub, page_hits=2))
+    response = hub.retriever.search(request, options(hub))
     if notice := unmentioned_name(hub.store, query, response.hits):
         response = response.model_copy(update={"notice": notice})
     return _explained(hub, response, source, ["doc"])
