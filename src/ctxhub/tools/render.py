@@ -122,7 +122,9 @@ def render_hit(rank: int, hit: Hit) -> str:
         cite.append(f"v{hit.version}")
     if also := _also_in(hit.metadata.get("also_in")):
         cite.append(also)
-    head = [f"## {rank}. [{hit.kind}] {name}  (score {hit.score:.2f})", " · ".join(cite)]
+    # a listed row has no relevance to show (a filter admitted it, no query ranked it)
+    scored = f"  (score {hit.score:.2f})" if hit.score is not None else ""
+    head = [f"## {rank}. [{hit.kind}] {name}{scored}", " · ".join(cite)]
     if hit.metadata.get("not_installed"):  # tools/installed_gaps.py
         head.append(f"NOTE: {hit.metadata['not_installed']}")
     body = hit.snippet.strip("\n")

@@ -316,6 +316,9 @@ def _list_filtered(
     shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
     public = public_paths_of(hub.store, [c.chunk for c in candidates])
     hits, truncated, _ = to_hits(candidates, shown, max_tokens, public=public)  # cursor follows
+    for hit, cand in zip(hits, candidates, strict=False):
+        if not cand.signals and not cand.score:
+            hit.score = None  # listed, not ranked: no relevance to report
     if filters.calls:
         by_id = {c.chunk.id: c.chunk for c in candidates}
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
