@@ -356,7 +356,7 @@ def hub_status(status: HubStatus) -> str:
     if not status.sources:
         lines.append("no sources indexed; run `ctxhub add SOURCE`")
     for s in status.sources:
-        version = s.version or (s.commit[:10] if s.commit else "-")
+        version = version_label(s.version, s.commit, s.status != "failed" or bool(s.chunks))
         chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
         age = "never" if s.age_days is None else f"{s.age_days:.1f} days ago"
         state = s.status + (" (stale)" if s.stale else "")
@@ -389,6 +389,21 @@ def memory_line(status: HubStatus) -> str:
         f"ratings {m.worked} worked / {m.not_worked} not; {m.pending} pending; knowledge "
         f"hits {m.knowledge_useful} useful / {m.knowledge_not_useful} not useful"
     )
+
+
+#: A source that was read but that no version or commit names: a folder outside any
+#: versioned project (a project's docs folder gets its version: sources/project_version.py).
+UNVERSIONED = "unversioned"
+
+
+def version_label(version: str | None, commit: str | None, read: bool = True) -> str:
+    """A source's version as shown: the version, else the commit, else `unversioned`
+    for a source that was read, `-` for one that never was (failed, not indexed)."""
+    if version:
+        return version
+    if commit:
+        return commit[:10]
+    return UNVERSIONED if read else "-"
 
 
 def version_note(indexed: str | None, installed: str | None, not_installed: bool) -> str | None:
