@@ -124,7 +124,8 @@ def render_hit(rank: int, hit: Hit) -> str:
         cite.append(also)
     # a listed row has no relevance to show (a filter admitted it, no query ranked it)
     scored = f"  (score {hit.score:.2f})" if hit.score is not None else ""
-    head = [f"## {rank}. [{hit.kind}] {name}{scored}", " · ".join(cite)]
+    kind = f"{hit.kind}, supplement" if hit.metadata.get("supplement") else hit.kind
+    head = [f"## {rank}. [{kind}] {name}{scored}", " · ".join(cite)]
     if hit.metadata.get("not_installed"):  # tools/installed_gaps.py
         head.append(f"NOTE: {hit.metadata['not_installed']}")
     body = hit.snippet.strip("\n")
