@@ -58,7 +58,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `alias` chunk of its own (`Class.pop`, `alias_of` the method), shadowing a base's
     # method of that name; 38: only a base's method (`Base.method`) is aliased from
     # another class, never another class's attribute (`extra = Extra.forbid`)
-    "docs": 16,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 17,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -74,7 +74,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # (`included_parts`); 14: one release's page in a release-notes folder
     # (`releases/v6.0.0.rst`) is a changelog: lookup-only
     # 15: as changelog 9 (a docs-only source's release pages read their records); 16: as
-    # changelog 10
+    # changelog 10; 17: section titles inside autodoc / description directives are
+    # sections (Sphinx's nested_parse_with_titles), each object group its breadcrumb
     "dump": 2,  # 2: as docs 7
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
