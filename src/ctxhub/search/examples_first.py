@@ -7,9 +7,10 @@ that defines one): each path fetches its top 50 of the pool, so the examples wer
 past that cut on BM25, and the kind preference could not lift what was never fetched.
 So the examples are ranked among themselves, and those the retriever is confident
 answer the question, each on its own evidence (`confidence.as_answer` at least
-LOW_CONFIDENCE), lead; docs pages, ranked among themselves, fill what is left of the
-limit, each marked `supplement`. When no example matches, examples and docs are
-ranked together as before (docs still marked), and a notice says so.
+LOW_CONFIDENCE), lead. What is left of the limit is what the tool answered before:
+examples and docs ranked together (the other examples, and guides with worked code),
+each docs page marked `supplement`. When no example matches, that list alone (docs still
+marked), and a notice says so.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import replace
 from ctxhub.core.knowledge import Hit, SearchRequest, SearchResponse
 from ctxhub.search import confidence as conf
 from ctxhub.search.budget import display_norm, to_hits
+from ctxhub.search.collapse import collapse_key
 from ctxhub.search.rank import Candidate
 from ctxhub.search.retriever import Ranking, Retriever, SearchOptions
 
@@ -55,8 +57,9 @@ def mark_supplements(hits: list[Hit]) -> None:
 def examples_first(
     retriever: Retriever, request: SearchRequest, options: SearchOptions
 ) -> SearchResponse | None:
-    """The matching examples, then docs pages as supplements up to `request.limit`; None
-    when no example matches (or none is indexed under the request's filters)."""
+    """The matching examples, then up to `request.limit` the rest of examples and docs
+    ranked together, docs marked supplements; None when no example matches (or none is
+    indexed under the request's filters)."""
     examples = retriever.rank(request.model_copy(update={"kinds": ["example"]}), options)
     matching = matching_examples(examples)[: request.limit]
     if not matching:
@@ -64,8 +67,11 @@ def examples_first(
     shown = _on_own_scale(matching, examples)
     room = request.limit - len(matching)
     if room > 0:
-        docs = retriever.rank(request.model_copy(update={"kinds": ["doc"]}), options)
-        shown += _on_own_scale(docs.candidates[:room], docs)
+        # the rest as when no example matches: examples and docs ranked together
+        both = retriever.rank(request, options)
+        led = {collapse_key(c) for c in matching}
+        rest = [c for c in both.candidates if collapse_key(c) not in led]
+        shown += _on_own_scale(rest[:room], both)
     fitted = to_hits(shown, 1.0, request.max_tokens)
     mark_supplements(fitted.hits)
     low = examples.confidence < conf.LOW_CONFIDENCE
