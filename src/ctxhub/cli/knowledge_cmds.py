@@ -76,7 +76,9 @@ def show(ctx: Context, chunk_id: str, section: str | None, max_tokens: int, as_j
                 ) from None
             spec, values = GET_DOC, {"path": chunk_id, "section": section, **budget}
         elif kind == "doc":
-            spec, values = GET_DOC, {"doc_id": chunk_id, "section": section, **budget}
+            # a doc chunk's id opens its own section, exactly (--section: others)
+            own = section or found[0].section or found[0].title or None
+            spec, values = GET_DOC, {"doc_id": chunk_id, "section": own, **budget}
         elif kind == "example":
             spec, values = GET_EXAMPLE, {"example_id": chunk_id, **budget}
         else:

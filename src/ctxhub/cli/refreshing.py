@@ -14,6 +14,7 @@ from ctxhub.cli.progress import make_progress
 from ctxhub.cli.tables import fitted_table
 from ctxhub.ingest.refresh.incremental import RefreshSummary, SourceSummary
 from ctxhub.sources.base import SourceSpec
+from ctxhub.tools.render import version_label
 
 #: Skipped files named per source after the summary table (all of them in --json).
 MAX_SKIP_LINES = 20
@@ -25,7 +26,7 @@ _HEADERS = ("source", "status", "version", "files", "added", "updated", "removed
 def _summary_rows(summary: RefreshSummary) -> list[list[str]]:
     rows = []
     for s in summary.sources:
-        version = s.version or (s.commit[:10] if s.commit else "-")
+        version = version_label(s.version, s.commit, s.status != "failed")
         status = s.status if s.status == "ok" else f"[red]{s.status}[/red]"
         counts = (s.files, s.added, s.updated, s.removed, len(s.skipped))
         rows.append([s.name, status, version, *(str(n) for n in counts)])

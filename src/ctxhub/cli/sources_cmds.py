@@ -28,6 +28,7 @@ from ctxhub.sources.manifest import (
 )
 from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import environment_note
+from ctxhub.tools.render import version_label
 
 PRESETS = ("pipecat",)
 
@@ -237,7 +238,7 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
                 str(r["origin"]),
                 kinds,
                 status,
-                str(r["version"] or "-"),
+                version_label(str(r["version"] or "") or None, None, bool(r["chunks"])),
                 str(r["chunks"]),
             ]
         )

@@ -15,7 +15,7 @@ from ctxhub.memory.records.pending import pending_count
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import environment_note, hub_status
-from ctxhub.tools.render import memory_line, version_note
+from ctxhub.tools.render import memory_line, version_label, version_note
 
 
 def _size(n: int) -> str:
@@ -43,7 +43,7 @@ def status(ctx: Context, as_json: bool) -> None:
     out.print(f"chunks  {report.chunks} ({report.embedded} embedded{looked})")
     rows = []
     for s in report.sources:
-        version = s.version or (s.commit[:10] if s.commit else "-")
+        version = version_label(s.version, s.commit, s.status != "failed" or bool(s.chunks))
         chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
         age = "-" if s.age_days is None else f"{s.age_days:.1f}" + (" stale" if s.stale else "")
         # an error or warning is shown whole: the table wraps a long cell, never cuts it

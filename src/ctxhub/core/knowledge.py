@@ -290,7 +290,9 @@ class Hit(BaseModel):
     url: str | None = None
     version: str | None = None
     snippet: str = ""
-    score: float = 0.0  # 0-1
+    #: 0-1 relevance to the query; None for a row a listing holds without ranking it (a
+    #: structural filter with no query, or past the query's ranked rows)
+    score: float | None = 0.0
     signals: dict[str, Signal] = Field(default_factory=dict)
     metadata: dict[str, Any] = Field(default_factory=dict)
 

@@ -31,7 +31,8 @@ ENVELOPE_TOKENS = 150
 SIGNATURE_CHARS = 400
 SLIM_SIGNATURE_CHARS = 160
 #: What a hit's metadata keeps when the budget is tight (`included_from`/`included_parts`:
-#: where a doc chunk's included text is, which its page lines do not show).
+#: where a doc chunk's included text is, which its page lines do not show; `supplement`:
+#: a docs page that follows search_examples' examples, search/examples_first.py).
 CORE_METADATA = frozenset(
     {
         "chunk_type",
@@ -45,6 +46,7 @@ CORE_METADATA = frozenset(
         "included_from",
         "included_parts",
         "also_on_page",
+        "supplement",
     }
 )
 #: Lists from a chunk's `extra` a hit carries (other lists there stay in the store).

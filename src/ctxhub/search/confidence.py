@@ -98,6 +98,22 @@ def confidence(f: ConfidenceFeatures, coefficients: Sequence[float] = COEFFICIEN
     return 1.0 / (1.0 + math.exp(-z))
 
 
+def as_answer(
+    analysis: QueryAnalysis,
+    ranked: Sequence[Candidate],
+    active_paths: Sequence[str],
+    coverage: float = 1.0,
+) -> list[float]:
+    """For each candidate, the confidence a response led by it (the ones below it
+    after) would have: how sure the retriever is that this hit, on its own evidence
+    (the paths ranking it in their top 5, its cosine, an exact name, its lead over the
+    next), answers the question."""
+    return [
+        confidence(features(analysis, ranked[i:], active_paths, coverage))
+        for i in range(len(ranked))
+    ]
+
+
 #: Abbreviations that read as dotted names ("e.g.") or words ("etc"): never a query.
 ABBREVIATIONS = frozenset(
     "e.g eg i.e ie etc vs cf viz n.b nb a.k.a aka w.r.t wrt approx resp et al".split()

@@ -106,6 +106,10 @@ class Ranking:
     candidates: list[Candidate]
     norm: float  # the fused score of a hit ranked first by every weighted path
     confidence: float
+    #: the paths that found anything, and the share of the query's terms the index
+    #: holds: the confidence's inputs besides the candidates (`confidence.features`)
+    paths: list[str] = field(default_factory=list)
+    coverage: float = 1.0
 
 
 class Retriever:
@@ -361,6 +365,8 @@ class Retriever:
             # lower every score: the best is a hit first on each path that ran
             norm=max_fused({p: w for p, w in weights.items() if ranked.get(p)}),
             confidence=conf.confidence(feats) if final else 0.0,
+            paths=list(ranked),
+            coverage=coverage,
         )
 
     def _runtime_answer(self, stub: Chunk) -> Chunk | None:

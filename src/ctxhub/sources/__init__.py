@@ -14,6 +14,7 @@ from ctxhub.core.identifiers import canonical_name
 from ctxhub.sources import crawl, git, pypi, url
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot, SourceSpec
 from ctxhub.sources.local import selected, snapshot_dir
+from ctxhub.sources.project_version import project_version
 from ctxhub.sources.pypi_release import fetch_release
 
 __all__ = [
@@ -42,6 +43,8 @@ def materialize(
     download that may take a while (a release's sdist)."""
     if spec.path:
         snap = snapshot_dir(spec.path, spec.include, spec.exclude)
+        # a docs or examples folder of a project: the project's version
+        snap.version = project_version(snap.root)
     elif (
         spec.package
         and spec.release

@@ -52,6 +52,23 @@ def matching_chunks(chunks: list[Chunk], wanted: str) -> list[Chunk]:
     return [c for c in chunks if words and words <= _words(c.section or c.title or "")]
 
 
+def own_section(chunks: list[Chunk], hit: Chunk) -> list[Chunk]:
+    """The section `hit` is in, exactly: the run of the page's chunks (in page order)
+    around it that carry its breadcrumb, from the section's heading to its last window;
+    not the sections below or after it."""
+    at = next((i for i, c in enumerate(chunks) if c.id == hit.id), None)
+    if at is None:
+        return [hit]
+    name = hit.section or hit.title
+    start = at
+    while start > 0 and (chunks[start - 1].section or chunks[start - 1].title) == name:
+        start -= 1
+    end = at + 1
+    while end < len(chunks) and (chunks[end].section or chunks[end].title) == name:
+        end += 1
+    return chunks[start:end]
+
+
 def json_chars(value: object) -> int:
     """Characters `value` takes in the structured content (JSON, non-ASCII kept)."""
     return len(json.dumps(value, ensure_ascii=False))

@@ -16,6 +16,7 @@ from ctxhub.tools.doc_sections import (
     json_chars,
     loose,
     matching_chunks,
+    own_section,
     trim_json,
 )
 from ctxhub.tools.hub_status import installed_first
@@ -175,7 +176,11 @@ def get_doc(
     chunks = _page_chunks(hub, page_source, page_path)
     sections = list(dict.fromkeys(c.section or c.title for c in chunks))
     chosen = chunks
-    if section:
+    if hit is not None and section and loose(section) == loose(hit.section or hit.title or ""):
+        # the hit's own whole breadcrumb (as `section` names it below): that section
+        # exactly, never a namesake elsewhere on the page or the sections below it
+        chosen = own_section(chunks, hit)
+    elif section:
         chosen = matching_chunks(chunks, section)
         if not chosen:
             raise NotFoundError(
@@ -202,9 +207,9 @@ def get_doc(
     at = next((i for i, c in enumerate(chunks) if hit and c.id == hit.id), 0)
     fits = json_chars(content) + json_chars(sections) <= room
     if hit is not None and not section and at > 0 and not fits:
-        # the page does not fit: start where the hit is, so the part a search found is
-        # in the answer (the page's top is one `section=` away)
-        content = _joined(chunks[at:])
+        # the page does not fit: the hit's section, from its heading to its end, so the
+        # part a search found is the answer (the page's top is one `section=` away)
+        content = _joined(own_section(chunks, hit))
         page.section = hit.section or hit.title
     if page.section:
         # one section asked for (or a hit's): its text first, the list of the page's

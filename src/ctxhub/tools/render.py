@@ -144,7 +144,10 @@ def render_hit(rank: int, hit: Hit) -> str:
         cite.append(f"v{hit.version}")
     if also := _also_in(hit.metadata.get("also_in")):
         cite.append(also)
-    head = [f"## {rank}. [{hit.kind}] {name}  (score {hit.score:.2f})", " · ".join(cite)]
+    # a listed row has no relevance to show (a filter admitted it, no query ranked it)
+    scored = f"  (score {hit.score:.2f})" if hit.score is not None else ""
+    kind = f"{hit.kind}, supplement" if hit.metadata.get("supplement") else hit.kind
+    head = [f"## {rank}. [{kind}] {name}{scored}", " · ".join(cite)]
     if page := _also_on_page(hit):
         head.append(page)
     if hit.metadata.get("not_installed"):  # tools/installed_gaps.py
@@ -379,7 +382,7 @@ def hub_status(status: HubStatus) -> str:
     if not status.sources:
         lines.append("no sources indexed; run `ctxhub add SOURCE`")
     for s in status.sources:
-        version = s.version or (s.commit[:10] if s.commit else "-")
+        version = version_label(s.version, s.commit, s.status != "failed" or bool(s.chunks))
         chunks = ", ".join(f"{k} {n}" for k, n in sorted(s.chunks.items())) or "0"
         age = "never" if s.age_days is None else f"{s.age_days:.1f} days ago"
         state = s.status + (" (stale)" if s.stale else "")
@@ -412,6 +415,21 @@ def memory_line(status: HubStatus) -> str:
         f"ratings {m.worked} worked / {m.not_worked} not; {m.pending} pending; knowledge "
         f"hits {m.knowledge_useful} useful / {m.knowledge_not_useful} not useful"
     )
+
+
+#: A source that was read but that no version or commit names: a folder outside any
+#: versioned project (a project's docs folder gets its version: sources/project_version.py).
+UNVERSIONED = "unversioned"
+
+
+def version_label(version: str | None, commit: str | None, read: bool = True) -> str:
+    """A source's version as shown: the version, else the commit, else `unversioned`
+    for a source that was read, `-` for one that never was (failed, not indexed)."""
+    if version:
+        return version
+    if commit:
+        return commit[:10]
+    return UNVERSIONED if read else "-"
 
 
 def version_note(indexed: str | None, installed: str | None, not_installed: bool) -> str | None:

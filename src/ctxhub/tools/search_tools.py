@@ -19,6 +19,7 @@ from ctxhub.core.knowledge import (
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
 from ctxhub.search.analyzer import is_one_name
 from ctxhub.search.budget import display_norm, to_hits
+from ctxhub.search.examples_first import examples_answer
 from ctxhub.search.rank import Candidate
 from ctxhub.search.reexports import public_paths_of
 from ctxhub.search.retriever import SearchOptions
@@ -201,11 +202,12 @@ def search_examples(
     )
     narrowed = bool(tags or execution_mode or language)
     # Doc pages join (guides with complete code are examples too) unless the caller
-    # filters on example-only facets; they rank a little below example code.
+    # filters on example-only facets: after the examples that match, as supplements
+    # (search/examples_first.py); with none matching, ranked with the examples.
     kinds: list[HitKind] = ["example"] if narrowed else ["example", "doc"]
     request = _request(query, kinds, filters, limit, max_tokens)
     preferred = options(hub, prefer={"example": 1.0, "doc": 0.8})
-    return _explained(hub, hub.retriever.search(request, preferred), source, kinds)
+    return _explained(hub, examples_answer(hub.retriever, request, preferred), source, kinds)
 
 
 def _last_part(name: str | None) -> str | None:
@@ -318,6 +320,9 @@ def _list_filtered(
     shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
     public = public_paths_of(hub.store, [c.chunk for c in candidates])
     hits, truncated, _ = to_hits(candidates, shown, max_tokens, public=public)  # cursor follows
+    for hit, cand in zip(hits, candidates, strict=False):
+        if not cand.signals and not cand.score:
+            hit.score = None  # listed, not ranked: no relevance to report
     if filters.calls:
         by_id = {c.chunk.id: c.chunk for c in candidates}
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)

@@ -119,9 +119,21 @@ class _Sphinx(Directive):  # type: ignore[misc]
             return ""
         return " ".join(_CONTINUED.sub(" ", self.arguments[0]).split())
 
-    def parsed_into(self, node: Any) -> list[Any]:
+    def parsed_into(self, node: Any, titles: bool = False) -> list[Any]:
+        """`node` holding the parsed content; `titles`: section titles in it are sections
+        of their own levels (Sphinx's `nested_parse_with_titles`, which autodoc and the
+        description directives use), not docutils' "Unexpected section title"."""
         node.line = self.lineno
-        self.state.nested_parse(self.content, self.content_offset, node)
+        if not titles:
+            self.state.nested_parse(self.content, self.content_offset, node)
+            return [node]
+        memo = self.state.memo
+        styles, level = memo.title_styles, memo.section_level
+        memo.title_styles, memo.section_level = [], 0
+        try:
+            self.state.nested_parse(self.content, self.content_offset, node, match_titles=True)
+        finally:
+            memo.title_styles, memo.section_level = styles, level
         return [node]
 
 
@@ -180,7 +192,7 @@ class Described(_Sphinx):
     def run(self) -> list[Any]:
         kind = self.name.lower().rsplit(":", 1)[-1].removeprefix("auto")
         node = described(self.block_text, signature=f"{kind} {self.argument}".strip())
-        return self.parsed_into(node)
+        return self.parsed_into(node, titles=True)
 
 
 #: The first content line of a directive docutils does not know that says "code".

@@ -59,7 +59,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # method of that name; 38: only a base's method (`Base.method`) is aliased from
     # another class, never another class's attribute (`extra = Extra.forbid`); 39: an
     # alias chunk's span holds the attribute docstring under it (`Alias = X` + a string)
-    "docs": 19,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 20,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -78,7 +78,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # changelog 10; 17: a section over one window is cut into even windows (no short tail);
     # 18: window texts of chunks longer than one vector reads, under title and breadcrumb;
     # 19: a reST window lists the API descriptions it documents (`extra.describes`:
-    # names column, `describes` terms for the symbol path), stubs left out
+    # names column, `describes` terms for the symbol path), stubs left out; 20: section
+    # titles inside autodoc / description directives are sections (Sphinx's
+    # nested_parse_with_titles), each object group its breadcrumb
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)

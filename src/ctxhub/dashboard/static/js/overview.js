@@ -46,7 +46,7 @@ function sourcesTable(data, refresh) {
     const kinds = Object.entries(s.chunks).map(([k, n]) => `${k} ${n}`).join(", ") || "0";
     const version = s.refresh_due
       ? h("span", { class: "due", title: "installed version differs" }, `${s.version} → ${s.installed_version} (refresh due)`)
-      : s.version || (s.commit ? s.commit.slice(0, 10) : "–");
+      : s.version || (s.commit ? s.commit.slice(0, 10) : s.status !== "failed" || Object.keys(s.chunks).length ? "unversioned" : "–");
     const skipped = s.skipped.length
       ? h("details", {}, h("summary", {}, `${s.skipped_files} skipped`), h("ul", {}, s.skipped.slice(0, 50).map(([p, r]) => h("li", {}, `${p}: ${r}`))))
       : "–";

@@ -113,7 +113,7 @@ function showHit(hit, position, query) {
     h("h3", {}, `${position}. `, h("a", { href: "#", class: "open", onclick: (e) => { e.preventDefault(); (memory ? openRecord : openChunk)(hit.id); } }, hit.symbol || hit.title || hit.path)),
     h("div", { class: "muted" }, `${hit.kind} · ${where}` + (hit.version ? ` · ${hit.version}` : "")),
     h("div", { class: "explain" },
-      h("span", { class: "score" }, `score ${Number(hit.score).toFixed(3)}`),
+      h("span", { class: "score" }, hit.score === null || hit.score === undefined ? "listed" : `score ${Number(hit.score).toFixed(3)}`),
       signals.length ? signals : h("span", {}, "no path ranks"), boosts),
     h("pre", {}, hit.snippet),
     h("div", {}, opener, " ",
