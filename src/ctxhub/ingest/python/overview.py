@@ -9,6 +9,7 @@ code (try/except import guards carry the error messages users paste).
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from dataclasses import dataclass
 
@@ -58,11 +59,37 @@ def index_entry(d: Definition, deprecated: bool) -> IndexEntry:
 
 
 def doc_rest(doc: str | None) -> str:
-    """A docstring without its first line (which embedding headers already carry)."""
+    """A docstring without its first line (which embedding headers already carry) and
+    without its version history, for the embedded text."""
     if not doc:
         return ""
     lines = doc.strip().splitlines()
-    return "\n".join(lines[1:]).strip()
+    return "\n".join(without_version_notes(lines[1:])).strip()
+
+
+_VERSION_NOTE = re.compile(r"^(\s*)\.\. version(?:added|changed)::")
+
+
+def without_version_notes(lines: list[str]) -> list[str]:
+    """`lines` without reST `versionadded` / `versionchanged` directives and their
+    indented text. They say when the code changed, not what it does, and one vector
+    reads 256 tokens: three such notes under structlog's `add_log_level` ("Add the log
+    level to the event dict") took its cosine to "add the log level name to the event
+    dict" from 0.66 to 0.59, out of dense's top 50. `deprecated` notes stay: they are
+    what a question about a deprecation asks."""
+    out: list[str] = []
+    note_indent: int | None = None
+    for line in lines:
+        if note_indent is not None:
+            indent = len(line) - len(line.lstrip())
+            if not line.strip() or indent > note_indent:
+                continue
+            note_indent = None
+        if m := _VERSION_NOTE.match(line):
+            note_indent = len(m.group(1))
+            continue
+        out.append(line)
+    return out
 
 
 def _indented_doc(doc: str | None, indent: str) -> list[str]:
