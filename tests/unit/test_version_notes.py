@@ -4,6 +4,7 @@ it, and a `deprecated` note stays in both (ingest/python/overview.py)."""
 
 from __future__ import annotations
 
+from ctxhub.core.knowledge import Chunk
 from ctxhub.ingest.python.chunks import extract_python_file
 
 SOURCE = '''
@@ -36,8 +37,10 @@ class Renderer:
 '''
 
 
-def _chunk(symbol: str):  # type: ignore[no-untyped-def]
-    ex = extract_python_file("pkg", "pkg/levels.py", SOURCE, version=None, internal_packages={"pkg"})
+def _chunk(symbol: str) -> Chunk:
+    ex = extract_python_file(
+        "pkg", "pkg/levels.py", SOURCE, version=None, internal_packages={"pkg"}
+    )
     return next(c for c in ex.chunks if c.symbol == symbol)
 
 
