@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from collections.abc import Callable
@@ -77,16 +78,7 @@ def materialize(
             # every other installed package's tree)
             files = [f for f in snap.files if selected(f, spec.include, spec.exclude)]
             skipped = [s for s in snap.skipped if selected(s[0], spec.include, spec.exclude)]
-            snap = Snapshot(
-                snap.root,
-                files,
-                snap.origin,
-                snap.version,
-                snap.commit,
-                snap.notes,
-                skipped,
-                snap.kinds,
-            )
+            snap = dataclasses.replace(snap, files=files, skipped=skipped)
     elif spec.git:
         dest = sources_dir / spec.name
         commit = git.sync(spec.git, dest, spec.ref)

@@ -121,6 +121,9 @@ class Snapshot:
     #: the kinds this origin implies when the spec names none (an installed
     #: distribution's files are its code: python); empty: detect them from the files
     kinds: list[ContentKind] = field(default_factory=list)
+    #: top-level module files (`peewee.py`) the origin says are importable: what an
+    #: installed distribution put at the top of site-packages. API whatever the layout
+    top_modules: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
