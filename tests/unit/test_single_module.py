@@ -89,7 +89,8 @@ def test_an_installed_single_module_distribution_is_indexed_as_its_modules(
 def test_an_sdist_declares_its_top_level_module(tmp_path: Path, metadata: dict[str, str]) -> None:
     """The module the project says it installs is API (and makes the tree python); the
     test runner and setup.py beside it are loose scripts."""
-    files = {"solo.py": ORM, "runtests.py": "import solo\n", "docs/index.md": "# Solo\n", **metadata}
+    files = {"solo.py": ORM, "runtests.py": "import solo\n", "docs/index.md": "# Solo\n"}
+    files.update(metadata)
     plan = plan_units(snapshot_dir(_write(tmp_path / "sdist", files)))
     assert "python" in plan.kinds
     assert plan.modules == {"solo.py": "solo"}

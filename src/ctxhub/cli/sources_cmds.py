@@ -130,7 +130,7 @@ def add(
         with open_store(ctx.settings.store_location) as store:
             indexed_before = any(s.name == spec.name for s in store.sources())
         summary = run_refresh(ctx, [spec], force=False, embed=True, as_json=as_json)
-        if any(s.status != "ok" for s in summary.sources):
+        if any(s.status == "failed" for s in summary.sources):
             # A failed add writes nothing: no manifest entry that every later refresh
             # would fail on, no source row in the store (one indexed before stays).
             if not indexed_before:
@@ -218,6 +218,7 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
                 "defined_in": defined_in(spec),
                 "this_folder": k.where == "here",
                 "version_note": note,
+                "warning": state.stats.get("warning") if state is not None else None,
             }
         )
     if as_json:
@@ -229,6 +230,8 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
         if r["error"]:
             error = escape(str(r["error"]))  # whole: the table wraps a long cell
             status += f" ({error})" if status == PARTIAL else f": {error}"
+        elif r["warning"]:  # whole, as an error is
+            status += f": {escape(str(r['warning']))}"
         if r["version_note"]:
             status += f" [yellow]({escape(str(r['version_note']))})[/yellow]"
         kinds = ",".join(r["kind"])  # type: ignore[arg-type]
@@ -302,8 +305,8 @@ def refresh_cmd(
     summary = run_refresh(
         ctx, specs, force=force, embed=not no_embed, as_json=as_json, reembed=reembed
     )
-    if any(s.status != "ok" for s in summary.sources):
-        sys.exit(1)
+    if any(s.status == "failed" for s in summary.sources):
+        sys.exit(1)  # a `warning` source (nothing indexed) refreshed: it says why
 
 
 COMMANDS = [init, add, remove, sources_cmd, refresh_cmd]

@@ -70,8 +70,8 @@ def module_name_for(relpath: str, layout: PackageLayout | None = None) -> str | 
 
     `src/pkg/mod.py` -> `pkg.mod`; `pkg/__init__.py` -> `pkg` when `pkg/` is a package
     in `layout`; a top-level `setup.py` -> `setup`; `examples/demo.py` outside any
-    package -> None; `pkg-stubs/mod.pyi` -> `pkg.mod` (PEP 561 stubs of `pkg`). Without a layout, anything outside `src/`/`lib/` is taken as
-    importable from the tree root.
+    package -> None; `pkg-stubs/mod.pyi` -> `pkg.mod` (PEP 561 stubs of `pkg`). Without a
+    layout, anything outside `src/`/`lib/` is taken as importable from the tree root.
     """
     if not is_python_path(relpath):
         return None
