@@ -69,6 +69,8 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
             out.print(f"[dim]{escape(s.name)}: {escape(line)}[/dim]")
         if s.warning:
             out.print(f"[yellow]{s.name}: {s.warning}[/yellow]")
+        for advice in s.advice:
+            out.print(f"[yellow]{escape(s.name)}: {escape(advice)}[/yellow]")
         for unit, reason in s.skipped[:MAX_SKIP_LINES]:
             out.print(f"[yellow]{s.name}: skipped {unit}[/yellow]: {reason}")
         if len(s.skipped) > MAX_SKIP_LINES:

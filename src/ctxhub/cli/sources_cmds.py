@@ -77,6 +77,12 @@ def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> Non
     help="pypi:NAME: read it from this interpreter's environment (default: $VIRTUAL_ENV, "
     "else ./.venv, else ctxhub's own).",
 )
+@click.option(
+    "--sdist",
+    is_flag=True,
+    help="pypi:NAME==X: read the release's sdist (its docs and examples) from the package "
+    "index even when X is installed (no ==X: the installed version); default name NAME-sdist.",
+)
 @click.option("--base-url", help="Docs site root, to give doc chunks a URL.")
 @click.option("--ref", help="git sources: the branch or tag to check out.")
 @click.option(
@@ -100,6 +106,7 @@ def add(
     kinds: tuple[str, ...],
     name: str | None,
     python: str | None,
+    sdist: bool,
     base_url: str | None,
     ref: str | None,
     include: tuple[str, ...],
@@ -111,12 +118,13 @@ def add(
 
     \b
     ctxhub add pypi:pipecat-ai            # the installed distribution, its exact version
+    ctxhub add pypi:structlog==26.1.0 --sdist  # that release's sdist: docs, examples
     ctxhub add https://github.com/o/repo  # shallow clone under ~/.ctxhub/sources
     ctxhub add https://docs.x.ai/llms-full.txt
     ctxhub add ./docs --kind docs
     """
     env = os.path.abspath(python) if python else None  # not resolved: a venv's python is a link
-    spec = spec_from_argument(source, name=name, kind=list(kinds) or None, python=env)  # type: ignore[arg-type]
+    spec = spec_from_argument(source, name=name, kind=list(kinds) or None, python=env, sdist=sdist)  # type: ignore[arg-type]
     if ref and not spec.git:
         raise click.UsageError(f"--ref is for git sources; {source} is not one")
     extra = {"base_url": base_url, "ref": ref, "include": list(include), "exclude": list(exclude)}

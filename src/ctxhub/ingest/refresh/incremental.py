@@ -68,6 +68,9 @@ class SourceSummary(BaseModel):
     #: (file, reason) of the files no unit takes: tests, loose scripts, a LICENSE, ...
     left_out: list[tuple[str, str]] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    #: the notes that say what the origin did not give and how to get it (an installed
+    #: wheel without docs: the `add ... --sdist` that reads them); printed by refresh
+    advice: list[str] = Field(default_factory=list)
     #: why a source that refreshed fine holds nothing ("no supported files: found ...")
     warning: str | None = None
     #: on failure: the source had been indexed before, and those chunks stay searchable
@@ -214,6 +217,7 @@ def refresh_source(
         len(plan.units),
         list(snapshot.notes),
     )
+    summary.advice = list(snapshot.advice)
     # files the walk or the plan left out (bad links, over the size cap) count as skipped
     left_out = [*snapshot.skipped, *plan.skipped]
     summary.skipped.extend(left_out)
