@@ -213,3 +213,78 @@ def test_markdown_inside_an_installed_distribution_is_indexed_as_docs(tmp_path: 
         "acme_lib/LICENSE.txt",
     }
     assert done.files == 5 == done.indexed_files + len(done.left_out)
+
+
+def test_sdist_reads_the_release_from_the_index_even_when_it_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`add pypi:NAME==X --sdist` with X installed: the sdist (docs, examples), not the
+    installed wheel again; with no pin, the installed version's; named NAME-sdist."""
+    import ctxhub.sources as sources
+    from ctxhub.core.errors import InputError
+
+    python = _venv_with(tmp_path)  # acme-lib 1.4.0 installed, no docs
+    sdist = tmp_path / "acme_lib-1.4.0"
+    (sdist / "acme_lib").mkdir(parents=True)
+    (sdist / "acme_lib" / "__init__.py").write_text("def hello():\n    return 'hi'\n")
+    (sdist / "docs").mkdir()
+    (sdist / "docs" / "guide.md").write_text("# Guide\n\nCall hello.\n")
+    asked: list[tuple[str, str]] = []
+
+    def fetch(name: str, version: str, dest: Path, say: object) -> FetchedRelease:
+        asked.append((name, version))
+        return FetchedRelease(sdist, _stamp("acme_lib-1.4.0.tar.gz"))
+
+    monkeypatch.setattr(sources, "fetch_release", fetch)
+    for argument in ("pypi:acme-lib==1.4.0", "pypi:acme-lib"):
+        spec = spec_from_argument(argument, python=str(python), sdist=True)
+        assert (spec.name, spec.release, spec.sdist, spec.python) == (
+            "acme-lib-sdist",
+            "1.4.0",
+            True,
+            None,  # the environment only said which version
+        )
+        snap = materialize(spec, tmp_path)
+        assert snap.origin == "pypi:acme-lib==1.4.0 (sdist from PyPI)"
+        assert "docs/guide.md" in snap.files and snap.advice == []
+    assert asked == [("acme-lib", "1.4.0")] * 2
+    with pytest.raises(InputError, match=r"not installed .*pypi:nope==X --sdist"):
+        spec_from_argument("pypi:nope", python=str(python), sdist=True)
+    with pytest.raises(InputError, match="--sdist is for pypi:NAME"):
+        spec_from_argument(str(tmp_path), sdist=True)
+
+
+def test_an_installed_wheel_without_docs_says_how_to_get_them(tmp_path: Path) -> None:
+    """The refresh says that the wheel has no docs and which `add` reads the sdist; a
+    pin met by the installed copy says that copy was read, not the sdist."""
+    from tests.unit.cli_runner import run
+
+    python = _venv_with(tmp_path)
+    get = "`ctxhub add pypi:acme-lib==1.4.0 --sdist` reads the release's sdist (docs, examples)"
+    plain = materialize(spec_from_argument("pypi:acme-lib", python=str(python)), tmp_path)
+    assert plain.advice == [f"no docs in the installed wheel (acme-lib 1.4.0); {get}"]
+    pinned = spec_from_argument("pypi:acme-lib==1.4.0", python=str(python))
+    (note,) = materialize(pinned, tmp_path).advice
+    assert note.startswith(f"acme-lib==1.4.0 is the distribution installed in {python}")
+    assert note.endswith(get)
+    run(tmp_path, "add", "pypi:acme-lib", "--python", str(python), "--no-refresh")
+    out = " ".join(run(tmp_path, "refresh", "--no-embed").output.split())
+    assert f"acme-lib: no docs in the installed wheel (acme-lib 1.4.0); {get}" in out
+
+    site = next((tmp_path / "proj" / ".venv").glob("lib/python*/site-packages"))
+    (site / "acme_lib" / "GUIDE.md").write_text("# Guide\n\nCall hello.\n")
+    with (next(site.glob("acme_lib-*.dist-info")) / "RECORD").open("a") as record:
+        record.write("acme_lib/GUIDE.md,,\n")
+    assert (
+        materialize(spec_from_argument("pypi:acme-lib", python=str(python)), tmp_path).advice == []
+    )
+
+
+def test_a_manifest_sdist_entry_needs_a_pinned_package(tmp_path: Path) -> None:
+    from pydantic import ValidationError
+
+    from ctxhub.sources.base import SourceSpec
+
+    with pytest.raises(ValidationError, match="sdist needs package and release"):
+        SourceSpec(name="x", package="x", sdist=True)
+    assert SourceSpec(name="x", package="x", release="1.0", sdist=True).sdist

@@ -203,11 +203,30 @@ def test_a_source_with_nothing_to_index_is_a_warning_with_the_reason(tmp_path: P
             store, [SourceSpec(name="site", path=str(site), kind=["docs"])], tmp_path, None
         )
         (source,) = summary.sources
-        assert source.status == "ok" and source.added == 0
+        assert source.status == "warning" and source.added == 0  # not `ok`
         assert source.warning is not None and "no supported files" in source.warning
         assert "3 .ipynb" in source.warning
         (status,) = hub_status(store, 30).sources
-        assert status.warning == source.warning
+        assert status.status == "warning" and status.warning == source.warning
+
+
+def test_status_and_sources_say_warning_with_the_reason_for_a_source_that_indexed_nothing(
+    tmp_path: Path,
+) -> None:
+    """Not `ok` with the reason on stderr only: the refresh table, `status` and
+    `sources` say `warning` and why; the refresh itself succeeds (exit 0)."""
+    from tests.unit.cli_runner import run
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "page.ipynb").write_text('{"cells": []}')
+    run(tmp_path, "add", str(site), "--kind", "docs", "--no-refresh")
+    refreshed = run(tmp_path, "refresh", "--no-embed").output
+    assert refreshed.splitlines()[1].split()[:2] == ["site", "warning"]
+    for command in ("status", "sources"):
+        out = " ".join(run(tmp_path, command).output.split())
+        assert "warning: no supported files for docs: found 1 .ipynb" in out, out
+        assert " ok" not in out
 
 
 def test_python_files_outside_any_package_are_not_called_unsupported(tmp_path: Path) -> None:

@@ -27,7 +27,8 @@ def _summary_rows(summary: RefreshSummary) -> list[list[str]]:
     rows = []
     for s in summary.sources:
         version = version_label(s.version, s.commit, s.status != "failed")
-        status = s.status if s.status == "ok" else f"[red]{s.status}[/red]"
+        color = {"ok": "", "warning": "yellow"}.get(s.status, "red")
+        status = f"[{color}]{s.status}[/{color}]" if color else s.status
         counts = (s.files, s.added, s.updated, s.removed, len(s.skipped))
         rows.append([s.name, status, version, *(str(n) for n in counts)])
     return rows
@@ -36,7 +37,7 @@ def _summary_rows(summary: RefreshSummary) -> list[list[str]]:
 def files_line(s: SourceSummary) -> str | None:
     """`N files: I indexed, L left out (why, most common first), S skipped`: what became
     of every file the source lists; None for a failed source."""
-    if s.status != "ok":
+    if s.status == "failed":
         return None
     reasons = Counter(r for _, r in s.left_out).most_common()
     why = "; ".join(f"{n} {r}" for r, n in reasons[:4])
@@ -68,6 +69,8 @@ def _print_summary(summary: RefreshSummary, as_json: bool) -> None:
             out.print(f"[dim]{escape(s.name)}: {escape(line)}[/dim]")
         if s.warning:
             out.print(f"[yellow]{s.name}: {s.warning}[/yellow]")
+        for advice in s.advice:
+            out.print(f"[yellow]{escape(s.name)}: {escape(advice)}[/yellow]")
         for unit, reason in s.skipped[:MAX_SKIP_LINES]:
             out.print(f"[yellow]{s.name}: skipped {unit}[/yellow]: {reason}")
         if len(s.skipped) > MAX_SKIP_LINES:

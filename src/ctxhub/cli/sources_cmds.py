@@ -77,6 +77,12 @@ def init(ctx: Context, preset: str | None, user_level: bool, force: bool) -> Non
     help="pypi:NAME: read it from this interpreter's environment (default: $VIRTUAL_ENV, "
     "else ./.venv, else ctxhub's own).",
 )
+@click.option(
+    "--sdist",
+    is_flag=True,
+    help="pypi:NAME==X: read the release's sdist (its docs and examples) from the package "
+    "index even when X is installed (no ==X: the installed version); default name NAME-sdist.",
+)
 @click.option("--base-url", help="Docs site root, to give doc chunks a URL.")
 @click.option("--ref", help="git sources: the branch or tag to check out.")
 @click.option(
@@ -100,6 +106,7 @@ def add(
     kinds: tuple[str, ...],
     name: str | None,
     python: str | None,
+    sdist: bool,
     base_url: str | None,
     ref: str | None,
     include: tuple[str, ...],
@@ -111,12 +118,13 @@ def add(
 
     \b
     ctxhub add pypi:pipecat-ai            # the installed distribution, its exact version
+    ctxhub add pypi:structlog==26.1.0 --sdist  # that release's sdist: docs, examples
     ctxhub add https://github.com/o/repo  # shallow clone under ~/.ctxhub/sources
     ctxhub add https://docs.x.ai/llms-full.txt
     ctxhub add ./docs --kind docs
     """
     env = os.path.abspath(python) if python else None  # not resolved: a venv's python is a link
-    spec = spec_from_argument(source, name=name, kind=list(kinds) or None, python=env)  # type: ignore[arg-type]
+    spec = spec_from_argument(source, name=name, kind=list(kinds) or None, python=env, sdist=sdist)  # type: ignore[arg-type]
     if ref and not spec.git:
         raise click.UsageError(f"--ref is for git sources; {source} is not one")
     extra = {"base_url": base_url, "ref": ref, "include": list(include), "exclude": list(exclude)}
@@ -130,7 +138,7 @@ def add(
         with open_store(ctx.settings.store_location) as store:
             indexed_before = any(s.name == spec.name for s in store.sources())
         summary = run_refresh(ctx, [spec], force=False, embed=True, as_json=as_json)
-        if any(s.status != "ok" for s in summary.sources):
+        if any(s.status == "failed" for s in summary.sources):
             # A failed add writes nothing: no manifest entry that every later refresh
             # would fail on, no source row in the store (one indexed before stays).
             if not indexed_before:
@@ -218,6 +226,7 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
                 "defined_in": defined_in(spec),
                 "this_folder": k.where == "here",
                 "version_note": note,
+                "warning": state.stats.get("warning") if state is not None else None,
             }
         )
     if as_json:
@@ -229,6 +238,8 @@ def sources_cmd(ctx: Context, as_json: bool) -> None:
         if r["error"]:
             error = escape(str(r["error"]))  # whole: the table wraps a long cell
             status += f" ({error})" if status == PARTIAL else f": {error}"
+        elif r["warning"]:  # whole, as an error is
+            status += f": {escape(str(r['warning']))}"
         if r["version_note"]:
             status += f" [yellow]({escape(str(r['version_note']))})[/yellow]"
         kinds = ",".join(r["kind"])  # type: ignore[arg-type]
@@ -302,8 +313,8 @@ def refresh_cmd(
     summary = run_refresh(
         ctx, specs, force=force, embed=not no_embed, as_json=as_json, reembed=reembed
     )
-    if any(s.status != "ok" for s in summary.sources):
-        sys.exit(1)
+    if any(s.status == "failed" for s in summary.sources):
+        sys.exit(1)  # a `warning` source (nothing indexed) refreshed: it says why
 
 
 COMMANDS = [init, add, remove, sources_cmd, refresh_cmd]

@@ -52,7 +52,7 @@ def status(ctx: Context, as_json: bool) -> None:
         else:
             state = s.status if not s.error else f"{s.status}: {escape(s.error)}"
             if s.warning and not s.error:
-                state = f"{s.status} (warning: {escape(s.warning)})"
+                state = f"{s.status}: {escape(s.warning)}"
             if note := version_note(s.version, s.installed_version, s.not_installed):
                 state += f" [yellow]({escape(note)})[/yellow]"
         skipped = str(s.skipped_files)

@@ -335,7 +335,8 @@ class DigestResponse(BaseModel):
 
 
 class SourceStatus(BaseModel):
-    """One source. `status`: new | indexing (a refresh runs now) | ok | failed |
+    """One source. `status`: new | indexing (a refresh runs now) | ok | warning (it
+    refreshed, and nothing was indexed: `warning` says why) | failed |
     partial (a refresh was interrupted: its chunks are searchable but incomplete; `error`
     says "interrupted; run ctxhub refresh")."""
 

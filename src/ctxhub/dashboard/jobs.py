@@ -115,5 +115,6 @@ class Jobs:
             job.summary = summary.model_dump(mode="json")
             result = summary.sources[0] if summary.sources else None
             job.error = result.error if result is not None else None
-            job.state = "ok" if result is not None and result.status == "ok" else "failed"
+            failed = result is None or result.status == "failed"
+            job.state = "failed" if failed else "ok"  # a `warning` source says why itself
         job.finished = time.time()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from collections.abc import Callable
@@ -48,7 +49,7 @@ def materialize(
     elif (
         spec.package
         and spec.release
-        and (pypi.installed_version(spec.package, spec.python) != spec.release)
+        and (spec.sdist or pypi.installed_version(spec.package, spec.python) != spec.release)
     ):
         fetched = fetch_release(spec.package, spec.release, sources_dir / spec.name, say=say)
         snap = snapshot_dir(fetched.root, spec.include, spec.exclude)
@@ -64,29 +65,14 @@ def materialize(
             )
     elif spec.package:
         snap = pypi.snapshot_distribution(spec.package, spec.python)
-        if spec.release and spec.python is None:
-            # a pin met by ctxhub's own environment (a package ctxhub itself depends
-            # on): say which files these are, and how to get the release's sdist
-            snap.notes.append(
-                f"{spec.package}=={spec.release} is the distribution installed beside "
-                f"ctxhub ({sys.executable}), not an sdist: no docs or examples unless it "
-                "ships them; pass --python PATH for the project's environment"
-            )
+        snap.advice.extend(_installed_advice(spec, snap))
+        snap.notes.extend(snap.advice)
         if spec.include or spec.exclude:
             # filter the distribution's own file list (walking site-packages would read
             # every other installed package's tree)
             files = [f for f in snap.files if selected(f, spec.include, spec.exclude)]
             skipped = [s for s in snap.skipped if selected(s[0], spec.include, spec.exclude)]
-            snap = Snapshot(
-                snap.root,
-                files,
-                snap.origin,
-                snap.version,
-                snap.commit,
-                snap.notes,
-                skipped,
-                snap.kinds,
-            )
+            snap = dataclasses.replace(snap, files=files, skipped=skipped)
     elif spec.git:
         dest = sources_dir / spec.name
         commit = git.sync(spec.git, dest, spec.ref)
@@ -110,6 +96,38 @@ def materialize(
     return snap
 
 
+def sdist_command(package: str, version: str | None) -> str:
+    """The `add` that reads a release's sdist (docs, examples) beside an installed copy."""
+    return f"ctxhub add pypi:{package}=={version or 'X'} --sdist"
+
+
+def _installed_advice(spec: SourceSpec, snap: Snapshot) -> list[str]:
+    """What reading the installed distribution did not give, and how to get it: a pin
+    met by the installed copy reads that copy, not the sdist (said, with where it is
+    installed); a wheel with no docs says the sdist has them. An editable install is
+    the project's own folder: nothing to add."""
+    if "(editable " in snap.origin:
+        return []
+    get = f"`{sdist_command(spec.package or '', snap.version)}` reads the release's sdist"
+    get += " (docs, examples)"
+    no_docs = "docs" not in snap.kinds
+    if spec.release:
+        where = (
+            f"in {spec.python}"
+            if spec.python
+            else f"beside ctxhub ({sys.executable}; pass --python PATH for the project's "
+            "environment)"
+        )
+        what = "its files, with no docs," if no_docs else "its files"
+        return [
+            f"{spec.package}=={spec.release} is the distribution installed {where}: "
+            f"{what} were read, not the release's sdist; {get}"
+        ]
+    if no_docs:
+        return [f"no docs in the installed wheel ({spec.package} {snap.version}); {get}"]
+    return []
+
+
 def download_dir(spec: SourceSpec, sources_dir: Path) -> Path | None:
     """The folder ctxhub itself fetches `spec` into (a clone, a download, a crawl, a
     release's sdist), or None for what is read where it lies (a local path, an installed
@@ -126,6 +144,7 @@ def spec_from_argument(
     name: str | None = None,
     kind: list[ContentKind] | None = None,
     python: str | None = None,
+    sdist: bool = False,
 ) -> SourceSpec:
     """`ctxhub add ARG`: pypi:NAME, a git URL, an http(s) URL, or a local path.
 
@@ -133,11 +152,29 @@ def spec_from_argument(
     virtualenv, `./.venv`), else from ctxhub's own: installed with pipx or `uv tool`,
     ctxhub still indexes the versions the project runs. Its kinds are left empty unless
     given: an installed distribution is python (and docs when it ships Markdown/reST),
-    a release's sdist detects its kinds from its files like a folder."""
+    a release's sdist detects its kinds from its files like a folder.
+
+    `sdist` (pypi: only) reads the release's sdist from the package index even when it
+    is installed: `pypi:NAME==X`, or with no pin the version installed now; its default
+    name is `NAME-sdist`, so it sits beside the installed distribution's source."""
     if not argument.strip():  # Path("") is ".": it would index the current folder
         raise InputError("empty SOURCE")
+    if sdist and not argument.startswith("pypi:"):
+        raise InputError(f"--sdist is for pypi:NAME sources; {argument!r} is not one")
     try:
-        return _spec(argument, name, list(kind or []), python)
+        spec = _spec(argument, name, list(kind or []), python)
+        if not sdist:
+            return spec
+        release = spec.release or pypi.installed_version(spec.package or "", spec.python)
+        if release is None:
+            where = spec.python or sys.executable
+            raise InputError(
+                f"{spec.package} is not installed in {where}: name the release, "
+                f"{sdist_command(spec.package or '', None)}"
+            )
+        # the environment only told which version: the sdist is read from the index
+        fields = {**spec.model_dump(), "sdist": True, "release": release, "python": None}
+        return SourceSpec(**{**fields, "name": name or f"{spec.package}-sdist"})
     except ValidationError as exc:  # a --name the manifest refuses: one line, exit 2
         msgs = (str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
         raise InputError("; ".join(msgs)) from exc

@@ -58,6 +58,9 @@ class SourceSpec(BaseModel):
     package: str | None = None  # an installed distribution (pypi:NAME)
     #: pypi:NAME==X: that release (the installed one if it is X, else its sdist from PyPI)
     release: str | None = None
+    #: pypi:NAME==X --sdist: the release's sdist from the package index even when X is
+    #: installed (an installed wheel seldom ships docs or examples)
+    sdist: bool = False
     #: the interpreter whose environment has `package` installed (None: ctxhub's own)
     python: str | None = None
     url: str | None = None
@@ -95,6 +98,10 @@ class SourceSpec(BaseModel):
         origins = [o for o in (self.path, self.git, self.package, self.url) if o]
         if len(origins) != 1:
             raise ValueError(f"source {self.name!r} needs exactly one of path, git, package or url")
+        if self.sdist and not (self.package and self.release):
+            raise ValueError(
+                f"source {self.name!r}: sdist needs package and release (pypi:NAME==X)"
+            )
         return self
 
     @property
@@ -118,9 +125,15 @@ class Snapshot:
     #: (relative path, reason) of what the walk left out: symlink loops, dangling links,
     #: links leaving the root, directory links (never followed), files over the size cap
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: what the origin did not give and how to get it (an installed wheel without docs:
+    #: the release's sdist has them); the refresh prints these, not every note
+    advice: list[str] = field(default_factory=list)
     #: the kinds this origin implies when the spec names none (an installed
     #: distribution's files are its code: python); empty: detect them from the files
     kinds: list[ContentKind] = field(default_factory=list)
+    #: top-level module files (`peewee.py`) the origin says are importable: what an
+    #: installed distribution put at the top of site-packages. API whatever the layout
+    top_modules: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()

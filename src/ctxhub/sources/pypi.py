@@ -183,6 +183,8 @@ def snapshot_distribution(name: str, python: str | None = None) -> Snapshot:
         version=version,
         skipped=sorted(skipped),
         kinds=kinds,
+        # pip put these at the top of site-packages: each is an importable module
+        top_modules=sorted(f for f in files if "/" not in f and f.endswith((".py", ".pyi"))),
     )
 
 

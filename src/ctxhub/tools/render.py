@@ -389,7 +389,7 @@ def hub_status(status: HubStatus) -> str:
         if s.error:  # whole: a cut error hides the fix it names
             state += f": {s.error}"
         elif s.warning:
-            state += f" (warning: {s.warning})"
+            state += f": {s.warning}"
         if note := version_note(s.version, s.installed_version, s.not_installed):
             state += f" ({note})"
         lines.append(

@@ -34,10 +34,20 @@ def _stem_parts(relpath: str) -> list[str]:
     return parts
 
 
-def _valid(parts: list[str]) -> bool:
-    # A dotted name is only importable when every part is an identifier
-    # (`my-scripts/run.py` or `setup.cfg.py` are not modules).
-    return bool(parts) and all(p.isidentifier() for p in parts)
+#: PEP 561: a `NAME-stubs` package holds the type stubs of package NAME.
+STUBS_SUFFIX = "-stubs"
+
+
+def _dotted(parts: list[str]) -> str | None:
+    """The dotted name of import-root-relative `parts`, or None when it is not one: a
+    name is only importable when every part is an identifier (`my-scripts/run.py`,
+    `setup.cfg.py` are not modules). A top `NAME-stubs` folder stands for NAME, whose
+    stubs it holds (`peewee-stubs/__init__.pyi` -> `peewee`)."""
+    if parts and parts[0].endswith(STUBS_SUFFIX):
+        parts = [parts[0][: -len(STUBS_SUFFIX)], *parts[1:]]
+    if parts and all(p.isidentifier() for p in parts):
+        return ".".join(parts)
+    return None
 
 
 @dataclass(frozen=True)
@@ -60,30 +70,24 @@ def module_name_for(relpath: str, layout: PackageLayout | None = None) -> str | 
 
     `src/pkg/mod.py` -> `pkg.mod`; `pkg/__init__.py` -> `pkg` when `pkg/` is a package
     in `layout`; a top-level `setup.py` -> `setup`; `examples/demo.py` outside any
-    package -> None. Without a layout, anything outside `src/`/`lib/` is taken as
-    importable from the tree root.
+    package -> None; `pkg-stubs/mod.pyi` -> `pkg.mod` (PEP 561 stubs of `pkg`). Without a
+    layout, anything outside `src/`/`lib/` is taken as importable from the tree root.
     """
     if not is_python_path(relpath):
         return None
     for prefix in SOURCE_PREFIXES:
         if relpath.startswith(prefix):
-            parts = _stem_parts(relpath[len(prefix) :])
-            return ".".join(parts) if _valid(parts) else None
-    if layout is None:
-        parts = _stem_parts(relpath)
-        return ".".join(parts) if _valid(parts) else None
+            return _dotted(_stem_parts(relpath[len(prefix) :]))
     dirs = relpath.split("/")[:-1]
-    if not dirs:  # a module at the tree root
-        parts = _stem_parts(relpath)
-        return ".".join(parts) if _valid(parts) else None
+    if layout is None or not dirs:  # no layout known, or a module at the tree root
+        return _dotted(_stem_parts(relpath))
     # Walk up while the parent is still a package: the topmost one is the import root.
     top = len(dirs)
     while top > 0 and "/".join(dirs[:top]) in layout.package_dirs:
         top -= 1
     if top == len(dirs):
         return None  # the file's own directory is not a package
-    parts = _stem_parts("/".join(relpath.split("/")[top:]))
-    return ".".join(parts) if _valid(parts) else None
+    return _dotted(_stem_parts("/".join(relpath.split("/")[top:])))
 
 
 def find_internal_packages(

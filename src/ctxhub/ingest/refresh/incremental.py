@@ -26,7 +26,14 @@ from ctxhub.ingest.examples.taxonomy import taxonomies_for
 from ctxhub.ingest.refresh.embedding import embed_missing
 from ctxhub.ingest.refresh.extract import ExtractContext, extract_unit
 from ctxhub.ingest.refresh.plan import Plan, plan_units
-from ctxhub.ingest.refresh.running import INDEXING, INTERRUPTED, PARTIAL, owner, without_owner
+from ctxhub.ingest.refresh.running import (
+    INDEXING,
+    INTERRUPTED,
+    PARTIAL,
+    WARNING,
+    owner,
+    without_owner,
+)
 from ctxhub.sources import materialize
 from ctxhub.sources.base import Snapshot, SourceSpec
 from ctxhub.store.protocol import FileState, HubStore, SourceState
@@ -39,7 +46,7 @@ MAX_LEFT_OUT = 500
 
 class SourceSummary(BaseModel):
     name: str
-    status: str = "ok"  # ok | failed
+    status: str = "ok"  # ok | warning (refreshed, and nothing indexed: `warning` says why) | failed
     error: str | None = None
     kinds: list[str] = Field(default_factory=list)
     version: str | None = None
@@ -61,6 +68,9 @@ class SourceSummary(BaseModel):
     #: (file, reason) of the files no unit takes: tests, loose scripts, a LICENSE, ...
     left_out: list[tuple[str, str]] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    #: the notes that say what the origin did not give and how to get it (an installed
+    #: wheel without docs: the `add ... --sdist` that reads them); printed by refresh
+    advice: list[str] = Field(default_factory=list)
     #: why a source that refreshed fine holds nothing ("no supported files: found ...")
     warning: str | None = None
     #: on failure: the source had been indexed before, and those chunks stay searchable
@@ -207,6 +217,7 @@ def refresh_source(
         len(plan.units),
         list(snapshot.notes),
     )
+    summary.advice = list(snapshot.advice)
     # files the walk or the plan left out (bad links, over the size cap) count as skipped
     left_out = [*snapshot.skipped, *plan.skipped]
     summary.skipped.extend(left_out)
@@ -237,7 +248,8 @@ def refresh_source(
     if relabelled:
         log.info("%s: %d unchanged chunks now say version %s", spec.name, relabelled, plan.version)
     if not plan.units:
-        summary.warning = nothing_indexed(snapshot.files, plan.kinds)
+        # refreshed without error, yet nothing to search: not `ok` (status, sources)
+        summary.status, summary.warning = WARNING, nothing_indexed(snapshot.files, plan.kinds)
         log.warning("%s: %s", spec.name, summary.warning)
     elif _empty_changelog(spec, plan, summary):
         summary.status = "failed"

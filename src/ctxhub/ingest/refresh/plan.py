@@ -55,6 +55,7 @@ from ctxhub.ingest.refresh.file_roles import (
     package_test_suites,
     why_left_out,
 )
+from ctxhub.ingest.refresh.top_modules import declared_top_modules
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot
 
 UnitKind = Literal["python", "docs", "dump", "examples", "changelog"]
@@ -163,10 +164,15 @@ def detect_version(snapshot: Snapshot) -> str | None:
     return None
 
 
-def detect_kinds(files: list[str], examples: list[Example]) -> list[ContentKind]:
+def detect_kinds(
+    files: list[str], examples: list[Example], top: Iterable[str] = ()
+) -> list[ContentKind]:
+    """The kinds a tree holds; `top`: its declared top-level modules (top_modules.py)."""
     kinds: list[ContentKind] = []
     claimed = {f for e in examples for f in e.files}
-    if find_internal_packages(f for f in files if f not in claimed and not in_test_dir(f)):
+    if any(top) or find_internal_packages(
+        f for f in files if f not in claimed and not in_test_dir(f)
+    ):
         kinds.append("python")
     docs = (f for f in files if f not in claimed and not in_test_dir(f))
     if any(is_doc(f) and not is_text_changelog(f) for f in docs) or any(
@@ -232,7 +238,13 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 if e.layout in trusted and not all(f.lower().endswith(DOC_EXT) for f in e.files)
             ]
         )
-    chosen = explicit or detect_kinds([f for f in files if f not in site_left], examples)
+    in_examples = {f for e in examples for f in e.files}
+    top = declared_top_modules(
+        snapshot,
+        [f for f in files if f not in in_examples and f not in site_left and not in_test_dir(f)],
+        "python" in explicit,
+    )
+    chosen = explicit or detect_kinds([f for f in files if f not in site_left], examples, top)
     # one .txt file alone (a dump under another name, Markdown saved as .txt) or a .txt in
     # a source said to be docs is read by what it holds
     txt_docs = "docs" in explicit or (not chosen and len(files) == 1 and ext_txt(files[0]))
@@ -270,7 +282,8 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
     packages: set[str] = set()
     modules: dict[str, str] = {}
     if "python" in chosen:
-        packages = find_internal_packages(py_files, layout)
+        # a single-module library (`peewee.py`) is a top-level package of its own
+        packages = find_internal_packages(py_files, layout) | top
         for rel in py_files:
             module = layout.module_for(rel)
             if module and module.split(".", 1)[0] in packages:

@@ -1,7 +1,8 @@
 """Which process is refreshing a source, and whether it still runs.
 
 A refresh marks its source `indexing` (with its pid, host and start time in the stats)
-before it writes the first unit, and `ok` or `failed` when it ends. A source still marked
+before it writes the first unit, and `ok`, `warning` (nothing indexed) or `failed` when it
+ends. A source still marked
 `indexing` whose process is gone was interrupted (kill -9, a crash, a full disk): its
 chunks are searchable but incomplete, and status reports it as `partial`.
 """
@@ -15,6 +16,8 @@ from typing import Any
 
 INDEXING = "indexing"
 PARTIAL = "partial"
+#: refreshed without error, and nothing indexed: the stats' `warning` says why
+WARNING = "warning"
 INTERRUPTED = "interrupted; run ctxhub refresh"
 
 
@@ -66,4 +69,6 @@ def label(status: str, error: str | None, stats: dict[str, Any]) -> tuple[str, s
         return (INDEXING, None) if still_running(stats) else (PARTIAL, INTERRUPTED)
     if status == PARTIAL:
         return PARTIAL, error or INTERRUPTED
+    if status == "ok" and stats.get("warning"):
+        return WARNING, error  # stored as `ok` by an older ctxhub
     return status, error

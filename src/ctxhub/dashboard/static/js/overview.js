@@ -59,7 +59,7 @@ function sourcesTable(data, refresh) {
       h("td", {}, h("strong", {}, s.name), h("div", { class: "muted" }, s.origin)),
       h("td", {}, s.kinds.join(", ")),
       h("td", {}, version),
-      h("td", { class: s.status === "ok" ? "" : "failed" }, s.status, s.error ? h("div", {}, s.error) : null, s.warning ? h("div", { class: "muted" }, s.warning) : null),
+      h("td", { class: s.status === "ok" ? "" : s.status === "warning" ? "muted" : "failed" }, s.status, s.error ? h("div", {}, s.error) : null, s.warning ? h("div", { class: "muted" }, s.warning) : null),
       h("td", {}, ago(s.last_refresh), s.stale ? h("div", { class: "due" }, "stale") : null),
       h("td", { class: "chunks" }, kinds),
       h("td", {}, skipped),
