@@ -7,7 +7,7 @@ from __future__ import annotations
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 39,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 40,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -59,6 +59,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # method of that name; 38: only a base's method (`Base.method`) is aliased from
     # another class, never another class's attribute (`extra = Extra.forbid`); 39: an
     # alias chunk's span holds the attribute docstring under it (`Alias = X` + a string)
+    # 40: a dunder-named helper (`__deprecated__`), a constructor that always warns
+    # deprecates its class, a `**kwargs` option (`'old' in options`) is the parameter
     "docs": 20,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new

@@ -1,0 +1,115 @@
+"""Deprecation shapes a walkthrough missed: a helper spelt as a dunder, a constructor
+that always warns, an option popped from `**kwargs`, a module `__getattr__` serving the
+keys of a local table, and the changelog's other wordings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxhub.session import HubSession
+from ctxhub.tools.deprecation_tools import check_deprecation
+from tests.unit.package_hub import package_hub
+
+FILES = {
+    "__init__.py": '''
+import warnings
+
+
+def __deprecated__(s):
+    warnings.warn(s, DeprecationWarning)
+
+
+class OldKey:
+    def __init__(self, *args, **kwargs):
+        __deprecated__('"OldKey" has been renamed to "NewKey".')
+        self.args = args
+
+
+class NewKey:
+    pass
+
+
+class Renamed:
+    def __init__(self):
+        warnings.warn('"Renamed" has been renamed to "Target".', DeprecationWarning)
+
+
+class Target:
+    pass
+
+
+class Table:
+    @classmethod
+    def create(cls, safe=True, **options):
+        if 'fail_silently' in options:
+            __deprecated__('"fail_silently" has been deprecated in favor of '
+                           '"safe" for the create() method.')
+            safe = options.pop('fail_silently')
+        return safe
+
+    def drop(self, **kwargs):
+        cascade = kwargs.pop('cascade', False)
+        old = kwargs.pop('cascade_all', None)
+        if old is not None:
+            __deprecated__('"cascade_all" is deprecated, use "cascade" instead.')
+        return old or cascade
+
+
+class Formatter:
+    """Format records.
+
+    .. deprecated:: 21.3.0
+       *processor* (singular) in favor of *processors* (plural). Removal is not
+       planned.
+    """
+
+    def __init__(self, processor=None, processors=()):
+        self.processors = processors or [processor]
+
+
+class Careful:
+    def __init__(self, value=None):
+        if value is None:
+            warnings.warn("Careful() without a value is deprecated.", DeprecationWarning)
+        self.value = value
+''',
+}
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
+    with package_hub(tmp_path_factory.mktemp("shapes"), "pkgs", FILES) as h:
+        yield h
+
+
+def test_a_dunder_named_helper_is_a_helper(hub: HubSession) -> None:
+    report = check_deprecation(hub, "pkgs.Table.create")
+    assert not report.deprecated
+    assert [p.parameter for p in report.parameters] == ["fail_silently"]
+
+
+def test_a_constructor_that_always_warns_deprecates_its_class(hub: HubSession) -> None:
+    through_helper = check_deprecation(hub, "pkgs.OldKey")
+    assert through_helper.deprecated and through_helper.replacement == "pkgs.NewKey"
+    direct = check_deprecation(hub, "pkgs.Renamed")
+    assert direct.deprecated and direct.replacement == "pkgs.Target"
+    # a warning on some constructions only is one usage: the class stays current
+    careful = check_deprecation(hub, "pkgs.Careful")
+    assert not careful.deprecated
+
+
+def test_an_option_popped_from_kwargs_is_the_deprecated_parameter(hub: HubSession) -> None:
+    (create,) = check_deprecation(hub, "pkgs.Table.create").parameters
+    assert (create.parameter, create.replacement) == ("fail_silently", "safe")
+    (drop,) = check_deprecation(hub, "pkgs.Table.drop").parameters
+    assert (drop.parameter, drop.replacement) == ("cascade_all", "cascade")
+
+
+def test_in_favor_of_another_parameter_names_it(hub: HubSession) -> None:
+    report = check_deprecation(hub, "pkgs.Formatter")
+    assert not report.deprecated
+    (note,) = report.parameters
+    assert (note.parameter, note.replacement) == ("processor", "processors")
