@@ -11,6 +11,7 @@ import pytest
 
 from ctxhub.session import HubSession
 from ctxhub.tools.deprecation_tools import check_deprecation
+from ctxhub.tools.render import deprecation_report
 from tests.unit.package_hub import package_hub
 
 FILES = {
@@ -70,6 +71,14 @@ class Formatter:
         self.processors = processors or [processor]
 
 
+class Connection:
+    def __init__(self, dsn, **kwargs):
+        if 'autocommit' in kwargs:
+            warnings.warn('Drivers also use the "autocommit" option: remove it.',
+                          DeprecationWarning)
+        self.dsn = dsn
+
+
 class Careful:
     def __init__(self, value=None):
         if value is None:
@@ -106,6 +115,8 @@ def test_an_option_popped_from_kwargs_is_the_deprecated_parameter(hub: HubSessio
     assert (create.parameter, create.replacement) == ("fail_silently", "safe")
     (drop,) = check_deprecation(hub, "pkgs.Table.drop").parameters
     assert (drop.parameter, drop.replacement) == ("cascade_all", "cascade")
+    (option,) = check_deprecation(hub, "pkgs.Connection").parameters
+    assert (option.parameter, option.replacement) == ("autocommit", None)  # not itself
 
 
 def test_in_favor_of_another_parameter_names_it(hub: HubSession) -> None:
@@ -113,3 +124,14 @@ def test_in_favor_of_another_parameter_names_it(hub: HubSession) -> None:
     assert not report.deprecated
     (note,) = report.parameters
     assert (note.parameter, note.replacement) == ("processor", "processors")
+
+
+def test_no_deprecation_found_is_one_short_line(hub: HubSession) -> None:
+    report = check_deprecation(hub, "pkgs.NewKey")
+    assert not report.deprecated
+    assert deprecation_report(report) == (
+        "pkgs.NewKey: no deprecation found (checked: warnings, deprecation helpers,"
+        " decorators, docstrings, aliases, changelogs, docs)"
+    )
+    # the structured answer keeps what each kind of evidence covers
+    assert any("call sites" in c for c in report.checked)

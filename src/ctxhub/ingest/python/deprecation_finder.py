@@ -235,6 +235,10 @@ class DeprecationFinder:
                 # "The `x` argument is deprecated": a parameter of this def, and so is
                 # the one to use instead when the def takes it (not a member of cls).
                 text = parameter_note(param, message)
+                if said == param:
+                    # "drivers also use the `x` parameter": x is no way out of itself
+                    said = find_replacement(message, params - {param})
+                    instead = self.resolve(said, cls) if said and said != param else None
                 instead = said if said in params else instead
             elif not whole and conditional:
                 # warns only on some calls (or imports, `if old_dependency:`): one usage
