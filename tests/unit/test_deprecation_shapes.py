@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.ingest.python.changelog import extract_changelog_deprecations
 from ctxhub.session import HubSession
 from ctxhub.tools.deprecation_tools import check_deprecation
 from ctxhub.tools.render import deprecation_report
@@ -135,3 +136,32 @@ def test_no_deprecation_found_is_one_short_line(hub: HubSession) -> None:
     )
     # the structured answer keeps what each kind of evidence covers
     assert any("call sites" in c for c in report.checked)
+
+
+CHANGELOG = """# Changelog
+
+## 3.0.0
+
+In this release there are two notable changes:
+
+* The ``Model.create_or_get()`` method was removed. See the documentation for the
+  code one would write instead.
+* Nothing else.
+
+## 2.0.0
+
+### Deprecated
+
+- The entire `pkgs.legacy` module is deprecated.
+  Please use the primitives from `pkgs.modern` instead.
+"""
+
+
+def test_changelog_wordings() -> None:
+    records = {
+        r.symbol: r for r in extract_changelog_deprecations("pkgs", "CHANGELOG.md", CHANGELOG)
+    }
+    removed = records["Model.create_or_get"]  # passive "was removed", no Removed heading
+    assert removed.since == "3.0.0" and "removed" in (removed.note or "").lower()
+    legacy = records["pkgs.legacy"]  # "The entire `x` module is deprecated"
+    assert (legacy.since, legacy.replacement) == ("2.0.0", "pkgs.modern")

@@ -26,10 +26,10 @@ _TRIGGER = (
     r"|(?:is\s+)?now\s+(?:named|called)"
     r"|alias\s+(?:for|of)|prefer)"
 )
-# A quoted name may follow a few words ("use Pipecat's universal `LLMContext`"); a bare
-# one only articles.
+# A quoted name may follow a few words ("use Pipecat's universal `LLMContext`", "use the
+# primitives from `pkg.contextvars`"); a bare one only articles.
 _REPLACEMENT = re.compile(
-    rf"\b{_TRIGGER}\s+(?:(?:[\w'’-]+\s+){{0,2}}{_QUOTED}|(?:(?:the|a|an|new)\s+)*{_BARE})",
+    rf"\b{_TRIGGER}\s+(?:(?:[\w'’-]+\s+){{0,3}}{_QUOTED}|(?:(?:the|a|an|new)\s+)*{_BARE})",
     re.IGNORECASE,
 )
 _KIND_WORDS = (
@@ -37,7 +37,7 @@ _KIND_WORDS = (
     r"|property|option|setting|constructor)"
 )
 _SUBJECT = re.compile(
-    rf"^\s*(?:the\s+)?(?:(?:support|use|usage)\s+(?:for|of)\s+(?:the\s+)?)?"
+    rf"^\s*(?:the\s+)?(?:(?:entire|whole)\s+)?(?:(?:support|use|usage)\s+(?:for|of)\s+(?:the\s+)?)?"
     rf"(?:{_KIND_WORDS}\s+)?{_NAME}\s*(?:{_KIND_WORDS}\s+)?"
     r"(?:is|are|has\s+been|have\s+been|was|were)\s+(?:now\s+)?deprecated",
     re.IGNORECASE,
