@@ -165,3 +165,59 @@ def test_changelog_wordings() -> None:
     assert removed.since == "3.0.0" and "removed" in (removed.note or "").lower()
     legacy = records["pkgs.legacy"]  # "The entire `x` module is deprecated"
     assert (legacy.since, legacy.replacement) == ("2.0.0", "pkgs.modern")
+
+
+def test_a_module_getattr_serving_a_local_tables_keys(tmp_path: Path) -> None:
+    files = {
+        "__init__.py": '''
+import warnings
+
+
+def __getattr__(name):
+    metadata_keys = {"__description__": "summary", "__uri__": "", "__version__": ""}
+    if name not in metadata_keys:
+        raise AttributeError(name)
+    if name != "__version__":
+        warnings.warn(
+            f"Accessing meta.{name} is deprecated. Use importlib.metadata directly.",
+            DeprecationWarning,
+        )
+    return metadata_keys[name]
+''',
+    }
+    with package_hub(tmp_path, "meta", files) as hub:
+        description = check_deprecation(hub, "meta.__description__")
+        version = check_deprecation(hub, "meta.__version__")
+    assert description.deprecated
+    assert description.note == (
+        "Accessing meta.__description__ is deprecated. Use importlib.metadata directly."
+    )
+    assert description.replacement == "importlib.metadata"  # not the table's value
+    assert not version.deprecated  # the guard spares it
+
+
+def test_a_warning_naming_its_own_module_deprecates_the_module(tmp_path: Path) -> None:
+    files = {
+        "legacy.py": '''
+"""Old primitives.
+
+.. deprecated:: 2.0
+"""
+import warnings
+
+
+def _deprecated():
+    warnings.warn(
+        "`olds.legacy` is deprecated, please use `olds.modern` instead.",
+        DeprecationWarning,
+    )
+
+
+def wrap():
+    _deprecated()
+''',
+        "modern.py": "def wrap():\n    pass\n",
+    }
+    with package_hub(tmp_path, "olds", files) as hub:
+        report = check_deprecation(hub, "olds.legacy")
+    assert report.deprecated and (report.since, report.replacement) == ("2.0", "olds.modern")

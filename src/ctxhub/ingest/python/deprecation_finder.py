@@ -219,6 +219,10 @@ class DeprecationFinder:
                     symbol, whole = f"{self.module}.{cls}", True
             else:
                 whole = last == d.name or itself
+            if d is not None and subject == self.module:
+                # a def's warning that says its own module is deprecated ("`pkg.old` is
+                # deprecated, use `pkg.new`") tells of the module too
+                self.add(self.module, message, "warn", call.lineno, whole=True)
             origin = "alias" if symbol in self.thin else "warn"
             replacement = self.thin.get(symbol) if origin == "alias" else None
             params = _parameters(d)

@@ -29,7 +29,8 @@ _TRIGGER = (
 # A quoted name may follow a few words ("use Pipecat's universal `LLMContext`", "use the
 # primitives from `pkg.contextvars`"); a bare one only articles.
 _REPLACEMENT = re.compile(
-    rf"\b{_TRIGGER}\s+(?:(?:[\w'’-]+\s+){{0,3}}{_QUOTED}|(?:(?:the|a|an|new)\s+)*{_BARE})",
+    rf"\b{_TRIGGER}\s+(?:(?:[\w'’-]+\s+){{0,2}}(?:from\s+|in\s+)?{_QUOTED}"
+    rf"|(?:(?:the|a|an|new)\s+)*{_BARE})",
     re.IGNORECASE,
 )
 _KIND_WORDS = (
