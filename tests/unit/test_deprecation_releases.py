@@ -204,5 +204,7 @@ def test_a_removal_is_noted_against_one_release_however_it_is_asked(hub_at: HubA
         bare = check_deprecation(hub, "gone_helper")
         qualified = check_deprecation(hub, "acme.gone_helper")
     assert bare.removed and qualified.removed
-    assert bare.not_installed == "not in the installed acme 1.0: no indexed source defines gone_helper"
+    assert (
+        bare.not_installed == "not in the installed acme 1.0: no indexed source defines gone_helper"
+    )
     assert qualified.not_installed is not None and "installed acme 1.0" in qualified.not_installed

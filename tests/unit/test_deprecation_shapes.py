@@ -169,7 +169,7 @@ def test_changelog_wordings() -> None:
 
 def test_a_module_getattr_serving_a_local_tables_keys(tmp_path: Path) -> None:
     files = {
-        "__init__.py": '''
+        "__init__.py": """
 import warnings
 
 
@@ -183,7 +183,7 @@ def __getattr__(name):
             DeprecationWarning,
         )
     return metadata_keys[name]
-''',
+""",
     }
     with package_hub(tmp_path, "meta", files) as hub:
         description = check_deprecation(hub, "meta.__description__")

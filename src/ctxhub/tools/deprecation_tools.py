@@ -10,10 +10,10 @@ from ctxhub.search.reexports import public_paths
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.deprecation_checks import CHECKED
 from ctxhub.tools.deprecation_docs import docs_deprecations, docs_records, docs_report
 from ctxhub.tools.deprecation_names import is_undeprecation, names_it
 from ctxhub.tools.deprecation_records import grouped, other_names, removed_in, withdrawn
-from ctxhub.tools.deprecation_checks import CHECKED
 from ctxhub.tools.deprecation_versions import absent_note, running_version, split_newer
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.installed_gaps import missing_from_installed

@@ -204,10 +204,11 @@ def _getattr_proxies(
     # A table-driven proxy: `__getattr__` warns and looks the name up in a
     # {"Old": "new.module.New"} mapping, at module level or its own; a name the warning's
     # guard leaves out (`if name != "__version__": warn(...)`) is served without one.
-    sites = list(guarded_warn_sites(fn.body))
-    if not sites:
+    guarded = list(guarded_warn_sites(fn.body))
+    if not guarded:
         return
-    spared = {n for _, _, _, guard in sites[:1] if guard is not None for n in _spared(guard, param)}
+    guard = guarded[0][3]
+    spared = set(_spared(guard, param)) if guard is not None else set()
     used = {n.id for n in own_nodes(fn.body) if isinstance(n, ast.Name)}
     for stmt in [*tree.body, *own_nodes(fn.body)]:
         if not (
@@ -228,7 +229,7 @@ def _getattr_proxies(
                     # table's values may be data: `{"__description__": "summary"}`)
                     bound = target in ctx.module_names or target in ctx.imports.bindings
                     target = _returned_name([target], ctx, module) if bound else None
-                yield Alias(f"{module}.{key.value}", target, sites[0][1], stmt.lineno)
+                yield Alias(f"{module}.{key.value}", target, guarded[0][1], stmt.lineno)
 
 
 def _spared(test: ast.expr, param: str) -> list[str]:

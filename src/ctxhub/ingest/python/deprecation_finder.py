@@ -214,7 +214,9 @@ class DeprecationFinder:
                 # only to warn): the class is deprecated.
                 # So does a warning on every construction that names no parameter.
                 cls_name = cls.rsplit(".", 1)[-1]
-                always = not conditional and _warned_parameter(message, last, _parameters(d)) is None
+                always = (
+                    not conditional and _warned_parameter(message, last, _parameters(d)) is None
+                )
                 if last == cls_name or itself or always or f"{self.module}.{cls}" in self.thin:
                     symbol, whole = f"{self.module}.{cls}", True
             else:

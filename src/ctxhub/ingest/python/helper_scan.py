@@ -18,7 +18,6 @@ from ctxhub.ingest.python.callgraph import (
 )
 from ctxhub.ingest.python.message_fields import message_text
 
-
 #: Module-level functions Python itself calls (PEP 562): never a helper's call site.
 _MODULE_HOOKS = frozenset({"__getattr__", "__dir__"})
 

@@ -39,14 +39,22 @@ def keyword_options(body: list[ast.stmt], container: str) -> set[str]:
     found: set[str] = set()
     for n in own_nodes(body):
         key: ast.expr | None = None
-        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], ast.In | ast.NotIn):
+        if (
+            isinstance(n, ast.Compare)
+            and len(n.ops) == 1
+            and isinstance(n.ops[0], ast.In | ast.NotIn)
+        ):
             key = n.left if _is(n.comparators[0], container) else None
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.args:
             if n.func.attr in _READERS and _is(n.func.value, container):
                 key = n.args[0]
         elif isinstance(n, ast.Subscript) and _is(n.value, container):
             key = n.slice
-        if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
+        if (
+            isinstance(key, ast.Constant)
+            and isinstance(key.value, str)
+            and key.value.isidentifier()
+        ):
             found.add(key.value)
     return found
 
