@@ -195,3 +195,16 @@ def test_releases_compare_by_their_numbers(stated: str, running: str, newer: boo
     first, second = release(stated), release(running)
     assert first is not None and second is not None
     assert (first > second) is newer
+
+
+def test_a_removal_is_noted_against_one_release_however_it_is_asked(hub_at: HubAt) -> None:
+    # the bare name and the qualified one name the same removed definition: the note
+    # names the same release (the installed one), not the release notes' own source
+    with hub_at("1.0") as hub:
+        bare = check_deprecation(hub, "gone_helper")
+        qualified = check_deprecation(hub, "acme.gone_helper")
+    assert bare.removed and qualified.removed
+    assert (
+        bare.not_installed == "not in the installed acme 1.0: no indexed source defines gone_helper"
+    )
+    assert qualified.not_installed is not None and "installed acme 1.0" in qualified.not_installed

@@ -239,7 +239,8 @@ def test_check_deprecation_says_which_parameter_or_usage(hub: HubSession) -> Non
         "a way of using it was deprecated in 18.2.0 and the deprecation superseded in 19.2.0"
         in said
     )
-    assert "`hash` (since 24.1.0), `repr_ns` (since 24.1.0)" in said
+    # "*hash* is deprecated in favor of *unsafe_hash*": another parameter to pass instead
+    assert "`hash` (since 24.1.0; use `unsafe_hash` instead), `repr_ns` (since 24.1.0)" in said
     completion = deprecation_tools.check_deprecation(hub, "setup_completion")
     assert not completion.deprecated
     assert deprecation_tools.check_deprecation(hub, "old_helper").deprecated

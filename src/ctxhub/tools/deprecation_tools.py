@@ -10,6 +10,7 @@ from ctxhub.search.reexports import public_paths
 from ctxhub.search.stubs import is_stub, runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools import resolve
+from ctxhub.tools.deprecation_checks import CHECKED
 from ctxhub.tools.deprecation_docs import docs_deprecations, docs_records, docs_report
 from ctxhub.tools.deprecation_names import is_undeprecation, names_it
 from ctxhub.tools.deprecation_records import grouped, other_names, removed_in, withdrawn
@@ -21,15 +22,6 @@ from ctxhub.tools.source_check import check_sources
 
 #: Where ctxhub reads deprecations (ingest/python/deprecations.py, deprecation_helpers.py,
 #: changelog.py; tools/deprecation_docs.py at query time).
-CHECKED = (
-    "DeprecationWarning/FutureWarning calls in its code",
-    "the package's deprecation helpers (functions that emit such a warning), at their call sites",
-    "@deprecated decorators, and module-level names wrapped by one (`old = deprecated(...)(f)`)",
-    "docstring notes (.. deprecated::, Deprecated:), attribute docstrings included",
-    "module-level aliases of renamed names",
-    "the sources' changelogs",
-    "the indexed docs (deprecation admonitions and 'is deprecated' sentences naming it)",
-)
 
 
 def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -> DeprecationReport:

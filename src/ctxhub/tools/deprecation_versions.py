@@ -45,6 +45,13 @@ def running_version(
         defining = list(dict.fromkeys(c.source for c in defined))
         tops = {n.split(".")[0] for n in [symbol, *(c.symbol or "" for c in defined)] if "." in n}
         keys = tops | {k for n in defining if n in states for k in package_keys(states[n])}
+        if not defining and not tops:
+            # a bare name nothing defines (a changelog's removal): the package the
+            # records name, or that their sources index, so that its installed copy
+            # answers as it does for the qualified name
+            recording = [n for n in dict.fromkeys(d.source for d in records) if n in states]
+            keys = {d.symbol.split(".")[0] for d in records if "." in d.symbol}
+            keys |= {k for n in recording for k in package_keys(states[n])}
         kin = [n for n, s in states.items() if n not in defining and package_keys(s) & keys]
         names = [*defining, *kin] or list(dict.fromkeys(d.source for d in records))
     names = [n for n in names if n in states]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.core.outputs import DeprecationReport
+from ctxhub.tools.deprecation_checks import checked_line
 from ctxhub.tools.deprecation_records import removed_in, superseded_in
 from ctxhub.tools.releases import label, release
 
@@ -45,7 +46,7 @@ def _verdict(report: DeprecationReport) -> str:
     if not report.deprecated:
         if report.undeprecated:
             return f"{report.symbol}: not deprecated (a deprecation was withdrawn: see below)"
-        return f"{report.symbol}: no deprecation found (checked: {'; '.join(report.checked)})"
+        return f"{report.symbol}: no deprecation found (checked: {checked_line(report.checked)})"
     head = f"{report.symbol}: DEPRECATED"
     if report.since:
         head += f" since {report.since}"
@@ -246,6 +247,6 @@ def _candidates_report(report: DeprecationReport) -> str:
         cited = candidate.entries or candidate.parameters or candidate.newer
         if cited:
             lines.append(f"  {_where(cited[0], candidate)}")
-    lines.append(f"checked: {'; '.join(report.checked)}")
+    lines.append(f"checked: {checked_line(report.checked)}")
     lines += report.source_notes  # each source's once, whichever definitions cited it
     return "\n".join(lines)

@@ -20,7 +20,7 @@ from ctxhub.ingest.python.callgraph import (
     scope_statements,
 )
 from ctxhub.ingest.python.deprecation_arguments import deprecation_fields, fields_message, named
-from ctxhub.ingest.python.deprecation_warnings import warn_sites
+from ctxhub.ingest.python.deprecation_warnings import guarded_warn_sites, warn_sites
 
 
 @dataclass(frozen=True)
@@ -168,6 +168,13 @@ def _returned(body: list[ast.stmt], ctx: ScopeContext, module: str) -> str | Non
         return None
     if chain[0] in table.bindings:
         return table.qualify(".".join(chain))
+    return _returned_name(chain, ctx, module)
+
+
+def _returned_name(chain: list[str], ctx: ScopeContext, module: str) -> str:
+    """A dotted chain as an absolute name, through the module's imports and own names."""
+    if chain[0] in ctx.imports.bindings:
+        return ctx.imports.qualify(".".join(chain))
     if chain[0] in ctx.module_names:
         return f"{module}.{'.'.join(chain)}"
     return ".".join(chain)
@@ -194,13 +201,16 @@ def _getattr_proxies(
             yield Alias(f"{module}.{name}", replacement, sites[0][1], node.lineno)
     if found:
         return
-    # A table-driven proxy: `__getattr__` warns and looks the name up in a module-level
-    # {"Old": "new.module.New"} mapping.
-    sites = list(warn_sites(fn.body))
-    if not sites:
+    # A table-driven proxy: `__getattr__` warns and looks the name up in a
+    # {"Old": "new.module.New"} mapping, at module level or its own; a name the warning's
+    # guard leaves out (`if name != "__version__": warn(...)`) is served without one.
+    guarded = list(guarded_warn_sites(fn.body))
+    if not guarded:
         return
+    guard = guarded[0][3]
+    spared = set(_spared(guard, param)) if guard is not None else set()
     used = {n.id for n in own_nodes(fn.body) if isinstance(n, ast.Name)}
-    for stmt in tree.body:
+    for stmt in [*tree.body, *own_nodes(fn.body)]:
         if not (
             isinstance(stmt, ast.Assign)
             and len(stmt.targets) == 1
@@ -211,7 +221,30 @@ def _getattr_proxies(
             continue
         for key, value in zip(stmt.value.keys, stmt.value.values, strict=False):
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                yield Alias(f"{module}.{key.value}", _mapped(value), sites[0][1], stmt.lineno)
+                if key.value in spared:
+                    continue
+                target = _mapped(value)
+                if target and "." not in target:
+                    # a plain word is a name only where this module binds it (a local
+                    # table's values may be data: `{"__description__": "summary"}`)
+                    bound = target in ctx.module_names or target in ctx.imports.bindings
+                    target = _returned_name([target], ctx, module) if bound else None
+                yield Alias(f"{module}.{key.value}", target, guarded[0][1], stmt.lineno)
+
+
+def _spared(test: ast.expr, param: str) -> list[str]:
+    """["X"] for `name != "X"`, ["A", "B"] for `name not in ("A", "B")`: the names a
+    warning's guard lets through without it."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return []
+    op = test.ops[0]
+    if isinstance(op, ast.NotEq):
+        flipped = ast.Compare(left=test.left, ops=[ast.Eq()], comparators=test.comparators)
+    elif isinstance(op, ast.NotIn):
+        flipped = ast.Compare(left=test.left, ops=[ast.In()], comparators=test.comparators)
+    else:
+        return []
+    return _compared_names(flipped, param)
 
 
 def _mapped(value: ast.expr) -> str | None:

@@ -37,7 +37,7 @@ _LOOSE_PASSIVE = re.compile(
     rf"^(?:the\s+)?{_CODE}(?:\s*(?:,\s*(?:and|or)?|and|or|&)\s*{_CODE})*\s+"
     r"(?:(?:method|function|class|module|attribute|parameter|argument|alias|decorator"
     r"|constant|exception|property|mixin)s?\s+)?"
-    r"(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fully\s+)?"
+    r"(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+)?(?:fully\s+)?"
     r"(?P<verb>removed|deprecated|undeprecated)\b",
     re.IGNORECASE,
 )

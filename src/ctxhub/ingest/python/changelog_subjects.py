@@ -56,7 +56,8 @@ _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\w.]*")
 # Words that may open a sentence before its subject: articles and quantifiers, the
 # adjectives of an API's status, the kind of thing named, and the verbs of removal.
 _OPENERS = frozenset(
-    "the a an both all old previous former deprecated undocumented legacy obsolete unused long"
+    "the a an both all entire whole old previous former deprecated undocumented legacy"
+    " obsolete unused long"
     " private public internal long-deprecated already now support for of use usage"
     " method methods function functions class classes parameter parameters argument"
     " arguments attribute attributes property properties field fields module modules"

@@ -39,6 +39,7 @@ from ctxhub.ingest.python.deprecation_text import (
     says_self_deprecated,
 )
 from ctxhub.ingest.python.deprecation_warnings import guarded_warn_sites
+from ctxhub.ingest.python.taken_names import taken_names, tested_option
 from ctxhub.ingest.sphinx_roles import readable_roles
 
 _INIT_LIKE = frozenset({"__init__", "__new__", "__post_init__"})
@@ -150,13 +151,24 @@ class DeprecationFinder:
             param = None if says_self_deprecated(d.text) else note_parameter(d.text, params)
             said, bare = parameter_said(doc, param, d.text, d.version) if param else (d.text, False)
             text = said + (f" ({later.text})" if later is not None else "")
+            instead = None
             if param is not None:
                 text = parameter_note(param, text)
+                # another parameter to pass instead ("in favor of *processors*")
+                other = find_replacement(said, params - {param})
+                instead = other if other in params else None
             elif later is not None:
                 text = usage_note(text)
             whole = param is None and later is None
             added = self.add(
-                symbol, text, "docstring", line, whole=whole, since=d.version, class_qual=class_qual
+                symbol,
+                text,
+                "docstring",
+                line,
+                whole=whole,
+                since=d.version,
+                class_qual=class_qual,
+                replacement=instead,
             )
             self.bare += [added] if bare and added is not None else []
 
@@ -200,19 +212,27 @@ class DeprecationFinder:
             elif d.name in _INIT_LIKE and cls is not None and d.in_class:
                 # Constructing the class warns about the class (or the class exists
                 # only to warn): the class is deprecated.
+                # So does a warning on every construction that names no parameter.
                 cls_name = cls.rsplit(".", 1)[-1]
-                if last == cls_name or itself or f"{self.module}.{cls}" in self.thin:
+                always = (
+                    not conditional and _warned_parameter(message, last, _parameters(d)) is None
+                )
+                if last == cls_name or itself or always or f"{self.module}.{cls}" in self.thin:
                     symbol, whole = f"{self.module}.{cls}", True
             else:
                 whole = last == d.name or itself
+            if d is not None and subject == self.module:
+                # a def's warning that says its own module is deprecated ("`pkg.old` is
+                # deprecated, use `pkg.new`") tells of the module too
+                self.add(self.module, message, "warn", call.lineno, whole=True)
             origin = "alias" if symbol in self.thin else "warn"
             replacement = self.thin.get(symbol) if origin == "alias" else None
-            said = find_replacement(message)
             params = _parameters(d)
+            said = find_replacement(message, params)
             text, instead = message, self.resolve(said, cls) or replacement
             param = None if whole or d is None else _warned_parameter(message, last, params)
             if param is None and not whole and d is not None and guard is not None:
-                param = guard_parameter(guard, params, last)
+                param = tested_option(guard, params) or guard_parameter(guard, params, last)
             if param is None and not whole and d is not None:
                 # `f(x=False)` is deprecated: passing x so is, not f
                 call_form = called_with(first_code(message))
@@ -221,6 +241,10 @@ class DeprecationFinder:
                 # "The `x` argument is deprecated": a parameter of this def, and so is
                 # the one to use instead when the def takes it (not a member of cls).
                 text = parameter_note(param, message)
+                if said == param:
+                    # "drivers also use the `x` parameter": x is no way out of itself
+                    said = find_replacement(message, params - {param})
+                    instead = self.resolve(said, cls) if said and said != param else None
                 instead = said if said in params else instead
             elif not whole and conditional:
                 # warns only on some calls (or imports, `if old_dependency:`): one usage
@@ -378,19 +402,5 @@ def _parameters(d: Definition | None) -> set[str]:
 
 
 def _parameters_of(node: ast.AST) -> set[str]:
-    """The parameter names of a function (of its `__init__` for a class)."""
-    if isinstance(node, ast.ClassDef):
-        init = next(
-            (
-                s
-                for s in node.body
-                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "__init__"
-            ),
-            None,
-        )
-        return _parameters_of(init) if init is not None else set()
-    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-        return set()
-    args = node.args
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return {a.arg for a in every if a is not None} - {"self", "cls"}
+    """The names a function takes, `**kwargs` options included (a class's `__init__`'s)."""
+    return taken_names(node)

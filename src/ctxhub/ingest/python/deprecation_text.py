@@ -10,6 +10,7 @@ knowing any framework.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 # A referenced name: a Sphinx role (:class:`~a.B`), backticked or quoted text, or a bare
@@ -25,10 +26,11 @@ _TRIGGER = (
     r"|(?:is\s+)?now\s+(?:named|called)"
     r"|alias\s+(?:for|of)|prefer)"
 )
-# A quoted name may follow a few words ("use Pipecat's universal `LLMContext`"); a bare
-# one only articles.
+# A quoted name may follow a few words ("use Pipecat's universal `LLMContext`", "use the
+# primitives from `pkg.contextvars`"); a bare one only articles.
 _REPLACEMENT = re.compile(
-    rf"\b{_TRIGGER}\s+(?:(?:[\w'’-]+\s+){{0,2}}{_QUOTED}|(?:(?:the|a|an|new)\s+)*{_BARE})",
+    rf"\b{_TRIGGER}\s+(?:(?:[\w'’-]+\s+){{0,2}}(?:from\s+|in\s+)?{_QUOTED}"
+    rf"|(?:(?:the|a|an|new)\s+)*{_BARE})",
     re.IGNORECASE,
 )
 _KIND_WORDS = (
@@ -36,7 +38,7 @@ _KIND_WORDS = (
     r"|property|option|setting|constructor)"
 )
 _SUBJECT = re.compile(
-    rf"^\s*(?:the\s+)?(?:(?:support|use|usage)\s+(?:for|of)\s+(?:the\s+)?)?"
+    rf"^\s*(?:the\s+)?(?:(?:entire|whole)\s+)?(?:(?:support|use|usage)\s+(?:for|of)\s+(?:the\s+)?)?"
     rf"(?:{_KIND_WORDS}\s+)?{_NAME}\s*(?:{_KIND_WORDS}\s+)?"
     r"(?:is|are|has\s+been|have\s+been|was|were)\s+(?:now\s+)?deprecated",
     re.IGNORECASE,
@@ -92,13 +94,23 @@ def _named(match: re.Match[str], lenient: bool = False) -> str | None:
     return name if lenient or backticked or _looks_like_code(raw, name) else None
 
 
-def find_replacement(text: str) -> str | None:
-    """The name a message says to use instead, as written (not resolved)."""
+def find_replacement(text: str, known: Collection[str] = ()) -> str | None:
+    """The name a message says to use instead, as written (not resolved); a plain word
+    quoted or emphasized there counts when it is one of `known` (the parameters of the
+    function whose parameter is deprecated: 'in favor of "safe"', `*processors*`)."""
     for match in _REPLACEMENT.finditer(text):
         name = _named(match)
         if name:
             return name
+    for match in _KNOWN_REPLACEMENT.finditer(text):
+        if match.group("w") in known:
+            return match.group("w")
     return None
+
+
+_KNOWN_REPLACEMENT = re.compile(
+    rf"\b{_TRIGGER}\s+(?:the\s+)?[*`'\"]{{1,2}}(?P<w>[A-Za-z_]\w*)[*`'\"]{{1,2}}", re.IGNORECASE
+)
 
 
 _ALTERNATIVE = re.compile(rf"\s*(?:,\s*|\s+)(?:or|and/or)\s+(?:(?:the|a|an)\s+)?{_NAME}")

@@ -18,6 +18,9 @@ from ctxhub.ingest.python.callgraph import (
 )
 from ctxhub.ingest.python.message_fields import message_text
 
+#: Module-level functions Python itself calls (PEP 562): never a helper's call site.
+_MODULE_HOOKS = frozenset({"__getattr__", "__dir__"})
+
 
 @dataclass
 class ScannedFunction:
@@ -107,8 +110,9 @@ def scan_module(
     classes: dict[str, list[str]] = {}
     for stmt in scope_statements(tree.body):
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            if not (stmt.name.startswith("__") and stmt.name.endswith("__")):
-                # dunders (a module's __getattr__) are never called by name
+            if stmt.name not in _MODULE_HOOKS:
+                # a dunder of the module protocol is never called by name; any other
+                # (`__deprecated__(msg)`) may be a helper like any function
                 functions.append(_function(f"{module}.{stmt.name}", stmt))
         elif isinstance(stmt, ast.ClassDef):
             bases = [dotted_chain(b) for b in stmt.bases]

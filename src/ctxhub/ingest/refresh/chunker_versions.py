@@ -7,7 +7,7 @@ from __future__ import annotations
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 40,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 42,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -59,8 +59,12 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # method of that name; 38: only a base's method (`Base.method`) is aliased from
     # another class, never another class's attribute (`extra = Extra.forbid`); 39: an
     # alias chunk's span holds the attribute docstring under it (`Alias = X` + a string);
-    # 40: embedded text leaves out `versionadded` / `versionchanged` notes
-    "docs": 20,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # 40: embedded text leaves out `versionadded` / `versionchanged` notes; 41: a
+    # dunder-named helper (`__deprecated__`), a constructor that always warns deprecates
+    # its class, a `**kwargs` option (`'old' in options`) is the parameter; 42: "The
+    # entire `x` module is deprecated", "use the primitives from `y`", a module
+    # `__getattr__` serving a local table's keys, a def's warning naming its module
+    "docs": 21,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -81,11 +85,11 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 19: a reST window lists the API descriptions it documents (`extra.describes`:
     # names column, `describes` terms for the symbol path), stubs left out; 20: section
     # titles inside autodoc / description directives are sections (Sphinx's
-    # nested_parse_with_titles), each object group its breadcrumb
+    # nested_parse_with_titles), each object group its breadcrumb; 21: as changelog 11
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
-    "changelog": 10,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 11,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -102,5 +106,6 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 9: names under a module's heading (`tornado.gen`) are that module's, "have been
     # removed. This includes `a`, ..., and `b`", "`a`, and `b` have been removed", "the
     # `x` decorator/constant/exception ... has been removed"; 10: a sibling module's member under
-    # a module's heading (`httputil.X` under `tornado.web`) is `tornado.httputil.X`
+    # a module's heading (`httputil.X` under `tornado.web`) is `tornado.httputil.X`;
+    # 11: "The ``X`` method was removed" outside a Removed section, "The entire `x` module"
 }
