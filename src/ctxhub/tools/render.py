@@ -59,6 +59,8 @@ def _hit_facts(hit: Hit) -> list[str]:
                 parts.append(f"{key}: {_names(meta[key])}")
         if meta.get("match_via"):
             parts.append("calls match via " + ", ".join(meta["match_via"]))
+        if meta.get("call_unresolved"):
+            parts.append("call_unresolved (receiver of unknown type)")
         if meta.get("deprecated"):
             parts.append("DEPRECATED")
         if parts:

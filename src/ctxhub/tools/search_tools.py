@@ -28,6 +28,8 @@ from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.tools import resolve
 from ctxhub.tools.base_filter import match_bases
+from ctxhub.tools.calls_filter import cleaned as cleaned_call
+from ctxhub.tools.calls_filter import match_calls
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.installed_gaps import NOT_INSTALLED_KEY, installed_gaps
 from ctxhub.tools.nearest import did_you_mean
@@ -247,7 +249,8 @@ def search_api(
         # bases are recorded as written (`Base`, `mod.Base`), matched by the last part
         base_class=_last_part(base_class),
         yields=yields or None,
-        calls=calls or None,
+        # calls are recorded by their last part too; a dotted name is narrowed below
+        calls=_last_part(calls),
         calls_via=calls_via,
         is_dataclass=is_dataclass,
     )
@@ -266,7 +269,7 @@ def search_api(
             options(hub, public_first=True),
         )
         return _explained(hub, response)
-    return _list_filtered(hub, query, filters, limit, cursor, max_tokens, base_class)
+    return _list_filtered(hub, query, filters, limit, cursor, max_tokens, base_class, calls)
 
 
 def _list_filtered(
@@ -277,17 +280,26 @@ def _list_filtered(
     cursor: str | None,
     max_tokens: int,
     base_class: str | None = None,
+    calls: str | None = None,
 ) -> SearchResponse:
-    key = cursor_key(query, filters.model_dump_json() + (base_class or ""))
+    key = cursor_key(query, filters.model_dump_json() + (base_class or "") + (calls or ""))
     offset = parse_cursor(cursor, key)
     ids, total = hub.store.list_ids(filters, ["api"], limit=100_000)
-    notice = None
+    notices: list[str] = []
     read: dict[str, Chunk] = {}
     if base_class:  # the store matched bases by last name; a qualified name is one class
         read = {c.id: c for c in hub.store.get_chunks(ids)}
         match = match_bases(hub.store, base_class, list(read.values()))
         ids = [i for i in ids if match.keep is None or i in match.keep]
-        notice = match.notice
+        notices += [match.notice] if match.notice else []
+    unresolved: set[str] = set()
+    if calls and "." in cleaned_call(calls):  # likewise calls: a dotted name is one definition
+        read.update((c.id, c) for c in hub.store.get_chunks([i for i in ids if i not in read]))
+        called = match_calls(hub.store, calls, filters.calls_via, [read[i] for i in ids])
+        ids = [i for i in ids if called.keep is None or i in called.keep]
+        unresolved = called.unresolved
+        notices += [called.notice] if called.notice else []
+    notice = "; ".join(notices) or None
     scored: dict[str, Candidate] = {}
     confidence, norm = 1.0, 1.0
     if query.strip():
@@ -315,7 +327,9 @@ def _list_filtered(
             confidence=0.0,
             low_confidence=True,
             total=0,
-            notice=_empty_hub(hub) or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
+            notice=_empty_hub(hub)
+            or notice
+            or f"no API chunk matches {_describe(filters, calls)}{_packages(hub)}",
         )
     shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
     public = public_paths_of(hub.store, [c.chunk for c in candidates])
@@ -326,6 +340,9 @@ def _list_filtered(
     if filters.calls:
         by_id = {c.chunk.id: c.chunk for c in candidates}
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
+        for hit in hits:
+            if hit.id in unresolved:
+                hit.metadata["call_unresolved"] = True
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
     listed = SearchResponse(
         query=query,
@@ -360,9 +377,11 @@ def _rows(
     return list(fold_versions(ranked, hub.store.sources, options(hub).source_rank))
 
 
-def _describe(filters: SearchFilters) -> str:
+def _describe(filters: SearchFilters, calls: str | None = None) -> str:
     """The structural filters as the caller gave them: `module='tests', calls='run'`."""
     given = filters.model_dump(exclude_defaults=True, exclude={"calls_via"})
+    if calls and "calls" in given:
+        given["calls"] = cleaned_call(calls)
     spelled = {"module_prefix": "module", "class_prefix": "class_name"}
     return ", ".join(f"{spelled.get(k, k)}={v!r}" for k, v in given.items())
 
