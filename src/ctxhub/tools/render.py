@@ -327,9 +327,11 @@ def call_trace(trace: CallTrace) -> str:
         indent = "  " * (node.depth - 1)
         nested = f", in nested {node.nested}" if node.nested else ""
         at = f", call at line {node.call_line}" if node.call_line else ""
+        copies = _also_in([c.model_dump() for c in node.also_in])
         lines.append(
             f"{indent}- {node.symbol} · id {node.id} · {node.path}{_lines(node.line_start, None)}"
             f" (as {node.name}{_through(node.through, ', ')}{nested}{at})"
+            + (f" · {copies}" if copies else "")
         )
     if trace.unresolved:
         lines.append("not indexed: " + _names(trace.unresolved, 20))
