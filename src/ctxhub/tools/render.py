@@ -364,7 +364,12 @@ def example_bundle(bundle: ExampleBundle) -> str:
     for key, value in bundle.taxonomy.items():
         if key in ("example_path",) or value in (None, "", [], {}):
             continue
-        shown = _names(value, 10) if isinstance(value, list) else str(value)
+        if isinstance(value, list):
+            shown = _names(value, 10)
+        elif isinstance(value, dict):  # `issues`: path -> what is wrong with it
+            shown = _names([f"{k} ({v})" for k, v in value.items()], 10)
+        else:
+            shown = str(value)
         lines.append(f"{key}: {shown[:300]}")
     for file in bundle.files:
         note = " (truncated)" if file.truncated else ""
