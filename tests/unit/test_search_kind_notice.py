@@ -42,5 +42,11 @@ def test_a_search_in_a_source_without_docs_says_it_has_none(tmp_path: Path) -> N
             # a source that has docs: an empty answer is only an empty answer
             other = search_docs(hub, "zzzqqq", source="guide")
             assert not other.notice or "has no" not in other.notice
+            # a source with docs and no examples: its docs answer, and the notice says
+            # there are no examples to match, not that none matched closely
+            docs = search_examples(hub, "open a connection", source="guide")
+            assert docs.hits and all(h.metadata.get("supplement") for h in docs.hits)
+            assert docs.notice and "source guide has no examples indexed" in docs.notice
+            assert "source guide has no examples indexed" in search_response(docs)
     finally:
         set_embedder(None)

@@ -111,10 +111,33 @@ class CtxhubGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         module_name = COMMAND_MODULES.get(cmd_name)
         if module_name is None:
-            return None
+            from ctxhub.cli.aliases import command_for
+
+            # an MCP tool's name runs the command that calls it: `trace_calls` is `calls`
+            command = command_for(cmd_name, COMMAND_MODULES)
+            return self.get_command(ctx, command) if command else None
         module = importlib.import_module(f"ctxhub.cli.{module_name}")
         commands: list[click.Command] = module.COMMANDS
         return next(c for c in commands if c.name == cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            name = args[0] if args else ""
+            if not name or name.startswith("-"):
+                raise
+            from ctxhub.cli.aliases import suggestions
+
+            meant = suggestions(name, COMMAND_MODULES)
+            if not meant:
+                raise
+            said = " or ".join(repr(m) for m in meant)
+            raise click.UsageError(
+                f"No such command {name!r}. Did you mean {said}?", exc.ctx
+            ) from None
 
     def invoke(self, ctx: click.Context) -> object:
         try:

@@ -139,6 +139,15 @@ class CodeSnippet(BaseModel):
     )
 
 
+class CallCopy(BaseModel):
+    """The same definition as a call node's, in the same version of its package, held by
+    another source (the installed wheel beside the release's sdist)."""
+
+    source: str
+    version: str | None = None
+    id: str
+
+
 class CallNode(BaseModel):
     symbol: str
     id: str
@@ -161,6 +170,11 @@ class CallNode(BaseModel):
         default=None,
         description="Callers: the line of the call itself in the caller's file "
         "(line_start is the caller's def), when the index recorded it",
+    )
+    also_in: list[CallCopy] = Field(
+        default_factory=list,
+        description="The same definition in the same version, from other sources: "
+        "listed once, here",
     )
 
 

@@ -191,7 +191,15 @@ def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
         for symbol, names_ in reexported.items():
             frontier.setdefault(symbol, set()).update(names_)
     found: dict[str, str] = {}
+    retired = _deprecated_modules(
+        store, {o for ps in public.values() for p in ps for o in _owners(p.name)}
+    )
     for symbol, candidates in public.items():
+        # a path through a deprecated module (`pkg.types`, a shim left for `pkg.typing`)
+        # is no import to write while another public path exists, the definition's own
+        kept = [p for p in candidates if retired.isdisjoint(_owners(p.name))]
+        if kept or not is_private_path(symbol):
+            candidates = kept
         # the symbol's own top-level package first: a compat package re-exporting it
         # (`cattr`, the legacy name beside `cattrs`) is shorter but not the import to write
         top = symbol.split(".", 1)[0]
@@ -217,6 +225,21 @@ class Spelling(NamedTuple):
 
     name: str
     through_module: bool
+
+
+def _deprecated_modules(store: Store, names: set[str]) -> set[str]:
+    """Those of `names` that are deprecated modules: flagged so at ingest (a
+    module-level warning, a deprecated package above it, its docstring) or named by a
+    deprecation record of the whole module (not of one of its parameters or uses)."""
+    out: set[str] = set()
+    for name in sorted(names):
+        chunks = module_chunks(store, name)
+        if chunks and (
+            any(c.metadata.deprecated for c in chunks)
+            or any(d.symbol == name and not d.partial for d in store.deprecations(name))
+        ):
+            out.add(name)
+    return out
 
 
 class _ModuleNames:

@@ -10,6 +10,7 @@ from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.core.limits import DEFAULT_TOKENS, MIN_TOKENS, check_tokens
 from ctxhub.core.outputs import ExampleBundle, ExampleFile
 from ctxhub.session import HubSession
+from ctxhub.tools.fit import TAXONOMY_KEPT
 
 _README = ("readme.md", "readme.rst", "readme.txt", "readme")
 #: Tokens per file for its path and JSON framing, plus the text rendering's header line.
@@ -52,6 +53,20 @@ def _doc_page_example(hub: HubSession, chunk: Chunk, max_tokens: int) -> Example
     )
 
 
+#: Tokens of the entry point's code worth slimming the taxonomy for.
+_ENTRY_TOKENS = 400
+
+
+def _room(bundle: ExampleBundle, ordered: list[tuple[str, str]], max_tokens: int) -> int:
+    """Room for file contents: the budget less the envelope and every path (all are
+    listed, as files or as omitted)."""
+    return (
+        max_tokens
+        - estimate_tokens(bundle.model_dump_json())
+        - sum(estimate_tokens(path) + _FILE_OVERHEAD for path, _ in ordered)
+    )
+
+
 def get_example(
     hub: HubSession, example_id: str, include_readme: bool = True, max_tokens: int = DEFAULT_TOKENS
 ) -> ExampleBundle:
@@ -86,7 +101,18 @@ def get_example(
             return (priority.index(path), path)
         return (len(priority) + (0 if path.endswith(".py") else 1), path)
 
-    taxonomy = {k: v for k, v in meta.extra.items() if k not in ("summary",)}
+    # what the bundle says in its own fields is not said twice (`tags:` in the header)
+    fields = {
+        "summary": None,
+        "tags": meta.tags,
+        "language": meta.language,
+        "execution_mode": meta.execution_mode,
+    }
+    taxonomy = {
+        k: v
+        for k, v in meta.extra.items()
+        if k not in fields or (k != "summary" and v != fields[k])
+    }
     bundle = ExampleBundle(
         id=overview.id,
         source=source,
@@ -102,13 +128,11 @@ def get_example(
     ordered = sorted(rows, key=lambda r: rank(r[0]))
     if not include_readme:
         ordered = [r for r in ordered if posixpath.basename(r[0]).lower() not in _README]
-    # Room for file contents: the budget less the envelope and every path (all are listed,
-    # as files or as omitted).
-    room = (
-        max_tokens
-        - estimate_tokens(bundle.model_dump_json())
-        - sum(estimate_tokens(path) + _FILE_OVERHEAD for path, _ in ordered)
-    )
+    room = _room(bundle, ordered, max_tokens)
+    if ordered and room < min(estimate_tokens(ordered[0][1]), _ENTRY_TOKENS):
+        # the taxonomy is not the answer: it gives way before the entry point's code
+        bundle.taxonomy = {k: v for k, v in taxonomy.items() if k in TAXONOMY_KEPT}
+        room = _room(bundle, ordered, max_tokens)
     for path, text in ordered:
         cost = estimate_tokens(text)
         if cost <= room:

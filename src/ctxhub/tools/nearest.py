@@ -70,15 +70,42 @@ def nearest_names(
     top = qualifier.split(".", 1)[0]
     scope = typed_scope(hub, asked.rsplit(".", 1)[0] if qualifier else "", source)
     found = [n for n in found if scope.holds(n) and _related(n, tails[n], last, qualifier)]
+    if is_dunder(last):
+        # `__version__` is a module's or class's own: another class's `__len__` shares
+        # only the underscores, so only the owner asked's dunders spelled alike count
+        found = [n for n in found if _own_dunder(n, qualifier, last)]
 
     def order(n: str) -> tuple[bool, int, float]:
         spelling = close.index(tails[n]) if tails[n] in close else most
         outside = bool(top) and n.split(".", 1)[0].lower() != top
         return outside, spelling, -_qualifier_likeness(n, qualifier)
 
-    first = [*_constants_like(hub, asked, source, most), *below]
-    ranked = [*first, *(n for n in sorted(found, key=order) if n not in first)]
+    constants = _constants_like(hub, asked, source, most)
+    if is_dunder(last):
+        constants = [c for c in constants if _own_dunder(c, qualifier, last)]
+    # a constant spelled only loosely like the name (the module asked is all that admits
+    # it: `Modle` -> `Tuple`) comes after the names spelled closely (`Model`)
+    loose = [c for c in constants if not _spelled_like(last, c.rsplit(".", 1)[-1].lower())]
+    first = [*(c for c in constants if c not in loose), *below]
+    rest = [n for n in sorted(found, key=order) if n not in first]
+    ranked = [*first, *rest, *(c for c in loose if c not in rest)]
     return [n for n in as_imported(hub, ranked) if n != asked][:most]
+
+
+def is_dunder(name: str) -> bool:
+    """`__version__`, `__init__`: a name Python or a protocol gives its meaning."""
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def _own_dunder(name: str, qualifier: str, last: str) -> bool:
+    """Whether `name` is a dunder of the owner `qualifier` names, spelled like `last`
+    once the underscores both share are set aside."""
+    owner, _, tail = name.lower().rpartition(".")
+    return (
+        owner == qualifier
+        and is_dunder(tail)
+        and difflib.SequenceMatcher(None, last.strip("_"), tail.strip("_")).ratio() >= CUTOFF
+    )
 
 
 def _related(name: str, tail: str, last: str, qualifier: str) -> bool:

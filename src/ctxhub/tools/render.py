@@ -59,6 +59,8 @@ def _hit_facts(hit: Hit) -> list[str]:
                 parts.append(f"{key}: {_names(meta[key])}")
         if meta.get("match_via"):
             parts.append("calls match via " + ", ".join(meta["match_via"]))
+        if meta.get("call_unresolved"):
+            parts.append("call_unresolved (receiver of unknown type)")
         if meta.get("deprecated"):
             parts.append("DEPRECATED")
         if parts:
@@ -325,9 +327,11 @@ def call_trace(trace: CallTrace) -> str:
         indent = "  " * (node.depth - 1)
         nested = f", in nested {node.nested}" if node.nested else ""
         at = f", call at line {node.call_line}" if node.call_line else ""
+        copies = _also_in([c.model_dump() for c in node.also_in])
         lines.append(
             f"{indent}- {node.symbol} · id {node.id} · {node.path}{_lines(node.line_start, None)}"
             f" (as {node.name}{_through(node.through, ', ')}{nested}{at})"
+            + (f" · {copies}" if copies else "")
         )
     if trace.unresolved:
         lines.append("not indexed: " + _names(trace.unresolved, 20))
@@ -360,7 +364,12 @@ def example_bundle(bundle: ExampleBundle) -> str:
     for key, value in bundle.taxonomy.items():
         if key in ("example_path",) or value in (None, "", [], {}):
             continue
-        shown = _names(value, 10) if isinstance(value, list) else str(value)
+        if isinstance(value, list):
+            shown = _names(value, 10)
+        elif isinstance(value, dict):  # `issues`: path -> what is wrong with it
+            shown = _names([f"{k} ({v})" for k, v in value.items()], 10)
+        else:
+            shown = str(value)
         lines.append(f"{key}: {shown[:300]}")
     for file in bundle.files:
         note = " (truncated)" if file.truncated else ""

@@ -6,8 +6,7 @@ from typing import Any
 
 from ctxhub.core.calls import CallsVia, call_sites, marker, via_kind
 from ctxhub.core.cursor import cursor_key, make_cursor, parse_cursor
-from ctxhub.core.errors import InputError, shown
-from ctxhub.core.identifiers import is_identifier_like
+from ctxhub.core.errors import InputError
 from ctxhub.core.knowledge import (
     Chunk,
     Hit,
@@ -17,7 +16,6 @@ from ctxhub.core.knowledge import (
     SearchResponse,
 )
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
-from ctxhub.search.analyzer import is_one_name
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.examples_first import examples_answer
 from ctxhub.search.rank import Candidate
@@ -25,12 +23,12 @@ from ctxhub.search.reexports import public_paths_of
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.search.versions import fold_versions
 from ctxhub.session import HubSession
-from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
-from ctxhub.tools import resolve
 from ctxhub.tools.base_filter import match_bases
+from ctxhub.tools.calls_filter import cleaned as cleaned_call
+from ctxhub.tools.calls_filter import match_calls
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.installed_gaps import NOT_INSTALLED_KEY, installed_gaps
-from ctxhub.tools.nearest import did_you_mean
+from ctxhub.tools.search_notices import empty_hub, named_nothing, nothing_of_kind
 from ctxhub.tools.source_check import check_sources
 from ctxhub.tools.structural_hints import structural_hint
 from ctxhub.tools.unmentioned import unmentioned_name
@@ -45,60 +43,6 @@ def _request(
     return SearchRequest(
         query=query, kinds=kinds, filters=filters, limit=limit, max_tokens=max_tokens
     )
-
-
-#: What an empty hub answers every search with.
-EMPTY_HUB = (
-    f"nothing is indexed yet: add a source with `{ADD_COMMAND}` ({SOURCE_FORMS}), then search again"
-)
-
-
-def _empty_hub(hub: HubSession) -> str | None:
-    """EMPTY_HUB when the hub holds no source at all (asked only of an empty answer)."""
-    return None if hub.store.sources() else EMPTY_HUB
-
-
-def _named_nothing(hub: HubSession, query: str) -> str | None:
-    """For a query that is one code name no definition has (a hallucinated method, a
-    typo: `requests.Session.fetch_json`, `StreamingRespone`), a notice saying so with the
-    nearest names: the hits are only what a search for its words finds, never that
-    name's definition. A bare word that reads as English (`routing`) is a search."""
-    if not is_one_name(query):
-        return None
-    name = query.strip().strip("`").removesuffix("()")
-    if not is_identifier_like(name) or resolve.find_symbol(hub.store, name)[0]:
-        return None
-    return (
-        f"no definition named {shown(name)} is indexed{did_you_mean(hub, name)} The hits "
-        "are what a search for its words finds."
-    )
-
-
-#: What each hit kind is called where a source's kinds are named.
-_KIND_WORDS = {"doc": "docs", "api": "API", "example": "examples"}
-
-
-def _nothing_of_kind(
-    hub: HubSession, source: str | list[str] | None, kinds: list[HitKind] | None
-) -> str | None:
-    """For an empty answer limited to sources: the ones that hold no chunk of the kinds
-    searched (`source websockets has no docs indexed (kinds: python)`), so the answer is
-    not read as "the docs say nothing about it"."""
-    names = _sources(source)
-    if not names or not kinds:
-        return None
-    counts = hub.store.counts()
-    states = {s.name: s for s in hub.store.sources()}
-    empty = [n for n in names if not any(counts.get(n, {}).get(k) for k in kinds)]
-    if len(empty) < len(names):
-        return None
-    what = " or ".join(dict.fromkeys(_KIND_WORDS.get(k, k) for k in kinds))
-    said = [
-        f"source {n} has no {what} indexed"
-        + (f" (kinds: {', '.join(states[n].kinds)})" if n in states and states[n].kinds else "")
-        for n in empty
-    ]
-    return "; ".join(said) + "; search without source, or add a source that has them"
 
 
 def _explained(
@@ -125,13 +69,13 @@ def _explained(
                 else h
                 for h in response.hits
             ]
-        notice = _named_nothing(hub, response.query) or structural_hint(hub.store, response.query)
+        notice = named_nothing(hub, response.query) or structural_hint(hub.store, response.query)
         if notice is not None:
             update["notice"] = notice
         return response.model_copy(update=update) if update else response
     if response.notice:
         return response
-    notice = _empty_hub(hub) or _nothing_of_kind(hub, source, kinds)
+    notice = empty_hub(hub) or nothing_of_kind(hub, source, kinds)
     return response.model_copy(update={"notice": notice, "confidence": 0.0}) if notice else response
 
 
@@ -207,7 +151,11 @@ def search_examples(
     kinds: list[HitKind] = ["example"] if narrowed else ["example", "doc"]
     request = _request(query, kinds, filters, limit, max_tokens)
     preferred = options(hub, prefer={"example": 1.0, "doc": 0.8})
-    return _explained(hub, examples_answer(hub.retriever, request, preferred), source, kinds)
+    answer = examples_answer(hub.retriever, request, preferred)
+    none = nothing_of_kind(hub, source, ["example"]) if answer.hits and not narrowed else None
+    if none is not None:  # not "none matches closely": there are none to match
+        answer.notice = f"{none}. The hits are docs pages (marked supplement)"
+    return _explained(hub, answer, source, kinds)
 
 
 def _last_part(name: str | None) -> str | None:
@@ -247,7 +195,8 @@ def search_api(
         # bases are recorded as written (`Base`, `mod.Base`), matched by the last part
         base_class=_last_part(base_class),
         yields=yields or None,
-        calls=calls or None,
+        # calls are recorded by their last part too; a dotted name is narrowed below
+        calls=_last_part(calls),
         calls_via=calls_via,
         is_dataclass=is_dataclass,
     )
@@ -266,7 +215,7 @@ def search_api(
             options(hub, public_first=True),
         )
         return _explained(hub, response)
-    return _list_filtered(hub, query, filters, limit, cursor, max_tokens, base_class)
+    return _list_filtered(hub, query, filters, limit, cursor, max_tokens, base_class, calls)
 
 
 def _list_filtered(
@@ -277,17 +226,26 @@ def _list_filtered(
     cursor: str | None,
     max_tokens: int,
     base_class: str | None = None,
+    calls: str | None = None,
 ) -> SearchResponse:
-    key = cursor_key(query, filters.model_dump_json() + (base_class or ""))
+    key = cursor_key(query, filters.model_dump_json() + (base_class or "") + (calls or ""))
     offset = parse_cursor(cursor, key)
     ids, total = hub.store.list_ids(filters, ["api"], limit=100_000)
-    notice = None
+    notices: list[str] = []
     read: dict[str, Chunk] = {}
     if base_class:  # the store matched bases by last name; a qualified name is one class
         read = {c.id: c for c in hub.store.get_chunks(ids)}
         match = match_bases(hub.store, base_class, list(read.values()))
         ids = [i for i in ids if match.keep is None or i in match.keep]
-        notice = match.notice
+        notices += [match.notice] if match.notice else []
+    unresolved: set[str] = set()
+    if calls and "." in cleaned_call(calls):  # likewise calls: a dotted name is one definition
+        read.update((c.id, c) for c in hub.store.get_chunks([i for i in ids if i not in read]))
+        called = match_calls(hub.store, calls, filters.calls_via, [read[i] for i in ids])
+        ids = [i for i in ids if called.keep is None or i in called.keep]
+        unresolved = called.unresolved
+        notices += [called.notice] if called.notice else []
+    notice = "; ".join(notices) or None
     scored: dict[str, Candidate] = {}
     confidence, norm = 1.0, 1.0
     if query.strip():
@@ -315,7 +273,9 @@ def _list_filtered(
             confidence=0.0,
             low_confidence=True,
             total=0,
-            notice=_empty_hub(hub) or f"no API chunk matches {_describe(filters)}{_packages(hub)}",
+            notice=empty_hub(hub)
+            or notice
+            or f"no API chunk matches {_describe(filters, calls)}{_packages(hub)}",
         )
     shown = display_norm(norm, (c.score for c in scored.values())) if scored else 1.0
     public = public_paths_of(hub.store, [c.chunk for c in candidates])
@@ -326,6 +286,9 @@ def _list_filtered(
     if filters.calls:
         by_id = {c.chunk.id: c.chunk for c in candidates}
         _mark_call_matches(hits, by_id, filters.calls, filters.calls_via)
+        for hit in hits:
+            if hit.id in unresolved:
+                hit.metadata["call_unresolved"] = True
     end = offset + len(hits)  # a tight budget returns fewer hits; the cursor follows
     listed = SearchResponse(
         query=query,
@@ -360,9 +323,11 @@ def _rows(
     return list(fold_versions(ranked, hub.store.sources, options(hub).source_rank))
 
 
-def _describe(filters: SearchFilters) -> str:
+def _describe(filters: SearchFilters, calls: str | None = None) -> str:
     """The structural filters as the caller gave them: `module='tests', calls='run'`."""
     given = filters.model_dump(exclude_defaults=True, exclude={"calls_via"})
+    if calls and "calls" in given:
+        given["calls"] = cleaned_call(calls)
     spelled = {"module_prefix": "module", "class_prefix": "class_name"}
     return ", ".join(f"{spelled.get(k, k)}={v!r}" for k, v in given.items())
 

@@ -10,7 +10,7 @@ from ctxhub.core.budget import estimate_tokens
 from ctxhub.core.errors import InputError, NotFoundError, shown
 from ctxhub.core.knowledge import Chunk
 from ctxhub.core.limits import DEFAULT_TOKENS, check_tokens
-from ctxhub.core.outputs import CallNode, CallTrace
+from ctxhub.core.outputs import CallCopy, CallNode, CallTrace
 from ctxhub.session import HubSession
 from ctxhub.tools import ambiguity, call_edges, resolve
 from ctxhub.tools.code_tools import installed_first_of
@@ -19,6 +19,8 @@ from ctxhub.tools.not_found import missing_symbol
 from ctxhub.tools.source_check import check_sources
 
 MAX_TRACE_NODES = 200
+#: Other sources' copies a node lists at most.
+MAX_COPIES = 5
 #: Tokens held back for the response envelope and the text rendering's headers.
 _SLACK_TOKENS = 60
 
@@ -112,6 +114,9 @@ def trace_calls(
     # (the chunk whose edges are read, its level, the node it stands for)
     queue: deque[tuple[Chunk, int, str]] = deque([(root, 1, root.symbol or root.path)])
     truncated = False
+    # one definition in one version of its package, indexed by two sources (the wheel and
+    # the sdist), is one node: the copy found later rides along in its `also_in`
+    copies: dict[tuple[str, str | None, int], tuple[CallNode, str]] = {}
     while queue:
         current, level, via = queue.popleft()
         if direction == "callees":
@@ -130,21 +135,31 @@ def trace_calls(
                 truncated = True
                 break
             seen.add(target.id)
+            key = (target.symbol or target.path, target.version, level)
+            kept = copies.get(key) if target.symbol else None
+            if kept is not None and kept[1] != target.source:  # one source's two are two
+                if len(kept[0].also_in) < MAX_COPIES:
+                    kept[0].also_in.append(
+                        CallCopy(source=target.source, version=target.version, id=target.id)
+                    )
+                if level < depth:  # the copy's own edges fold into the kept ones' below
+                    queue.append((_traced_as(hub, target, direction), level + 1, kept[0].symbol))
+                continue
             sources.add(target.source)
-            nodes.append(
-                CallNode(
-                    symbol=target.symbol or target.path,
-                    id=target.id,
-                    path=target.path,
-                    line_start=target.line_start,
-                    depth=level,
-                    via=via,
-                    name=edge.name,
-                    through=edge.through,
-                    nested=edge.nested,
-                    call_line=edge.line,
-                )
+            node = CallNode(
+                symbol=target.symbol or target.path,
+                id=target.id,
+                path=target.path,
+                line_start=target.line_start,
+                depth=level,
+                via=via,
+                name=edge.name,
+                through=edge.through,
+                nested=edge.nested,
+                call_line=edge.line,
             )
+            copies.setdefault(key, (node, target.source))
+            nodes.append(node)
             if level < depth:
                 traced = _traced_as(hub, target, direction)
                 queue.append((traced, level + 1, target.symbol or target.path))

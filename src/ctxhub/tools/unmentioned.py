@@ -18,7 +18,7 @@ from ctxhub.tools import resolve
 def unmentioned_name(store: Store, query: str, hits: list[Hit]) -> str | None:
     """The notice for a query that is one code name an indexed definition has but no
     hit's text names (its last part as a whole word); None otherwise (a name nothing
-    defines has its own notice: search_tools._named_nothing)."""
+    defines has its own notice: search_notices.named_nothing)."""
     if not hits or not is_one_name(query):
         return None
     name = query.strip().strip("`").removesuffix("()")

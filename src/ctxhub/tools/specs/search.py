@@ -82,8 +82,12 @@ class SearchApiArgs(ToolArgs):
     calls: Annotated[
         Name,
         Field(
-            description="Functions that call this name (last dotted part): on self, "
-            "through super() or a typed attribute (hits say `match_via`), or as a function"
+            description="Functions that call this name: on self, through super() or a "
+            "typed attribute (hits say `match_via`), or as a function. A bare name "
+            "('atomic') matches every call of it; a qualified or Class.method name "
+            "('pkg.db.Database.atomic', 'Database.atomic') only calls that resolve to that "
+            "definition, plus those whose receiver's class is unknown (hits say "
+            "`call_unresolved`)"
         ),
     ] = None
     calls_via: Annotated[
