@@ -71,7 +71,8 @@ def _explained(
             ]
         notice = named_nothing(hub, response.query) or structural_hint(hub.store, response.query)
         if notice is not None:
-            update["notice"] = notice
+            # the tool's own notice (no example matches, no doc hit names it) still holds
+            update["notice"] = "\n".join(n for n in (response.notice, notice) if n)
         return response.model_copy(update=update) if update else response
     if response.notice:
         return response
