@@ -120,8 +120,7 @@ def search_docs(
         raise InputError("query must not be empty")
     check_sources(hub.store, source)
     filters = SearchFilters(source=_sources(source), path_prefix=area or None)
-    # a long page's second section is a hit too when the ranking cannot tell the two
-    # apart (search/collapse.py); other sections are listed with the page's hit
+    # a page gives one hit; its other sections are listed with it (search/collapse.py)
     request = _request(query, ["doc"], filters, limit, max_tokens)
     response = hub.retriever.search(request, options(hub))
     if notice := unmentioned_name(hub.store, query, response.hits):
