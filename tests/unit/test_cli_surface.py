@@ -232,7 +232,7 @@ def test_a_structural_filter_that_admits_nothing_is_not_a_confident_answer(home:
 
 def test_counts_read_as_english_and_help_names_the_real_paths() -> None:
     from ctxhub.core.outputs import HubStatus, MemoryStatus
-    from ctxhub.tools.render import memory_line
+    from ctxhub.tools.render_status import memory_line
 
     def line(**memory: int) -> str:
         status = HubStatus(

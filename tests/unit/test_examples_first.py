@@ -10,10 +10,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from ctxhub.core.knowledge import SearchResponse
-from ctxhub.search.examples_first import NO_EXAMPLE_MATCHES
+from ctxhub.core.knowledge import SearchRequest, SearchResponse
+from ctxhub.search import examples_first as examples_first_module
+from ctxhub.search.examples_first import NO_EXAMPLE_MATCHES, examples_first
+from ctxhub.search.rank import Candidate
+from ctxhub.search.retriever import Ranking, SearchOptions
 from ctxhub.session import HubSession
 from ctxhub.tools.run import call
+from tests.conftest import make_chunk
 from tests.unit.package_hub import tree_hub
 
 #: More pages than a retrieval path fetches (OVERFETCH), each saying the question's
@@ -94,3 +98,44 @@ def test_an_example_only_filter_returns_examples_alone(hub: HubSession) -> None:
     assert isinstance(narrowed, SearchResponse)
     assert narrowed.hits and {h.kind for h in narrowed.hits} == {"example"}
     assert any(h.kind == "doc" for h in found.hits)
+
+
+def _cand(path: str, section: str, score: float, ordinal: int, kind: str = "doc") -> Candidate:
+    chunk = make_chunk("acme", path, None, f"{section} text", kind=kind, ordinal=ordinal)  # type: ignore[arg-type]
+    return Candidate(chunk=chunk.model_copy(update={"section": section}), fused=score, signals={})
+
+
+class _Rankings:
+    """A retriever that ranks the examples alone, or examples and docs together."""
+
+    def __init__(self, examples: list[Candidate], both: list[Candidate]) -> None:
+        self.examples, self.both = examples, both
+
+    def rank(self, request: SearchRequest, options: SearchOptions) -> Ranking:
+        found = self.examples if request.kinds == ["example"] else self.both
+        return Ranking(analysis=None, candidates=found, norm=1.0, confidence=0.9)  # type: ignore[arg-type]
+
+
+def test_supplement_pages_list_only_the_sections_above_the_last_hit_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A docs page's other sections are listed when they would have been hits but for
+    their page (docs/RETRIEVAL.md), after the examples as in every search tool."""
+    example = _cand("examples/cron/tasks.py", "", 1.0, 0, kind="example")
+    guide = _cand("docs/guide.md", "Guide > Cookies", 0.9, 1)
+    above = _cand("docs/guide.md", "Guide > Forgery", 0.85, 2)
+    below = _cand("docs/guide.md", "Guide > Templates", 0.1, 3)
+    guide.on_page = [above, below]
+    other, third = _cand("docs/other.md", "Other", 0.8, 4), _cand("docs/third.md", "T", 0.5, 5)
+    retriever = _Rankings([example], [example, guide, other, third])
+    monkeypatch.setattr(examples_first_module, "matching_examples", lambda r: r.candidates)
+    request = SearchRequest(query="q", kinds=["example", "doc"], limit=3, max_tokens=4000)
+    answer = examples_first(retriever, request, SearchOptions())  # type: ignore[arg-type]
+    assert answer is not None
+    assert [h.path for h in answer.hits] == [
+        "examples/cron/tasks.py",
+        "docs/guide.md",
+        "docs/other.md",
+    ]
+    listed = answer.hits[1].metadata.get("also_on_page", [])
+    assert [e["section"] for e in listed] == ["Guide > Forgery"]

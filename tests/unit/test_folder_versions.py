@@ -17,7 +17,7 @@ from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.project_version import project_version
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools.hub_status import hub_status
-from ctxhub.tools.render import hub_status as render_status
+from ctxhub.tools.render_status import hub_status as render_status
 from tests.unit.cli_runner import run
 
 PAGE = "# Guide\n\nHow to queue a task and read its result.\n"

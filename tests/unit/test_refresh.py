@@ -269,7 +269,7 @@ def test_status_says_refresh_due_when_the_installed_version_moved(tmp_path: Path
 
     from ctxhub.store.protocol import SourceState
     from ctxhub.tools.hub_status import hub_status
-    from ctxhub.tools.render import hub_status as render_status
+    from ctxhub.tools.render_status import hub_status as render_status
 
     installed = importlib.metadata.version("pydantic")
     with SQLiteStore(tmp_path / "ctxhub.db") as store:

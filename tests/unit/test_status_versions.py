@@ -19,7 +19,7 @@ from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools import code_tools, search_tools
 from ctxhub.tools import hub_status as hub_status_module
 from ctxhub.tools.hub_status import hub_status
-from ctxhub.tools.render import hub_status as render_status
+from ctxhub.tools.render_status import hub_status as render_status
 from tests.conftest import make_chunk
 from tests.unit.cli_runner import run
 

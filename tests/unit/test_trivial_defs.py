@@ -157,7 +157,7 @@ def test_a_query_that_is_its_name_answers_with_a_lookup_only_chunk(
 
 def test_status_counts_lookup_only_chunks_apart(hub: HubSession) -> None:
     from ctxhub.tools.hub_status import hub_status
-    from ctxhub.tools.render import hub_status as render_status
+    from ctxhub.tools.render_status import hub_status as render_status
 
     status = hub_status(hub.store, stale_days=30)
     per_source = sum(sum(s.chunks.values()) for s in status.sources)

@@ -14,7 +14,7 @@ from ctxhub.cli.progress import make_progress
 from ctxhub.cli.tables import fitted_table
 from ctxhub.ingest.refresh.incremental import RefreshSummary, SourceSummary
 from ctxhub.sources.base import SourceSpec
-from ctxhub.tools.render import version_label
+from ctxhub.tools.render_status import version_label
 
 #: Skipped files named per source after the summary table (all of them in --json).
 MAX_SKIP_LINES = 20

@@ -28,7 +28,7 @@ from ctxhub.sources.manifest import (
 )
 from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import environment_note
-from ctxhub.tools.render import version_label
+from ctxhub.tools.render_status import version_label
 
 PRESETS = ("pipecat",)
 

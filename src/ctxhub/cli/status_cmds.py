@@ -15,7 +15,7 @@ from ctxhub.memory.records.pending import pending_count
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
 from ctxhub.store.factory import open_store
 from ctxhub.tools.hub_status import environment_note, hub_status
-from ctxhub.tools.render import memory_line, version_label, version_note
+from ctxhub.tools.render_status import memory_line, version_label, version_note
 
 
 def _size(n: int) -> str:

@@ -65,12 +65,6 @@ def collapse(ranked: list[Candidate]) -> list[Candidate]:
     by_copy: dict[tuple[str, str], Candidate] = {}
     out: list[Candidate] = []
 
-    def keep(cand: Candidate, key: tuple[str, str], copy_key: tuple[str, str] | None) -> None:
-        by_text[cand.chunk.content_hash] = cand
-        if copy_key is not None:
-            by_copy.setdefault(copy_key, cand)
-        out.append(cand)
-
     for cand in ranked:
         key = collapse_key(cand)
         first = by_text.get(cand.chunk.content_hash)
@@ -91,7 +85,10 @@ def collapse(ranked: list[Candidate]) -> list[Candidate]:
         if hit is None:
             first_of[key] = cand
             sections[key] = {section_of(cand)}
-            keep(cand, key, copy_key)
+            by_text[cand.chunk.content_hash] = cand
+            if copy_key is not None:
+                by_copy.setdefault(copy_key, cand)
+            out.append(cand)
             continue
         section = section_of(cand)
         if cand.chunk.kind != "doc" or section in sections[key]:

@@ -66,13 +66,17 @@ def examples_first(
         return None
     shown = _on_own_scale(matching, examples)
     room = request.limit - len(matching)
+    floor = 0.0
     if room > 0:
         # the rest as when no example matches: examples and docs ranked together
         both = retriever.rank(request, options)
         led = {collapse_key(c) for c in matching}
         rest = [c for c in both.candidates if collapse_key(c) not in led]
+        # a page's other sections are listed above the last hit when the rest was cut,
+        # as Retriever.search lists them (raw scores: `on_page` keeps them unscaled)
+        floor = rest[room - 1].score if len(rest) > room else 0.0
         shown += _on_own_scale(rest[:room], both)
-    fitted = to_hits(shown, 1.0, request.max_tokens)
+    fitted = to_hits(shown, 1.0, request.max_tokens, page_floor=floor)
     mark_supplements(fitted.hits)
     low = examples.confidence < conf.LOW_CONFIDENCE
     return SearchResponse(

@@ -13,7 +13,7 @@ from ctxhub.memory.records.pending import pending_count
 from ctxhub.session import HubSession
 from ctxhub.sources import pypi
 from ctxhub.store.protocol import HubStore
-from ctxhub.tools.render import version_note
+from ctxhub.tools.render_status import version_note
 
 
 def installed_state(origin: str, indexed: str | None) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def installed_state(origin: str, indexed: str | None) -> dict[str, Any]:
 
 
 def environment_note(origin: str, indexed: str | None) -> str | None:
-    """`render.version_note` for a source's origin and indexed version, looked up now."""
+    """`render_status.version_note` for a source's origin and indexed version, looked up now."""
     env = installed_state(origin, indexed)
     return version_note(indexed, env.get("installed_version"), env.get("not_installed", False))
 

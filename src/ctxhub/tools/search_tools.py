@@ -71,7 +71,8 @@ def _explained(
             ]
         notice = named_nothing(hub, response.query) or structural_hint(hub.store, response.query)
         if notice is not None:
-            update["notice"] = notice
+            # the tool's own notice (no example matches, no doc hit names it) still holds
+            update["notice"] = "\n".join(n for n in (response.notice, notice) if n)
         return response.model_copy(update=update) if update else response
     if response.notice:
         return response
@@ -119,8 +120,7 @@ def search_docs(
         raise InputError("query must not be empty")
     check_sources(hub.store, source)
     filters = SearchFilters(source=_sources(source), path_prefix=area or None)
-    # a long page's second section is a hit too when the ranking cannot tell the two
-    # apart (search/collapse.py); other sections are listed with the page's hit
+    # a page gives one hit; its other sections are listed with it (search/collapse.py)
     request = _request(query, ["doc"], filters, limit, max_tokens)
     response = hub.retriever.search(request, options(hub))
     if notice := unmentioned_name(hub.store, query, response.hits):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
 from ctxhub.ingest.python.callgraph import ScopeContext
@@ -20,6 +19,7 @@ from ctxhub.ingest.python.deprecation_arguments import (
     named,
 )
 from ctxhub.ingest.python.deprecation_helpers import HelperView
+from ctxhub.ingest.python.deprecation_records import CodeDeprecations, code_deprecations
 from ctxhub.ingest.python.deprecation_since import statement_since
 from ctxhub.ingest.python.deprecation_subjects import (
     annotated_docs,
@@ -43,14 +43,6 @@ from ctxhub.ingest.python.taken_names import taken_names, tested_option
 from ctxhub.ingest.sphinx_roles import readable_roles
 
 _INIT_LIKE = frozenset({"__init__", "__new__", "__post_init__"})
-# When two records deprecate one symbol, the first origin here supplies note and line.
-_ORIGIN_RANK = {"decorator": 0, "alias": 1, "warn": 2, "docstring": 3, "module": 4}
-
-
-@dataclass
-class CodeDeprecations:
-    records: list[Deprecation] = field(default_factory=list)
-    symbols: set[str] = field(default_factory=set)  # deprecated as a whole
 
 
 class DeprecationFinder:
@@ -129,7 +121,7 @@ class DeprecationFinder:
         doc = docstring(node)
         if not doc:
             return
-        params = _parameters_of(node)
+        params = taken_names(node)
         notes = version_notes(doc)
         for d in docstring_directives(doc):
             line = first_line + d.line_offset
@@ -344,49 +336,7 @@ class DeprecationFinder:
             )
 
     def result(self) -> CodeDeprecations:
-        out = CodeDeprecations()
-        for symbol, records in self.full.items():
-            out.records.append(_merge(records))
-            out.symbols.add(symbol)
-        out.records.extend(self._without_bare_notes())
-        out.records.sort(key=lambda r: (r.line or 0, r.symbol))
-        return out
-
-    def _without_bare_notes(self) -> list[Deprecation]:
-        """The partial records, less each bare note (only the parameter's name) about a
-        parameter another record tells of; the version it gave goes to those records."""
-        told: dict[tuple[str, str | None], list[Deprecation]] = {}
-        for record in self.partial:
-            if all(record is not b for b in self.bare):
-                told.setdefault((record.symbol, record.parameter), []).append(record)
-        since = {
-            (b.symbol, b.parameter): b.since
-            for b in self.bare
-            if b.since and (b.symbol, b.parameter) in told
-        }
-        out = []
-        for record in self.partial:
-            key = (record.symbol, record.parameter)
-            if any(record is b for b in self.bare):
-                if key not in told:
-                    out.append(record)
-            elif record.since is None and key in since:
-                out.append(record.model_copy(update={"since": since[key]}))
-            else:
-                out.append(record)
-        return out
-
-
-def _merge(records: list[Deprecation]) -> Deprecation:
-    """One record per symbol: the strongest origin's note, the most qualified replacement."""
-    ranked = sorted(
-        records, key=lambda r: (_ORIGIN_RANK.get(r.origin, 9), r.since is None, -len(r.note or ""))
-    )
-    best = ranked[0]
-    replacements = [r.replacement for r in ranked if r.replacement]
-    since = next((r.since for r in ranked if r.since), None)
-    replacement = max(replacements, key=lambda r: r.count(".")) if replacements else None
-    return best.model_copy(update={"replacement": replacement, "since": since})
+        return code_deprecations(self.full, self.partial, self.bare)
 
 
 def _warned_parameter(message: str, subject: str | None, params: set[str]) -> str | None:
@@ -398,9 +348,4 @@ def _warned_parameter(message: str, subject: str | None, params: set[str]) -> st
 
 def _parameters(d: Definition | None) -> set[str]:
     """The parameter names of a function definition (none for a class or the module)."""
-    return set() if d is None else _parameters_of(d.node)
-
-
-def _parameters_of(node: ast.AST) -> set[str]:
-    """The names a function takes, `**kwargs` options included (a class's `__init__`'s)."""
-    return taken_names(node)
+    return set() if d is None else taken_names(d.node)

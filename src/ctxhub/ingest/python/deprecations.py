@@ -27,8 +27,9 @@ from ctxhub.ingest.python.changelog import extract_changelog_deprecations
 from ctxhub.ingest.python.changelog_files import is_changelog
 from ctxhub.ingest.python.definitions import Definition, class_fields
 from ctxhub.ingest.python.deprecated_shims import deprecated_shim, is_thin_warning_subclass
-from ctxhub.ingest.python.deprecation_finder import CodeDeprecations, DeprecationFinder
+from ctxhub.ingest.python.deprecation_finder import DeprecationFinder
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, HelperView
+from ctxhub.ingest.python.deprecation_records import CodeDeprecations
 from ctxhub.ingest.python.lazy_alias_tables import deprecated_keyword_tables
 from ctxhub.ingest.python.module_deprecations import (
     ModuleDeprecation,

@@ -11,8 +11,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import posixpath
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -26,7 +24,6 @@ from ctxhub.ingest.docs.built_site import (
     site_root_of,
     site_roots,
 )
-from ctxhub.ingest.docs.text_kind import HEAD_BYTES, TextKind, text_kind
 from ctxhub.ingest.examples.files import SCRIPT_EXTS, ext_of
 from ctxhub.ingest.examples.layout import Example, discover_examples
 from ctxhub.ingest.examples.package_scripts import (
@@ -43,6 +40,7 @@ from ctxhub.ingest.python.modules import (
 )
 from ctxhub.ingest.python.package_types import PackageTypes, scan_types
 from ctxhub.ingest.refresh.chunker_versions import CHUNKER_VERSIONS
+from ctxhub.ingest.refresh.detect import detect_kinds, detect_version, txt_kind
 from ctxhub.ingest.refresh.doc_units import included_digests, includes_text, page_nav_titles
 from ctxhub.ingest.refresh.file_roles import (
     DOC_EXT,
@@ -103,30 +101,6 @@ _PROJECT_LAYOUTS = {"repo_of_projects", "topic_folders"}
 _PACKAGE_FILES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "PKG-INFO"})
 
 
-def _txt_kind(snapshot: Snapshot, rel: str) -> TextKind | None:
-    """What a `.txt` file holds (an llms dump, Markdown: an llmstxt.org `llms.txt` too)
-    whatever its name."""
-    name = posixpath.basename(rel)
-    # llms-*.txt twins of an llms-full.txt beside them (in their own folder) say the
-    # same again; one in another folder is another site's or version's
-    if is_aggregate_doc(rel) and _beside_full_dump(rel, snapshot.files):
-        return None
-    try:
-        head = snapshot.read(rel)[:HEAD_BYTES]
-    except (OSError, SourceError):
-        return None
-    return text_kind(name, head)
-
-
-def _beside_full_dump(rel: str, files: Iterable[str]) -> bool:
-    """Whether `rel`'s own folder holds an `llms-full.txt` (any case)."""
-    folder = posixpath.dirname(rel)
-    return any(
-        posixpath.dirname(f) == folder and posixpath.basename(f).lower() == "llms-full.txt"
-        for f in files
-    )
-
-
 def _is_package_root(files: list[str]) -> bool:
     return any(f in _PACKAGE_FILES for f in files)
 
@@ -148,44 +122,6 @@ def _hash_digests(digests: dict[str, bytes]) -> str:
         h.update(rel.encode("utf-8") + b"\0")
         h.update(digests[rel])
     return h.hexdigest()
-
-
-def detect_version(snapshot: Snapshot) -> str | None:
-    """A version from packaging metadata at the root (sdist PKG-INFO, pyproject)."""
-    for name, pattern in (
-        ("PKG-INFO", r"^Version:\s*(\S+)"),
-        ("pyproject.toml", r'^version\s*=\s*["\']([^"\']+)["\']'),
-        ("setup.cfg", r"^version\s*=\s*(\S+)"),
-    ):
-        if name in snapshot.files:
-            match = re.search(pattern, snapshot.read(name).decode("utf-8", "replace"), re.M)
-            if match:
-                return match.group(1)
-    return None
-
-
-def detect_kinds(
-    files: list[str], examples: list[Example], top: Iterable[str] = ()
-) -> list[ContentKind]:
-    """The kinds a tree holds; `top`: its declared top-level modules (top_modules.py)."""
-    kinds: list[ContentKind] = []
-    claimed = {f for e in examples for f in e.files}
-    if any(top) or find_internal_packages(
-        f for f in files if f not in claimed and not in_test_dir(f)
-    ):
-        kinds.append("python")
-    docs = (f for f in files if f not in claimed and not in_test_dir(f))
-    if any(is_doc(f) and not is_text_changelog(f) for f in docs) or any(
-        posixpath.basename(f) == "llms-full.txt" for f in files
-    ):
-        kinds.append("docs")
-    if examples:
-        kinds.append("examples")
-    if not kinds and any(is_text_changelog(f) and not in_test_dir(f) for f in files):
-        # changelogs alone (a CHANGELOG.md added by itself, a fragments folder): read as
-        # in any package, as the deprecation records `check_deprecation` answers from
-        kinds.append("python")
-    return kinds
 
 
 def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Plan:
@@ -248,7 +184,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
     # one .txt file alone (a dump under another name, Markdown saved as .txt) or a .txt in
     # a source said to be docs is read by what it holds
     txt_docs = "docs" in explicit or (not chosen and len(files) == 1 and ext_txt(files[0]))
-    if txt_docs and not chosen and _txt_kind(snapshot, files[0]) is not None:
+    if txt_docs and not chosen and txt_kind(snapshot, files[0]) is not None:
         chosen = ["docs"]
     if "examples" not in chosen:
         examples = []
@@ -313,7 +249,7 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         ]
         for rel in doc_files:
             name = posixpath.basename(rel).lower()
-            txt = _txt_kind(snapshot, rel) if ext_txt(name) and name != "llms-full.txt" else None
+            txt = txt_kind(snapshot, rel) if ext_txt(name) and name != "llms-full.txt" else None
             if name == "llms-full.txt" or txt == "dump":
                 units.append(Unit(key=rel, kind="dump", members=[rel]))
             elif txt == "markdown" and (txt_docs or is_aggregate_doc(rel)):

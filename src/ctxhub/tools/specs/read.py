@@ -202,7 +202,7 @@ names for the `source` filters or to check that an index is current.""",
     args=NoArgs,
     output=HubStatus,
     function="ctxhub.tools.hub_status:get_hub_status",
-    render=f"{RENDER}:hub_status",
+    render="ctxhub.tools.render_status:hub_status",
 )
 
 SPECS = (GET_DOC, GET_CODE_SNIPPET, TRACE_CALLS, GET_EXAMPLE, CHECK_DEPRECATION, GET_HUB_STATUS)
