@@ -29,6 +29,14 @@ def embedder() -> HashingEmbedder:
     return HashingEmbedder(dim=256)
 
 
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write `files` (relative path -> text) under `root`, folders made; returns `root`."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
 def make_chunk(
     source: str = "src",
     path: str = "pkg/mod.py",

@@ -11,6 +11,7 @@ import pytest
 from ctxhub.ingest.examples.chunks import discover_examples
 from ctxhub.ingest.examples.files import skip_reason
 from ctxhub.ingest.examples.layout import Example
+from tests.conftest import write_tree
 from tests.unit.example_trees import FIXTURES, discover_tree
 
 
@@ -182,13 +183,6 @@ def test_a_tree_of_topic_folders_without_projects_is_not_one_big_example() -> No
     assert all(e.layout == "topic_folders" for e in found)
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
-
-
 def test_a_community_repo_of_projects_is_detected_as_examples(tmp_path: Path) -> None:
     from ctxhub.ingest.refresh.plan import plan_units
     from ctxhub.sources.local import snapshot_dir
@@ -202,13 +196,13 @@ def test_a_community_repo_of_projects_is_detected_as_examples(tmp_path: Path) ->
         "echo-bot/requirements.txt": "acme\n",
         "echo-bot/bot.py": "print('echo')",
     }
-    plan = plan_units(snapshot_dir(_write(tmp_path / "repo", files)))
+    plan = plan_units(snapshot_dir(write_tree(tmp_path / "repo", files)))
     assert "examples" in plan.kinds
     examples = {u.key for u in plan.units if u.kind == "examples"}
     assert {"weather-bot", "echo-bot"} <= examples
     # a library's repo (its pyproject at the root) is not taken for a collection
     lib = dict(files, **{"pyproject.toml": "[project]\nname='lib'"})
-    plan = plan_units(snapshot_dir(_write(tmp_path / "lib", lib)))
+    plan = plan_units(snapshot_dir(write_tree(tmp_path / "lib", lib)))
     assert "examples" not in plan.kinds
 
 
@@ -244,8 +238,8 @@ def test_a_folder_added_as_examples_keeps_its_testing_topic(tmp_path: Path) -> N
         "testing/app01/main.py": script,
         "testing/app01/test_main.py": "from .main import app\n",
     }
-    plan = plan_units(snapshot_dir(_write(tmp_path / "docs_src", files)), ["examples"])
+    plan = plan_units(snapshot_dir(write_tree(tmp_path / "docs_src", files)), ["examples"])
     members = {f for u in plan.units if u.kind == "examples" for f in u.members}
     assert members == set(files)
-    mixed = plan_units(snapshot_dir(_write(tmp_path / "repo", files)), ["examples", "docs"])
+    mixed = plan_units(snapshot_dir(write_tree(tmp_path / "repo", files)), ["examples", "docs"])
     assert {f for u in mixed.units for f in u.members} == {"options/tutorial001.py"}

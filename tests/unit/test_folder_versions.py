@@ -18,16 +18,10 @@ from ctxhub.sources.project_version import project_version
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools.hub_status import hub_status
 from ctxhub.tools.render_status import hub_status as render_status
+from tests.conftest import write_tree
 from tests.unit.cli_runner import run
 
 PAGE = "# Guide\n\nHow to queue a task and read its result.\n"
-
-
-def _tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
 
 
 @pytest.mark.parametrize(
@@ -82,37 +76,41 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 def test_a_docs_folder_gets_its_projects_version(
     tmp_path: Path, files: dict[str, str], expected: str
 ) -> None:
-    root = _tree(tmp_path / "project", {**files, "docs/guide.md": PAGE})
+    root = write_tree(tmp_path / "project", {**files, "docs/guide.md": PAGE})
     assert project_version(root / "docs") == expected
     assert project_version(root / "docs" / "source") == expected  # docs/source/ layouts
 
 
 def test_no_project_is_no_version_and_a_sibling_package_or_conf_py_is_one(tmp_path: Path) -> None:
-    bare = _tree(tmp_path / "bare", {"docs/guide.md": PAGE})
+    bare = write_tree(tmp_path / "bare", {"docs/guide.md": PAGE})
     assert project_version(bare / "docs") is None
-    beside = _tree(
+    beside = write_tree(
         tmp_path / "beside", {"docs/guide.md": PAGE, "acme/__init__.py": "__version__ = '1.0'\n"}
     )
     assert project_version(beside / "docs") == "1.0"
-    sphinx = _tree(tmp_path / "sphinx", {"docs/conf.py": "version = '2.1'\nrelease = '2.1.3'\n"})
+    sphinx = write_tree(
+        tmp_path / "sphinx", {"docs/conf.py": "version = '2.1'\nrelease = '2.1.3'\n"}
+    )
     assert project_version(sphinx / "docs") == "2.1.3"
-    computed = _tree(tmp_path / "computed", {"docs/conf.py": "release = acme.__version__\n"})
+    computed = write_tree(tmp_path / "computed", {"docs/conf.py": "release = acme.__version__\n"})
     assert project_version(computed / "docs") is None
 
 
 def test_a_repository_top_without_packaging_ends_the_search(tmp_path: Path) -> None:
-    outer = _tree(tmp_path, {"pyproject.toml": '[project]\nname = "outer"\nversion = "9.9"\n'})
-    repo = _tree(outer / "vendor" / "notes", {".git/HEAD": "ref: main\n", "docs/guide.md": PAGE})
+    outer = write_tree(tmp_path, {"pyproject.toml": '[project]\nname = "outer"\nversion = "9.9"\n'})
+    repo = write_tree(
+        outer / "vendor" / "notes", {".git/HEAD": "ref: main\n", "docs/guide.md": PAGE}
+    )
     assert project_version(repo / "docs") is None
 
 
 @pytest.fixture
 def home(tmp_path: Path) -> Iterator[Path]:
-    project = _tree(
+    project = write_tree(
         tmp_path / "acme",
         {"pyproject.toml": '[project]\nname = "acme"\nversion = "1.4.2"\n', "docs/guide.md": PAGE},
     )
-    notes = _tree(tmp_path / "notes", {"guide.md": PAGE})
+    notes = write_tree(tmp_path / "notes", {"guide.md": PAGE})
     embedder = HashingEmbedder(dim=64)
     (tmp_path / "store").mkdir()
     with SQLiteStore(tmp_path / "store" / "ctxhub.db") as store:

@@ -14,6 +14,7 @@ from ctxhub.ingest.refresh.plan import plan_units
 from ctxhub.sources.base import SourceSpec
 from ctxhub.sources.local import snapshot_dir
 from ctxhub.store.sqlite.store import SQLiteStore
+from tests.conftest import write_tree
 
 HOUSEKEEPING = "repository housekeeping (license, contributing, ...), not docs"
 LLMS_TXT = (
@@ -23,14 +24,8 @@ LLMS_TXT = (
 )
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-
-
 def test_a_docs_page_named_like_housekeeping_is_docs(tmp_path: Path) -> None:
-    _write(
+    write_tree(
         tmp_path,
         {
             "index.rst": "Widget\n======\n\nThe widget guide.\n",
@@ -49,7 +44,7 @@ def test_a_docs_page_named_like_housekeeping_is_docs(tmp_path: Path) -> None:
 
 
 def test_an_llms_txt_in_markdown_is_a_docs_page_and_plain_text_stays_out(tmp_path: Path) -> None:
-    _write(
+    write_tree(
         tmp_path,
         {
             "index.md": "# Widget\n\nThe widget guide.\n",
@@ -70,7 +65,7 @@ def test_each_left_out_file_is_logged_with_its_reason(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     docs = tmp_path / "docs"
-    _write(docs, {"index.md": "# Widget\n\nThe widget guide.\n", "LICENSE": "MIT\n"})
+    write_tree(docs, {"index.md": "# Widget\n\nThe widget guide.\n", "LICENSE": "MIT\n"})
     with SQLiteStore(tmp_path / "ctxhub.db") as store, caplog.at_level(logging.INFO):
         refresh(store, [SourceSpec(name="w", path=str(docs))], tmp_path, None)
     assert f"w: left out LICENSE: {HOUSEKEEPING}" in caplog.messages
@@ -85,7 +80,7 @@ DUMP = (
 def test_an_llms_txt_is_a_pointer_only_beside_an_llms_full_txt_in_its_own_folder(
     tmp_path: Path,
 ) -> None:
-    _write(
+    write_tree(
         tmp_path,
         {
             "index.md": "# Widget\n\nThe widget guide.\n",

@@ -16,17 +16,11 @@ from ctxhub.ingest.python.modules import module_name_for
 from ctxhub.ingest.refresh.plan import plan_units
 from ctxhub.sources import materialize, spec_from_argument
 from ctxhub.sources.local import snapshot_dir
+from tests.conftest import write_tree
 from tests.unit.package_hub import tree_hub
 
 ORM = 'class Model:\n    """A row of a table."""\n\n    def save(self):\n        return 1\n'
 LOOSE = "Loose scripts index with --kind examples"
-
-
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
 
 
 def _installed(tmp_path: Path) -> Path:
@@ -41,7 +35,7 @@ def _installed(tmp_path: Path) -> Path:
         "solo-stubs/__init__.pyi": "class Model:\n    def save(self) -> int: ...\n",
         "soloext/__init__.py": "from solo import Model\n\nclass Ext(Model): ...\n",
     }
-    _write(site, files)
+    write_tree(site, files)
     info = site / "solo-2.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: solo\nVersion: 2.0\n")
@@ -91,7 +85,7 @@ def test_an_sdist_declares_its_top_level_module(tmp_path: Path, metadata: dict[s
     test runner and setup.py beside it are loose scripts."""
     files = {"solo.py": ORM, "runtests.py": "import solo\n", "docs/index.md": "# Solo\n"}
     files.update(metadata)
-    plan = plan_units(snapshot_dir(_write(tmp_path / "sdist", files)))
+    plan = plan_units(snapshot_dir(write_tree(tmp_path / "sdist", files)))
     assert "python" in plan.kinds
     assert plan.modules == {"solo.py": "solo"}
     left = dict(plan.left_out)
@@ -100,10 +94,10 @@ def test_an_sdist_declares_its_top_level_module(tmp_path: Path, metadata: dict[s
 
 def test_a_top_level_script_without_evidence_stays_out(tmp_path: Path) -> None:
     files = {"pkg/__init__.py": "", "pkg/core.py": ORM, "helper.py": "print(1)\n"}
-    plan = plan_units(snapshot_dir(_write(tmp_path / "t", files)), ["python"])
+    plan = plan_units(snapshot_dir(write_tree(tmp_path / "t", files)), ["python"])
     assert plan.modules == {"pkg/__init__.py": "pkg", "pkg/core.py": "pkg.core"}
     assert "helper.py" in dict(plan.left_out)
-    detected = plan_units(snapshot_dir(_write(tmp_path / "u", {"run.py": "print(1)\n"})))
+    detected = plan_units(snapshot_dir(write_tree(tmp_path / "u", {"run.py": "print(1)\n"})))
     assert "python" not in detected.kinds and detected.modules == {}
 
 
