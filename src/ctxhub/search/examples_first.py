@@ -23,7 +23,7 @@ from ctxhub.search import confidence as conf
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.collapse import collapse_key
 from ctxhub.search.rank import Candidate
-from ctxhub.search.retriever import Ranking, Retriever, SearchOptions
+from ctxhub.search.retriever import Ranking, Retriever, SearchOptions, response
 
 #: The metadata key that marks a docs page in search_examples' answer.
 SUPPLEMENT = "supplement"
@@ -78,16 +78,7 @@ def examples_first(
         shown += _on_own_scale(rest[:room], both)
     fitted = to_hits(shown, 1.0, request.max_tokens, page_floor=floor)
     mark_supplements(fitted.hits)
-    low = examples.confidence < conf.LOW_CONFIDENCE
-    return SearchResponse(
-        query=request.query,
-        hits=fitted.hits,
-        confidence=round(examples.confidence, 4),
-        low_confidence=low,
-        next_queries=conf.next_queries(examples.analysis, examples.candidates) if low else [],
-        truncated=fitted.truncated,
-        left_out=fitted.left_out,
-    )
+    return response(request.query, examples, fitted)
 
 
 def examples_answer(

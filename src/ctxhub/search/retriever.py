@@ -28,7 +28,7 @@ from ctxhub.search.analyzer import (
     informative_terms,
     with_definitions,
 )
-from ctxhub.search.budget import display_norm, to_hits
+from ctxhub.search.budget import FittedHits, display_norm, to_hits
 from ctxhub.search.cohesion import CallCohesion
 from ctxhub.search.collapse import collapse
 from ctxhub.search.described import described_docs
@@ -419,7 +419,6 @@ class Retriever:
         self, request: SearchRequest, options: SearchOptions | None = None
     ) -> SearchResponse:
         ranking = self.rank(request, options)
-        low = ranking.confidence < conf.LOW_CONFIDENCE
         norm = display_norm(ranking.norm, (c.score for c in ranking.candidates))
         shown = ranking.candidates[: request.limit]
         public = public_paths_of(self.store, [c.chunk for c in shown])
@@ -428,12 +427,19 @@ class Retriever:
         cut = len(ranking.candidates) > len(shown)
         floor = shown[-1].score if cut and shown else 0.0
         fitted = to_hits(shown, norm, request.max_tokens, public=public, page_floor=floor)
-        return SearchResponse(
-            query=request.query,
-            hits=fitted.hits,
-            confidence=round(ranking.confidence, 4),
-            low_confidence=low,
-            next_queries=conf.next_queries(ranking.analysis, ranking.candidates) if low else [],
-            truncated=fitted.truncated,
-            left_out=fitted.left_out,
-        )
+        return response(request.query, ranking, fitted)
+
+
+def response(query: str, ranking: Ranking, fitted: FittedHits) -> SearchResponse:
+    """The hits fitted to the budget, with the confidence of the `ranking` that chose
+    them (and what to try instead when it is low)."""
+    low = ranking.confidence < conf.LOW_CONFIDENCE
+    return SearchResponse(
+        query=query,
+        hits=fitted.hits,
+        confidence=round(ranking.confidence, 4),
+        low_confidence=low,
+        next_queries=conf.next_queries(ranking.analysis, ranking.candidates) if low else [],
+        truncated=fitted.truncated,
+        left_out=fitted.left_out,
+    )
