@@ -278,13 +278,15 @@ def _versions(hub: HubSession, records: list[Deprecation]) -> dict[str, str]:
 
 
 def _constructor_records(hub: HubSession, symbol: str, source: str | None) -> list[Deprecation]:
-    """A class's constructor parameters are the class's: `Cls(x=...)` is how they are
-    passed (`__init__`, or `__new__` for a class that builds something else)."""
+    """A class's constructor parameters and usages are the class's: `Cls(x=...)` is how
+    they are passed (`__init__`, or `__new__` for a class that builds something else).
+    A record of the whole constructor is not: `__init__` deprecated whole is recorded
+    against the class when it is."""
     return [
         d
         for method in ("__init__", "__new__")
         for d in hub.store.deprecations(f"{symbol}.{method}")
-        if d.parameter and d.symbol.endswith(f".{method}") and source in (None, d.source)
+        if d.partial and d.symbol.endswith(f".{method}") and source in (None, d.source)
     ]
 
 
