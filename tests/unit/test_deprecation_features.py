@@ -27,7 +27,9 @@ from annotated_doc import Doc
 class App:
     def __init__(
         self,
-        deprecated: Annotated[bool, Doc("Mark this command as being deprecated in the help text.")] = False,
+        deprecated: Annotated[
+            bool, Doc("Mark this command as being deprecated in the help text.")
+        ] = False,
     ) -> None:
         self.deprecated = deprecated
 
