@@ -53,6 +53,14 @@ class OptionInfo:
                 DeprecationWarning,
             )
         self.is_flag = is_flag
+
+
+def _setup_compat(autocompletion=None, shell_complete=None):
+    if shell_complete is not None:
+        warnings.warn(
+            "The support for 'shell_complete' is deprecated, use 'autocompletion'.",
+            DeprecationWarning,
+        )
 '''
 
 
@@ -112,3 +120,16 @@ def test_a_constructors_deprecated_usage_answers_for_its_class(hub: HubSession) 
     assert not report.deprecated
     assert [p.symbol for p in report.parameters] == ["acme.app.OptionInfo.__init__"]
     assert "is_flag" in deprecation_report(report)
+
+
+def test_a_bare_parameter_name_says_where_it_is_deprecated(hub: HubSession) -> None:
+    report = deprecation_tools.check_deprecation(hub, "shell_complete")
+    assert not report.unknown and not report.deprecated
+    assert [d.symbol for d in report.parameter_of] == ["acme.app._setup_compat"]
+    text = deprecation_report(report)
+    assert text.splitlines()[0] == (
+        "shell_complete: no symbol of that name is indexed; it is a deprecated parameter"
+    )
+    assert "deprecated where passed to acme.app._setup_compat" in text
+    # a name neither defined nor a deprecated parameter stays unknown
+    assert deprecation_tools.check_deprecation(hub, "autocompletion").unknown

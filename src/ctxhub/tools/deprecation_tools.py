@@ -35,8 +35,31 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
     guessed = "." not in symbol or how in ("ambiguous re-export", "class.method")
     candidates = _distinct(hub, _namesakes(hub, symbol, source) or defined) if guessed else []
     if len(candidates) > 1:
-        return _ambiguous(hub, symbol, candidates, source)
-    return _answer(hub, symbol, source, defined)
+        report = _ambiguous(hub, symbol, candidates, source)
+    else:
+        report = _answer(hub, symbol, source, defined)
+    return _as_parameter(hub, report, source)
+
+
+def _as_parameter(
+    hub: HubSession, report: DeprecationReport, source: str | None
+) -> DeprecationReport:
+    """A bare name that is not deprecated as a symbol may be a deprecated parameter
+    (`shell_complete`): say of which callables, rather than "no deprecation found"."""
+    if "." in report.symbol or report.deprecated:
+        return report
+    known = {(d.symbol, d.note) for d in report.parameters}
+    records = [
+        d
+        for d in hub.store.parameter_deprecations(report.symbol)
+        if source in (None, d.source) and (d.symbol, d.note) not in known
+    ]
+    if not records:
+        return report
+    ranks = installed_ranks(hub.store, {d.source for d in records})
+    of = grouped(records, ranks)[:10]
+    cited = [*report.parameters, *report.entries, *report.undeprecated, *report.newer, *of]
+    return report.model_copy(update={"parameter_of": of, "source_versions": _versions(hub, cited)})
 
 
 def _other_case(name: str, asked: str) -> bool:
