@@ -314,11 +314,15 @@ class DeprecationReport(BaseModel):
     #: the cited sources whose installed version changed since they were indexed
     #: ("tornado: refresh due: 6.2 installed, 6.1 indexed; run `ctxhub refresh tornado`")
     source_notes: list[str] = Field(default_factory=list)
+    #: a bare name asked that records deprecate as a parameter of some callables
+    #: (`shell_complete`): where passing it is deprecated; the verdict is the symbol's
+    parameter_of: list[Deprecation] = Field(default_factory=list)
 
     @property
     def unknown(self) -> bool:
         """Nothing indexed defines the name, and no record names it: no answer at all."""
         said = self.parameters or self.undeprecated or self.newer or self.candidates
+        said = said or self.parameter_of
         return not self.found and not self.deprecated and not said
 
 

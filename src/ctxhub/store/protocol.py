@@ -271,6 +271,10 @@ class Store(Protocol):
         """The deprecations one unit recorded, as `replace_file` was given them."""
         ...
 
+    def parameter_deprecations(self, name: str) -> list[Deprecation]:
+        """The records that deprecate a parameter named exactly `name`, of any symbol."""
+        ...
+
     def knowledge_feedback(self, ids: Sequence[str]) -> dict[str, tuple[int, int]]:
         """{chunk id: (useful, not useful)} ratings of the rated ones among `ids`."""
         ...

@@ -35,8 +35,31 @@ def check_deprecation(hub: HubSession, symbol: str, source: str | None = None) -
     guessed = "." not in symbol or how in ("ambiguous re-export", "class.method")
     candidates = _distinct(hub, _namesakes(hub, symbol, source) or defined) if guessed else []
     if len(candidates) > 1:
-        return _ambiguous(hub, symbol, candidates, source)
-    return _answer(hub, symbol, source, defined)
+        report = _ambiguous(hub, symbol, candidates, source)
+    else:
+        report = _answer(hub, symbol, source, defined)
+    return _as_parameter(hub, report, source)
+
+
+def _as_parameter(
+    hub: HubSession, report: DeprecationReport, source: str | None
+) -> DeprecationReport:
+    """A bare name that is not deprecated as a symbol may be a deprecated parameter
+    (`shell_complete`): say of which callables, rather than "no deprecation found"."""
+    if "." in report.symbol or report.deprecated:
+        return report
+    known = {(d.symbol, d.note) for d in report.parameters}
+    records = [
+        d
+        for d in hub.store.parameter_deprecations(report.symbol)
+        if source in (None, d.source) and (d.symbol, d.note) not in known
+    ]
+    if not records:
+        return report
+    ranks = installed_ranks(hub.store, {d.source for d in records})
+    of = grouped(records, ranks)[:10]
+    cited = [*report.parameters, *report.entries, *report.undeprecated, *report.newer, *of]
+    return report.model_copy(update={"parameter_of": of, "source_versions": _versions(hub, cited)})
 
 
 def _other_case(name: str, asked: str) -> bool:
@@ -278,13 +301,15 @@ def _versions(hub: HubSession, records: list[Deprecation]) -> dict[str, str]:
 
 
 def _constructor_records(hub: HubSession, symbol: str, source: str | None) -> list[Deprecation]:
-    """A class's constructor parameters are the class's: `Cls(x=...)` is how they are
-    passed (`__init__`, or `__new__` for a class that builds something else)."""
+    """A class's constructor parameters and usages are the class's: `Cls(x=...)` is how
+    they are passed (`__init__`, or `__new__` for a class that builds something else).
+    A record of the whole constructor is not: `__init__` deprecated whole is recorded
+    against the class when it is."""
     return [
         d
         for method in ("__init__", "__new__")
         for d in hub.store.deprecations(f"{symbol}.{method}")
-        if d.parameter and d.symbol.endswith(f".{method}") and source in (None, d.source)
+        if d.partial and d.symbol.endswith(f".{method}") and source in (None, d.source)
     ]
 
 

@@ -12,7 +12,7 @@ from ctxhub.tools.releases import label, release
 
 def deprecation_report(report: DeprecationReport) -> str:
     if report.candidates:
-        return _candidates_report(report)
+        return "\n".join([_candidates_report(report), *_parameter_of(report)])
     lines = [_verdict(report)]
     if not report.deprecated and report.not_installed:
         lines.append(f"NOTE: {report.not_installed}")
@@ -24,8 +24,18 @@ def deprecation_report(report: DeprecationReport) -> str:
         lines += _details(report)
     lines += _newer(report)
     lines += _withdrawn(report)
+    lines += _parameter_of(report)
     lines += report.source_notes
     return "\n".join(lines)
+
+
+def _parameter_of(report: DeprecationReport) -> list[str]:
+    """Where the bare name asked is a deprecated parameter."""
+    if not report.parameter_of:
+        return []
+    owners = ", ".join(dict.fromkeys(d.symbol for d in report.parameter_of))
+    head = f"as a parameter: `{report.symbol}` is deprecated where passed to {owners}"
+    return [head, *(_cite(d, report) for d in report.parameter_of)]
 
 
 def _verdict(report: DeprecationReport) -> str:
@@ -33,6 +43,8 @@ def _verdict(report: DeprecationReport) -> str:
     if report.unknown:
         near = f"; did you mean {', '.join(report.did_you_mean)}?" if report.did_you_mean else ""
         return f"{report.symbol}: unknown symbol (no definition of that name is indexed{near})"
+    if not report.found and report.parameter_of and not report.deprecated:
+        return f"{report.symbol}: no symbol of that name is indexed; it is a deprecated parameter"
     if not report.deprecated and report.parameters:
         return _parameter_head(report)
     if not report.deprecated and report.newer and report.running is not None:

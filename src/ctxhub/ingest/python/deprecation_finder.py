@@ -171,7 +171,7 @@ class DeprecationFinder:
             return
         cls = d.parent_class if d.in_class else None
         for name, doc, line in annotated_docs(d.node.args):
-            said = deprecated_sentences(doc)
+            said = deprecated_sentences(doc, name)
             if said:
                 note = parameter_note(name, said)
                 symbol = f"{self.module}.{d.qualname}"

@@ -108,14 +108,45 @@ def guard_parameter(test: ast.expr, params: set[str], subject: str | None) -> st
     return read.pop() if len(read) == 1 else None
 
 
-def deprecated_sentences(text: str) -> str | None:
-    """The sentences of a parameter's documentation that say it (or a usage) is
-    deprecated; None when none does."""
+def deprecated_sentences(text: str, name: str | None = None) -> str | None:
+    """The sentences of parameter `name`'s documentation that say it (or a usage) is
+    deprecated; None when none does.
+
+    A parameter that marks something else deprecated (`deprecated: bool`, "Mark this
+    command as deprecated") is a feature: its doc speaks of what the user marks, so
+    such sentences, and for a parameter named after the word any sentence that does
+    not say the parameter itself is deprecated, do not count."""
     prose = _FENCED.sub("\n\n", text)  # an example's code is no statement
     paragraphs = re.split(r"\n\s*\n", prose)
     said = [s for p in paragraphs for s in sentences(" ".join(p.split())) if _DEPRECATED.search(s)]
-    said = [s for s in said if not _NOT_DEPRECATED.search(s)]
+    said = [s for s in said if not _NOT_DEPRECATED.search(s) and not _MARKS_OTHER.search(s)]
+    if name is not None and _DEPRECATED_WORD.search(name):
+        said = [s for s in said if _says_itself(s, name)]
     return " ".join(said) or None
+
+
+# "Mark this command as deprecated", "shows it as deprecated in the help": what the
+# parameter does to another object, not a note about the parameter ("passing x is
+# marked as deprecated", a passive, still is one).
+_MARKS_OTHER = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbeen )(?<!\bbe )"
+    r"\b(?:mark|show|display|flag|label|list|render|print|treat|tag|highlight)\w*\b"
+    r"[^.;]*?\bas\s+(?:being\s+)?deprecated\b",
+    re.IGNORECASE,
+)
+_DEPRECATED_WORD = re.compile(r"deprecat", re.IGNORECASE)
+_ITSELF = re.compile(
+    rf"\bthis\s+{_KIND}\s+(?:itself\s+)?(?:is|are|has\s+been|was)\s+(?:now\s+)?deprecated",
+    re.IGNORECASE,
+)
+
+
+def _says_itself(sentence: str, name: str) -> bool:
+    """ "This parameter is deprecated", or "`name` is deprecated" for parameter `name`."""
+    if _ITSELF.search(sentence):
+        return True
+    lead = _LEAD.match(sentence)
+    return bool(lead and _name(lead) == name and _DEPRECATED.search(lead.group("after")))
 
 
 def names_only(text: str, name: str) -> bool:
@@ -131,7 +162,7 @@ def parameter_said(doc: str, param: str, text: str, version: str | None) -> tupl
     more than "deprecated since V" (bare)."""
     if text.strip() and not names_only(text, param):
         return text, False
-    said = deprecated_sentences(parameter_entry(doc, param) or "")
+    said = deprecated_sentences(parameter_entry(doc, param) or "", param)
     if said:
         return said, False
     return "deprecated" + (f" since {version}." if version else "."), True

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
+from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters, parameter_note
 from ctxhub.embed.base import Vectors
 from ctxhub.store.postgres import vectors
 from ctxhub.store.postgres.filters import chunk_query_where, where_clause
@@ -347,6 +347,15 @@ class PgSearchQueries:
             (model, list(dict.fromkeys(hashes))),
         )
         return {str(h): vectors.parse_vector(v) for h, v in rows}
+
+    def parameter_deprecations(self, name: str) -> list[Deprecation]:
+        prefix = parameter_note(name, "")  # the note a parameter record opens with
+        rows = self._all(
+            "SELECT * FROM deprecations WHERE left(note, length(%s)) = %s ORDER BY ctid",
+            (prefix, prefix),
+            dicts=True,
+        )
+        return [deprecation_from_row(r) for r in rows]
 
     def file_deprecations(self, source: str, file: str) -> list[Deprecation]:
         rows = self._all(

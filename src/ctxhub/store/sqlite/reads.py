@@ -10,7 +10,7 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 
-from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters
+from ctxhub.core.knowledge import Chunk, ChunkQuery, Deprecation, SearchFilters, parameter_note
 from ctxhub.embed.base import Vectors
 from ctxhub.store.protocol import FileState, SourceState
 from ctxhub.store.sqlite.filters import chunk_query_where, where_clause
@@ -326,6 +326,14 @@ class SearchQueries:
             for text_hash, blob in rows:
                 out[str(text_hash)] = from_blob(blob, len(blob) // 4)
         return out
+
+    def parameter_deprecations(self, name: str) -> list[Deprecation]:
+        prefix = parameter_note(name, "")  # the note a parameter record opens with
+        rows = self.conn.execute(
+            "SELECT * FROM deprecations WHERE substr(note, 1, length(?)) = ? ORDER BY rowid",
+            (prefix, prefix),
+        ).fetchall()
+        return [deprecation_from_row(r) for r in rows]
 
     def file_deprecations(self, source: str, file: str) -> list[Deprecation]:
         rows = self.conn.execute(
