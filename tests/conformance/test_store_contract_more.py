@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from ctxhub.core.knowledge import ChunkQuery, Deprecation, SearchFilters
+from ctxhub.core.knowledge import ChunkQuery, Deprecation, SearchFilters, parameter_note
 from ctxhub.core.records import MemoryFilters, Record
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.store.protocol import HubStore, SourceState
@@ -48,7 +48,14 @@ def _fill(store: HubStore) -> None:
                 replacement="run",
                 since="1.1",
                 origin="warn",
-            )
+            ),
+            Deprecation(
+                source="fw",
+                symbol="pkg.a.Speaker.run",
+                replacement="voice",
+                origin="warn",
+                note=parameter_note("loud", "use voice"),
+            ),
         ],
     )
     store.replace_file(
@@ -134,6 +141,9 @@ def test_sources_deprecations_and_term_counts(hub_store: HubStore) -> None:
     assert state.version == "1.2" and state.status == "ok"
     (dep,) = hub_store.deprecations("pkg.a.Speaker.old")
     assert dep.replacement == "run" and dep.since == "1.1"
+    (param,) = hub_store.parameter_deprecations("loud")  # by the parameter's name alone
+    assert param.symbol == "pkg.a.Speaker.run" and param.replacement == "voice"
+    assert hub_store.parameter_deprecations("lou") == []  # the whole name, not a prefix
     freqs, total = hub_store.term_frequencies(["speak", "nothing-like-it"])
     assert total == 4 and freqs["nothing-like-it"] == 0 and freqs["speak"] >= 2
 
