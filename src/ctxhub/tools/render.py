@@ -16,6 +16,7 @@ from ctxhub.core.outputs import (
     DocPage,
     ExampleBundle,
 )
+from ctxhub.tools.call_tree import tree_order
 from ctxhub.tools.render_deprecation import deprecation_report as deprecation_report
 
 #: How many names of a metadata list the text shows (the structured content has them all).
@@ -322,9 +323,10 @@ def call_trace(trace: CallTrace) -> str:
         what = "callees" if trace.direction == "callees" else "callers"
         # with callers left untraced, none found is not none there
         lines.append(f"(no {'resolved' if trace.untyped_callers else 'indexed'} {what})")
-    for node in trace.nodes:
+    for node, orphan in tree_order(trace.nodes):
         indent = "  " * (node.depth - 1)
         nested = f", in nested {node.nested}" if node.nested else ""
+        nested += f", reached from {node.via}" if orphan else ""
         at = f", call at line {node.call_line}" if node.call_line else ""
         copies = _also_in([c.model_dump() for c in node.also_in])
         lines.append(

@@ -52,12 +52,15 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
             # one symbol from two sources (two versions) is not ambiguous
             one = len({c.symbol for c in recorded}) == 1
             return recorded, "re-export" if one else "ambiguous re-export"
-        # `Class.method` by its last parts; a module spelt like it in another case
-        # (`pkg.file` for `pkg.File`) is another name
+        # `Class.method` by its last parts, the qualifier in the case asked: `typer`
+        # is the package, never the class `Typer` (`typer.command` does not exist),
+        # and a module spelt like it in another case (`pkg.file` for `pkg.File`) is
+        # another name
         found = [
             c
             for c in with_suffix(store, name, source)
-            if c.metadata.chunk_type != "module" or (c.symbol or "").endswith(name)
+            if _qualifier_as_asked(c, name)
+            and (c.metadata.chunk_type != "module" or (c.symbol or "").endswith(name))
         ]
         if found:
             return _exact_case_first(found, last), "class.method"
@@ -82,6 +85,15 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     if found:
         return _exact_case_first(found, last), "instance"
     return [], ""
+
+
+def _qualifier_as_asked(chunk: Chunk, name: str) -> bool:
+    """Whether `chunk`'s symbol ends with `name`'s qualifier spelt as asked (the
+    suffix lookup folds case; only the last part may differ in case)."""
+    qualifier, last = name.rsplit(".", 1)
+    symbol = chunk.symbol or ""
+    head, _, tail = symbol.rpartition(".")
+    return tail.lower() == last.lower() and f".{head}".endswith(f".{qualifier}")
 
 
 def _partial_path(store: Store, name: str, source: str | None) -> list[Chunk]:
