@@ -94,3 +94,12 @@ def test_depth_two_text_nests_each_node_under_its_caller(hub: HubSession) -> Non
         "  - hd.flow.leaf_two",
         "- hd.flow.second",
     ]
+
+
+def test_a_member_qualifier_is_not_folded_onto_a_class_either(hub: HubSession) -> None:
+    # `app` is the module; `hd.app.command` or `hD.command` name no class `Hd`
+    for name in ("hD.command", "hd.app.hd.command"):
+        with pytest.raises(NotFoundError) as raised:
+            code_tools.get_code_snippet(hub, symbol=name)
+        assert f"no definition named '{name}'" in str(raised.value), name
+    assert code_tools.get_code_snippet(hub, symbol="hd.Hd.command").symbol == "hd.app.Hd.command"

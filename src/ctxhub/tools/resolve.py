@@ -96,6 +96,12 @@ def _qualifier_as_asked(chunk: Chunk, name: str) -> bool:
     return tail.lower() == last.lower() and f".{head}".endswith(f".{qualifier}")
 
 
+def _spelt_as(chunk: Chunk, named: str) -> bool:
+    """False when `chunk`'s last name is `named` in another case only."""
+    tail = (chunk.symbol or "").rsplit(".", 1)[-1]
+    return tail == named or tail.lower() != named.lower()
+
+
 def _partial_path(store: Store, name: str, source: str | None) -> list[Chunk]:
     """`response.File`, a qualifier that is the inner part of a module path: the
     definitions named `File` (its case) in a module whose path holds `response`
@@ -131,6 +137,10 @@ def _member(
     qualifier names no class, or classes without it, or an unknown base comes before
     any that defines it."""
     owners, how = find_symbol(store, qualifier, source)
+    # the qualifier in the case written: `bar.baz` never reaches the class `Bar` that
+    # an undotted lookup folds it onto (a binding under another name still counts)
+    named = qualifier.rsplit(".", 1)[-1]
+    owners = [c for c in owners if _spelt_as(c, named)]
     held = _held_by(store, owners, member, source)
     if held:
         return held, "re-export"
