@@ -137,3 +137,28 @@ def test_sources_and_status_show_the_version_or_unversioned(home: Path) -> None:
         rows = [line for line in shown.splitlines() if "notes" in line or "unversioned" in line]
         assert "unversioned" in " ".join(rows), shown
         assert "1.4.2" in shown, shown
+
+
+def test_a_folder_beside_the_docs_that_cannot_be_read_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a container's data volume owned by another user: stat raises PermissionError
+    # there (tests run as root here, so the refusal is simulated)
+    root = write_tree(
+        tmp_path / "project",
+        {
+            "pyproject.toml": '[project]\nname = "acme"\ndynamic = ["version"]\n',
+            "acme/__init__.py": "__version__ = '1.3'\n",
+            "docs/guide.md": PAGE,
+        },
+    )
+    (root / "pgdata").mkdir()
+    is_file = Path.is_file
+
+    def refused(path: Path) -> bool:
+        if "pgdata" in path.parts:
+            raise PermissionError(13, "Permission denied", str(path))
+        return is_file(path)
+
+    monkeypatch.setattr(Path, "is_file", refused)
+    assert project_version(root / "docs") == "1.3"

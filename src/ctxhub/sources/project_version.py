@@ -83,6 +83,15 @@ def project_root(folder: Path) -> Path | None:
     return None
 
 
+def _is_file(path: Path) -> bool:
+    """`path.is_file()`, False where it cannot be looked at: a folder beside the docs
+    that another user owns (a container's data volume) raises PermissionError there."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def _read(path: Path) -> str | None:
     try:
         if not path.is_file() or path.stat().st_size > MAX_BYTES:
@@ -215,7 +224,7 @@ def _package_version(base: Path, name: str | None) -> str | None:
         except OSError:
             continue
         for package in folders:
-            if package.name in NOT_PACKAGES or not (package / "__init__.py").is_file():
+            if package.name in NOT_PACKAGES or not _is_file(package / "__init__.py"):
                 continue
             for file in VERSION_FILES:
                 if version := _module_version(package / file):
