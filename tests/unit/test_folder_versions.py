@@ -53,6 +53,15 @@ PAGE = "# Guide\n\nHow to queue a task and read its result.\n"
             },
             "7.0.0rc1",
         ),
+        (
+            {
+                "pyproject.toml": '[project]\nname = "acme"\ndynamic = ["version"]\n'
+                '[tool.setuptools.dynamic]\nversion = {file = ["VERSION"]}\n',
+                "VERSION": "3.3.1\n",
+                "docs/conf.py": 'release = "0.1"\n',
+            },
+            "3.3.1",
+        ),
         # metadata that computes it: the package's own literal (a git checkout)
         (
             {

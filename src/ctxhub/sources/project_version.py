@@ -4,7 +4,8 @@ A docs or examples folder added by itself (`ctxhub add ./docs`) holds no packagi
 metadata, but the project around it does: the nearest folder at or above it (at most
 MAX_PARENTS up) that holds PKG-INFO, pyproject.toml, setup.cfg or setup.py is its
 project. Its version is read from that metadata, following a dynamic version to the
-module that states it (`attr: pkg.__version__`, hatch's `path`), then from the
+module or file that states it (`attr: pkg.__version__`, setuptools' `file`, hatch's
+`path`), then from the
 project's own package (`__version__ = "1.2"`), then from a Sphinx `conf.py`'s
 `release = "..."`. Without a project root, a package beside the folder and the folder's
 own `conf.py` still count. Only literal strings are read: nothing is imported or run.
@@ -168,8 +169,14 @@ def _declared(root: Path) -> str | None:
     poetry = _table(data, "tool", "poetry").get("version")
     if isinstance(poetry, str) and (found := _version(poetry)):
         return found
-    attr = _table(data, "tool", "setuptools", "dynamic", "version").get("attr")
+    dynamic = _table(data, "tool", "setuptools", "dynamic", "version")
+    attr = dynamic.get("attr")
     if isinstance(attr, str) and (found := _attr_version(root, attr)):
+        return found
+    # `{file = "VERSION"}` (or a list of one), as setup.cfg's `file:` below
+    file = dynamic.get("file")
+    file = file[0] if isinstance(file, list) and len(file) == 1 else file
+    if isinstance(file, str) and (found := _version(_read(root / file))):
         return found
     for table in (("tool", "hatch", "version"), ("tool", "pdm", "version")):
         path = _table(data, *table).get("path")
