@@ -7,7 +7,8 @@ project. Its version is read from that metadata, following a dynamic version to 
 module or file that states it (`attr: pkg.__version__`, setuptools' `file`, hatch's
 `path`), then from the project's own package (`__version__ = "1.2"`), then from a
 Sphinx `conf.py`'s `release = "..."`. Without a project root, a package beside the
-folder and the folder's own `conf.py` still count. Only literal strings are read: nothing is imported or run.
+folder and the folder's own `conf.py` still count. Only literal strings are read:
+nothing is imported or run.
 """
 
 from __future__ import annotations
