@@ -21,8 +21,7 @@ from __future__ import annotations
 import ast
 
 from ctxhub.core.identifiers import is_private_path
-from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta
-from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk
 from ctxhub.ingest.python.bound_names import bound_qualname
 from ctxhub.ingest.python.callgraph import alias_targets, dotted_chain
 from ctxhub.ingest.python.definition_chunks import (
@@ -150,15 +149,15 @@ def _alias_chunk(
     extra: dict[str, object] = {"alias_of": target}
     if bound is not None:
         extra["bound_arguments"] = bound
-    return f.chunk(
+    return f.alias_chunk(
         symbol,
-        0,
         title=name,
         section=f.module,
         span=span,
         content=text,
-        embed=build_embed_text([symbol, about], text),
-        meta=ChunkMeta(chunk_type="alias", module=f.module, language="python", extra=extra),
+        text=text,
+        about=about,
+        extra=extra,
     )
 
 
@@ -179,20 +178,15 @@ def wrapper_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) ->
                 continue
             symbol = f"{f.module}.{name}"
             out.append(
-                f.chunk(
+                f.alias_chunk(
                     symbol,
-                    0,
                     title=name,
                     section=f.module,
                     span=span,
                     content=text or name,
-                    embed=build_embed_text([symbol, f"{target} wrapped by {helper}"], text),
-                    meta=ChunkMeta(
-                        chunk_type="alias",
-                        module=f.module,
-                        language="python",
-                        extra={"wraps": target, "wrapped_by": helper, LOOKUP_ONLY: True},
-                    ),
+                    text=text,
+                    about=f"{target} wrapped by {helper}",
+                    extra={"wraps": target, "wrapped_by": helper, LOOKUP_ONLY: True},
                 )
             )
     return list({c.id: c for c in out}.values())

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk, ChunkMeta
-from ctxhub.ingest.embed_text import build_embed_text
+from ctxhub.core.knowledge import LOOKUP_ONLY, Chunk
 from ctxhub.ingest.python.bound_names import bound_qualname
 from ctxhub.ingest.python.callgraph import dotted_chain
 from ctxhub.ingest.python.definition_chunks import FileContext, documented_span
@@ -100,19 +99,14 @@ def _chunk(
     span: tuple[int, int],
     content: str,
 ) -> Chunk:
-    return f.chunk(
+    return f.alias_chunk(
         symbol,
-        0,
         title=f"{d.qualname}.{name}",
         section=d.qualname,
         span=span,
         content=content or name,
-        embed=build_embed_text([symbol, f"alias of {target}"], content),
-        meta=ChunkMeta(
-            chunk_type="alias",
-            module=f.module,
-            class_name=d.qualname,
-            language="python",
-            extra={"alias_of": target, LOOKUP_ONLY: True},
-        ),
+        text=content,
+        about=f"alias of {target}",
+        extra={"alias_of": target, LOOKUP_ONLY: True},
+        class_name=d.qualname,
     )

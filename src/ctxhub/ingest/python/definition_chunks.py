@@ -110,6 +110,40 @@ class FileContext:
             metadata=meta,
         )
 
+    def alias_chunk(
+        self,
+        symbol: str,
+        *,
+        title: str,
+        section: str | None,
+        span: tuple[int, int],
+        content: str,
+        text: str,
+        about: str,
+        extra: dict[str, object],
+        class_name: str | None = None,
+    ) -> Chunk:
+        """A name bound to another definition (`alias_of`, or `wraps`): embedded as its
+        qualified name, what it stands for (`about`) and its assignment `text`."""
+        meta = ChunkMeta(
+            chunk_type="alias",
+            module=self.module,
+            class_name=class_name,
+            language="python",
+            extra=extra,
+        )
+        embed = build_embed_text([symbol, about], text)
+        return self.chunk(
+            symbol,
+            0,
+            title=title,
+            section=section,
+            span=span,
+            content=content,
+            embed=embed,
+            meta=meta,
+        )
+
 
 def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> list[Chunk]:
     """`format_exc_info = ExceptionRenderer()` at module level, documented by the string
