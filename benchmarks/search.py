@@ -7,10 +7,13 @@ Copies share their embedded text, so the embedding cache gives them vectors with
 running the model; BM25 postings and the vector matrix grow as they would for real.
 
     python benchmarks/search.py --index ~/.ctxhub/eval/eval.db [--sizes 16000,200000]
-        [--repeats 3] [--api] [--write]
+        [--repeats 3] [--api | --examples first|pool] [--write]
 
 `--api` runs each query as `search_api` does (API chunks only, the declared API first:
-the `public` scorer and the `declared` path); the table is not written then.
+the `public` scorer and the `declared` path); `--examples first` as `search_examples`
+does (the examples ranked alone, those that match first, then examples and docs ranked
+together: search/examples_first.py), `--examples pool` as it did before that (examples
+and docs ranked together only, docs x0.8). The table is not written for these.
 
 `--index` is a store that already holds the dev corpus with embeddings (for example
 the one `ctxhub eval ... --root ...` builds at $CTXHUB_HOME/eval/eval.db).
@@ -31,6 +34,7 @@ import numpy as np
 
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchRequest, chunk_id
 from ctxhub.embed import load_default_embedder
+from ctxhub.search.examples_first import examples_answer
 from ctxhub.search.retriever import Retriever, SearchOptions
 from ctxhub.store.sqlite.store import SQLiteStore
 from report import write_section  # the sibling module (scripts run from this folder)
@@ -66,7 +70,28 @@ def grow(index: Path, target: int, workdir: Path) -> Path:
     return path
 
 
-def measure(path: Path, queries: list[str], repeats: int, api: bool = False) -> dict[str, float]:
+#: How search_examples weighs the two kinds it ranks (tools/search_tools.search_examples).
+EXAMPLES_PREFER = {"example": 1.0, "doc": 0.8}
+
+
+def _search(retriever: Retriever, query: str, api: bool, examples: str | None) -> None:
+    if api:
+        request = SearchRequest(query=query, limit=10, kinds=["api"])
+        retriever.search(request, SearchOptions(public_first=True))
+    elif examples:
+        request = SearchRequest(query=query, limit=10, kinds=["example", "doc"])
+        options = SearchOptions(prefer=EXAMPLES_PREFER)
+        if examples == "first":
+            examples_answer(retriever, request, options)
+        else:
+            retriever.search(request, options)
+    else:
+        retriever.search(SearchRequest(query=query, limit=10))
+
+
+def measure(
+    path: Path, queries: list[str], repeats: int, api: bool = False, examples: str | None = None
+) -> dict[str, float]:
     embedder = load_default_embedder(Path.home() / ".ctxhub")
     with SQLiteStore(path) as store:
         n = sum(sum(k.values()) for k in store.counts().values())
@@ -77,11 +102,7 @@ def measure(path: Path, queries: list[str], repeats: int, api: bool = False) -> 
             for q in queries:
                 retriever._query_vectors.clear()  # the query embedding is part of the cost
                 started = time.perf_counter()
-                if api:
-                    request = SearchRequest(query=q, limit=10, kinds=["api"])
-                    retriever.search(request, SearchOptions(public_first=True))
-                else:
-                    retriever.search(SearchRequest(query=q, limit=10))
+                _search(retriever, q, api, examples)
                 times.append((time.perf_counter() - started) * 1000)
     arr = np.array(times)
     return {
@@ -99,6 +120,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="16000,200000")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--api", action="store_true", help="search as search_api does")
+    parser.add_argument(
+        "--examples",
+        choices=["first", "pool"],
+        help="search as search_examples does (first) or did before examples first (pool)",
+    )
     parser.add_argument("--write", action="store_true", help="update docs/BENCHMARKS.md")
     args = parser.parse_args()
     queries = load_queries()
@@ -108,7 +134,7 @@ def main() -> None:
             started = time.perf_counter()
             path = grow(args.index.expanduser(), size, Path(tmp))
             build = time.perf_counter() - started
-            result = measure(path, queries, args.repeats, args.api)
+            result = measure(path, queries, args.repeats, args.api, args.examples)
             result["build_s"] = round(build, 1)
             results.append(result)
             print(json.dumps(result), flush=True)
@@ -127,7 +153,7 @@ def main() -> None:
         )
     table = "\n".join(lines)
     print(table)
-    if args.write and not args.api:  # the section's targets are for plain search
+    if args.write and not (args.api or args.examples):  # targets are for plain search
         command = "python benchmarks/search.py " + " ".join(sys.argv[1:]).replace(" --write", "")
         write_section("Search latency", command, table)
 
