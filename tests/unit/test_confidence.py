@@ -95,8 +95,16 @@ def test_next_queries_are_real_terms_and_names(query: str) -> None:
 
 def test_next_queries_offer_the_names_then_the_top_hits_names() -> None:
     query = "What is the difference between Worker.run and Worker.start when shutting the pool?"
-    suggestions = next_queries(analyze(query), _ranked(("pkg.Pool.close", None)), limit=5)
-    assert suggestions == ["Worker.run Worker.start", "pkg.Pool.close", "difference shutting pool"]
+    ranked = _ranked(("pkg.Pool.close", None))
+    mention = make_chunk(symbol="pkg.Pool", content="Worker.run() then Worker.start() later")
+    ranked.append(Candidate(chunk=mention, fused=0.005, signals={}))
+    suggestions = next_queries(analyze(query), ranked, limit=5)
+    assert suggestions == [
+        "Worker.run Worker.start",
+        "pkg.Pool.close",
+        "pkg.Pool",
+        "difference shutting pool",
+    ]
     plain = next_queries(analyze("how do I stream audio, e.g. from a microphone?"), [])
     assert plain == ["stream audio microphone"]
 
@@ -111,3 +119,15 @@ def test_a_name_the_symbol_path_read_through_a_re_export_is_exact() -> None:
     assert features(analysis, [found], ["bm25", "dense", "symbol"]).exact_symbol == 1.0
     unnamed = Candidate(chunk=make_chunk(symbol="fw.params.Option"), fused=0.03, signals={})
     assert features(analysis, [unnamed], ["bm25", "dense", "symbol"]).exact_symbol == 0.0
+
+
+def test_a_name_nothing_indexed_holds_is_the_users_value_not_a_suggestion() -> None:
+    """A pasted message's own value ('xx_yy') is no name to search for; the class the
+    candidates do hold still is."""
+    query = "ValueError: Invalid locale 'xx_yy' passed to humanize"
+    held = make_chunk(symbol="pkg.locales.get_locale", content="raise ValueError(msg)")
+    ranked = [Candidate(chunk=held, fused=0.01, signals={})]
+    suggestions = next_queries(analyze(query), ranked, limit=5)
+    assert suggestions[0] == "ValueError"
+    assert not any("xx_yy" in s for s in suggestions), suggestions
+    assert "Invalid locale passed humanize" in suggestions

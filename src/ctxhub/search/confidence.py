@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ctxhub.core.identifiers import split_identifier
@@ -125,7 +125,9 @@ _CONTRACTED = re.compile(r"\b([A-Za-z]+)'[a-z]{1,2}\b")
 def next_queries(analysis: QueryAnalysis, ranked: Sequence[Candidate], limit: int = 3) -> list[str]:
     """Follow-ups an agent can try: the names alone, then names the top hits carry, then
     the query's key words. Every suggestion is made of real terms or names: no
-    stopwords, abbreviations or fragments of punctuation, no repeats, not the query."""
+    stopwords, abbreviations or fragments of punctuation, no repeats, not the query.
+    A name of the query is offered only where a candidate holds it: a name nothing
+    indexed mentions is the user's own value (a pasted `'xx_yy'`), not a search."""
     contracted = {m.lower() for m in _CONTRACTED.findall(analysis.text)}
     out: list[str] = []
     seen = {_folded(analysis.text)}
@@ -136,8 +138,14 @@ def next_queries(analysis: QueryAnalysis, ranked: Sequence[Candidate], limit: in
             seen.add(key)
             out.append(suggestion.strip())
 
-    names = [i for i in analysis.identifiers if _real_name(i)]
-    words = [t for t in analysis.terms if _real_term(t) and t.lower() not in contracted]
+    held = _held_by(ranked)
+    names = [i for i in analysis.identifiers if _real_name(i) and held(i)]
+    unheld = {i.lower() for i in analysis.identifiers} - {n.lower() for n in names}
+    words = [
+        t
+        for t in analysis.terms
+        if _real_term(t) and t.lower() not in contracted and t.lower() not in unheld
+    ]
     if names and len(words) > len(names) + 2:
         offer(" ".join(names))
     for cand in ranked[:5]:
@@ -150,6 +158,12 @@ def next_queries(analysis: QueryAnalysis, ranked: Sequence[Candidate], limit: in
     if len(key_terms) >= 2:
         offer(" ".join(key_terms))
     return out[:limit]
+
+
+def _held_by(ranked: Sequence[Candidate]) -> Callable[[str], bool]:
+    """Whether a name occurs (case-insensitively) in some candidate's name or text."""
+    texts = [f"{c.chunk.symbol or ''} {c.chunk.content}".lower() for c in ranked]
+    return lambda name: any(name.lower() in text for text in texts)
 
 
 def _folded(text: str) -> str:
