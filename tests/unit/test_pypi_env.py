@@ -255,8 +255,9 @@ def test_sdist_reads_the_release_from_the_index_even_when_it_is_installed(
 
 
 def test_an_installed_wheel_without_docs_says_how_to_get_them(tmp_path: Path) -> None:
-    """The refresh says that the wheel has no docs and which `add` reads the sdist; a
-    pin met by the installed copy says that copy was read, not the sdist."""
+    """The refresh says that the wheel has no docs (or, with docs, no examples) and
+    which `add` reads the sdist; a pin met by the installed copy says that copy was
+    read, not the sdist."""
     from tests.unit.cli_runner import run
 
     python = _venv_with(tmp_path)
@@ -275,9 +276,8 @@ def test_an_installed_wheel_without_docs_says_how_to_get_them(tmp_path: Path) ->
     (site / "acme_lib" / "GUIDE.md").write_text("# Guide\n\nCall hello.\n")
     with (next(site.glob("acme_lib-*.dist-info")) / "RECORD").open("a") as record:
         record.write("acme_lib/GUIDE.md,,\n")
-    assert (
-        materialize(spec_from_argument("pypi:acme-lib", python=str(python)), tmp_path).advice == []
-    )
+    with_docs = materialize(spec_from_argument("pypi:acme-lib", python=str(python)), tmp_path)
+    assert with_docs.advice == [f"no examples in the installed wheel (acme-lib 1.4.0); {get}"]
 
 
 def test_a_manifest_sdist_entry_needs_a_pinned_package(tmp_path: Path) -> None:

@@ -104,8 +104,9 @@ def sdist_command(package: str, version: str | None) -> str:
 def _installed_advice(spec: SourceSpec, snap: Snapshot) -> list[str]:
     """What reading the installed distribution did not give, and how to get it: a pin
     met by the installed copy reads that copy, not the sdist (said, with where it is
-    installed); a wheel with no docs says the sdist has them. An editable install is
-    the project's own folder: nothing to add."""
+    installed); a wheel with no docs, or with docs but no examples, says which `add`
+    reads the sdist (where a release ships its docs and examples: wheels rarely carry
+    examples). An editable install is the project's own folder: nothing to add."""
     if "(editable " in snap.origin:
         return []
     get = f"`{sdist_command(spec.package or '', snap.version)}` reads the release's sdist"
@@ -123,8 +124,9 @@ def _installed_advice(spec: SourceSpec, snap: Snapshot) -> list[str]:
             f"{spec.package}=={spec.release} is the distribution installed {where}: "
             f"{what} were read, not the release's sdist; {get}"
         ]
-    if no_docs:
-        return [f"no docs in the installed wheel ({spec.package} {snap.version}); {get}"]
+    missing = "docs" if no_docs else "examples" if "examples" not in snap.kinds else None
+    if missing:
+        return [f"no {missing} in the installed wheel ({spec.package} {snap.version}); {get}"]
     return []
 
 
