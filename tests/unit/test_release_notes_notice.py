@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from ctxhub.core.errors import NotFoundError
 from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchResponse
 from ctxhub.session import HubSession
 from ctxhub.tools.docs_tools import get_doc
@@ -154,3 +155,15 @@ def test_a_question_that_is_no_release_question_reads_no_changelog(
     assert not [q for q in asked if q.lookup_only]
     search(hub, "What changed in 1.4.0?")
     assert len([q for q in asked if q.lookup_only]) == 1
+
+
+def test_a_release_section_is_matched_by_its_whole_version(hub: HubSession) -> None:
+    """`--section 1.5.0` is no section of a changelog without 1.5.0, though `0.5.1 - 0.5.4`
+    holds the numbers 1, 5 and 0; a version is one word, as a heading writes it."""
+    with pytest.raises(NotFoundError, match=r"no section matching '1\.5\.0'"):
+        get_doc(hub, path="docs/releases.rst", section="1.5.0", source="acme")
+    found = get_doc(hub, path="docs/releases.rst", section="0.5.4", source="acme")
+    assert "Case insensitive month match" in found.content
+    # the words of a heading in another order still match, a version among them
+    found = get_doc(hub, path="docs/releases.rst", section="2023-01-10 1.3.0", source="acme")
+    assert "dehumanize" in found.content and "week granularity" not in found.content
