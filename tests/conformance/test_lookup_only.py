@@ -136,6 +136,16 @@ def test_lookup_only_chunks_are_rows_every_lookup_reads(store: HubStore) -> None
     assert store.term_matches("bases", ["retry_base"], RANKED, None, 10) == []
 
 
+def test_find_chunks_reads_lookup_only_or_ranked_rows_alone(store: HubStore) -> None:
+    ranked = _ranked()
+    store.replace_file("tn", "tn/retry.py", [*ranked[:2], _trivial()])
+    looked = store.find_chunks(ChunkQuery(source="tn", lookup_only=True))
+    assert [c.symbol for c in looked] == ["tn.retry.retry_if_exception.__init__"]
+    plain = store.find_chunks(ChunkQuery(source="tn", lookup_only=False))
+    assert [c.id for c in plain] == [c.id for c in ranked[:2]]
+    assert len(store.find_chunks(ChunkQuery(source="tn"))) == 3  # None: both
+
+
 def test_replacing_and_removing_lookup_only_chunks_keeps_the_text_index(
     store: HubStore,
 ) -> None:

@@ -257,6 +257,9 @@ class ChunkQuery(BaseModel):
     covering_line: int | None = None
     #: Chunks whose code calls a function or method of this (last dotted) name.
     calls: str | None = None
+    #: True: only the rows no search ranks (`LOOKUP_ONLY`: a changelog's text, autodoc
+    #: stubs, trivial defs); False: only ranked ones; None: both.
+    lookup_only: bool | None = None
     limit: int | None = Field(default=None, ge=1)
 
 

@@ -27,7 +27,9 @@ _ASCII = str.maketrans(
     }
 )
 _SPACES = re.compile(r"\s+")
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+#: A word, or a dotted number (`1.4.0`) as one: `1.5.0` is not the words 1, 5 and 0 that
+#: `0.5.1 - 0.5.4` holds too.
+_WORD = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:'[^\W_]+)*")
 
 
 def loose(text: str) -> str:

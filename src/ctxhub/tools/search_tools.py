@@ -28,6 +28,7 @@ from ctxhub.tools.calls_filter import cleaned as cleaned_call
 from ctxhub.tools.calls_filter import match_calls
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.installed_gaps import NOT_INSTALLED_KEY, installed_gaps
+from ctxhub.tools.release_notes import release_notes_notice
 from ctxhub.tools.search_notices import empty_hub, named_nothing, nothing_of_kind
 from ctxhub.tools.source_check import check_sources
 from ctxhub.tools.structural_hints import structural_hint
@@ -50,11 +51,17 @@ def _explained(
     response: SearchResponse,
     source: str | list[str] | None = None,
     kinds: list[HitKind] | None = None,
+    *,
+    releases: bool = False,
 ) -> SearchResponse:
     """Hits: name their sources that are due a refresh, and say when the query is a
     qualified name nothing defines, or a structural question a tool answers exactly.
     No hits: say so plainly when the hub holds nothing at all, or when the sources
-    searched hold nothing of the kinds searched."""
+    searched hold nothing of the kinds searched. `releases`: a release question also
+    gets the changelog section that answers it (never ranked: tools/release_notes.py)."""
+    release = (
+        release_notes_notice(hub.store, response.query, _sources(source)) if releases else None
+    )
     if response.hits:
         # a folded version's source counts too: its installed version may be the news
         folded = {
@@ -70,13 +77,13 @@ def _explained(
                 for h in response.hits
             ]
         notice = named_nothing(hub, response.query) or structural_hint(hub.store, response.query)
-        if notice is not None:
+        if notice is not None or release is not None:
             # the tool's own notice (no example matches, no doc hit names it) still holds
-            update["notice"] = "\n".join(n for n in (response.notice, notice) if n)
+            update["notice"] = "\n".join(n for n in (response.notice, notice, release) if n)
         return response.model_copy(update=update) if update else response
     if response.notice:
         return response
-    notice = empty_hub(hub) or nothing_of_kind(hub, source, kinds)
+    notice = empty_hub(hub) or nothing_of_kind(hub, source, kinds) or release
     return response.model_copy(update={"notice": notice, "confidence": 0.0}) if notice else response
 
 
@@ -105,7 +112,8 @@ def search(
     check_sources(hub.store, source)
     kinds = [kinds] if isinstance(kinds, str) else kinds
     request = _request(query, kinds, SearchFilters(source=_sources(source)), limit, max_tokens)
-    return _explained(hub, hub.retriever.search(request, options(hub)), source, kinds)
+    response = hub.retriever.search(request, options(hub))
+    return _explained(hub, response, source, kinds, releases=not kinds or "doc" in kinds)
 
 
 def search_docs(
@@ -125,7 +133,7 @@ def search_docs(
     response = hub.retriever.search(request, options(hub))
     if notice := unmentioned_name(hub.store, query, response.hits):
         response = response.model_copy(update={"notice": notice})
-    return _explained(hub, response, source, ["doc"])
+    return _explained(hub, response, source, ["doc"], releases=True)
 
 
 def search_examples(

@@ -34,7 +34,7 @@ from ctxhub.ingest.docs.signals import code_stats, is_worked_example
 from ctxhub.ingest.docs.titles import page_title
 from ctxhub.ingest.docs.token_windows import MAX_TOKENS, OVERLAP_TOKENS, Window, pack_sections
 from ctxhub.ingest.embed_text import build_embed_text, window_texts
-from ctxhub.ingest.python.changelog_files import is_changelog
+from ctxhub.ingest.python.changelog_files import is_changelog_text
 
 __all__ = [
     "DOC_SUFFIXES",
@@ -131,7 +131,7 @@ def _chunk(
         # the definitions the window documents: its breadcrumb names only their heading
         if names := described_names(doc.lines, doc.block, win.first, win.last, sec.first):
             extra["describes"] = names
-    if is_changelog(page.path) or (origin is not None and is_changelog(origin.split(":")[0])):
+    if is_changelog_text(page.path, origin):
         # a changelog included into the docs (`.. include:: ../CHANGES.rst`) is read for
         # deprecations and opened by get_doc, but not ranked, as a changelog file is not:
         # its hundreds of one-line entries name every API and crowd how-to answers

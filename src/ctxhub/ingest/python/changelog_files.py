@@ -54,6 +54,14 @@ def is_changelog(relpath: str) -> bool:
     return fragment_type(relpath) is not None
 
 
+def is_changelog_text(page: str, included_from: str | None = None) -> bool:
+    """A doc chunk's text is a changelog's: its page is one, or an include took it from
+    one (`included_from` is `FILE:LINES`). Such chunks are lookup-only (docs chunker)."""
+    return is_changelog(page) or (
+        included_from is not None and is_changelog(included_from.split(":")[0])
+    )
+
+
 def is_release_page(relpath: str) -> bool:
     """One release's notes in a release-notes folder, named by its version
     (`docs/releases/v6.0.0.rst`, `whatsnew/3.12.rst`). The name's dots are the

@@ -5,7 +5,9 @@ from __future__ import annotations
 #: What each kind's chunker makes of the same bytes, versioned: a unit's hash covers its
 #: kind's version, so after an upgrade that chunks a kind differently, the next refresh
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
-#: kind's number whenever its chunks change for unchanged files.
+#: kind's number whenever its chunks change for unchanged files. A docs page that reads
+#: changelog records (a changelog page, or one including a changelog) covers the
+#: changelog number too, so a changelog bump alone re-reads it.
 CHUNKER_VERSIONS: dict[str, int] = {
     "python": 43,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through

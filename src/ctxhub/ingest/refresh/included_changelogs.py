@@ -10,10 +10,19 @@ there, not again through the page.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ctxhub.core.knowledge import Deprecation
 from ctxhub.ingest.docs.includes import IncludedText
 from ctxhub.ingest.python.changelog_files import is_changelog
 from ctxhub.ingest.python.deprecations import extract_changelog_deprecations
+
+
+def reads_changelog_records(page: str, included: Iterable[str], own_units: set[str]) -> bool:
+    """Whether a docs page's unit reads changelog records (`included_changelog_records`):
+    the page is a changelog, or it includes one that no unit of its own reads. Such a
+    page's content hash covers the changelog chunker's number too (plan.py)."""
+    return is_changelog(page) or any(p not in own_units and is_changelog(p) for p in included)
 
 
 def included_changelog_records(

@@ -53,6 +53,7 @@ from ctxhub.ingest.refresh.file_roles import (
     package_test_suites,
     why_left_out,
 )
+from ctxhub.ingest.refresh.included_changelogs import reads_changelog_records
 from ctxhub.ingest.refresh.top_modules import declared_top_modules
 from ctxhub.sources.base import CONTENT_KINDS, ContentKind, Snapshot
 
@@ -302,6 +303,11 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
             for key in included:
                 if key.removeprefix("include:") in own_changelogs:
                     digests["own-changelog:" + key] = b""
+            # a page that reads changelog records is read again by a new changelog
+            # chunker, not only by a new docs one
+            paths = [key.removeprefix("include:") for key in included]
+            if reads_changelog_records(unit.key, paths, own_changelogs):
+                digests["chunker:changelog"] = str(CHUNKER_VERSIONS["changelog"]).encode()
         digests["chunker:" + unit.kind] = str(CHUNKER_VERSIONS[unit.kind]).encode()
         unit.hash = _hash_digests(digests)
         readable.append(unit)

@@ -113,4 +113,7 @@ def chunk_query_where(query: ChunkQuery) -> tuple[str, Params]:
         params.extend([query.covering_line, query.covering_line])
     if query.calls is not None:
         parts.append(_term("calls", query.calls, params))
+    if query.lookup_only is not None:
+        parts.append("c.lookup_only = ?")
+        params.append(int(query.lookup_only))
     return " AND ".join(parts) or "1", params
