@@ -1,6 +1,6 @@
 """What an override's parameters inherit from the method it overrides (`package_types.py`,
 `local_types.py`) where the bases or the body say otherwise: a cycle in the bases, a
-diamond ladder of mixins, a parameter the body assigns another class."""
+diamond ladder of mixins, a parameter the body assigns another class before a call."""
 
 from __future__ import annotations
 
@@ -110,10 +110,12 @@ HOOKS = """
     """
 
 
-def test_an_inherited_parameter_type_yields_to_a_conflicting_assignment() -> None:
-    # the body's own `Other()` and the overridden signature's Broker disagree: unknown
-    assert _calls_via(HOOKS, "Replaces.hook") == {}
+def test_an_inherited_parameter_type_yields_to_an_assignment_before_the_call() -> None:
+    # what the caller passes is the parameter's class until the body rebinds it: the
+    # body's own `Other()` reaches the call
+    assert _calls_via(HOOKS, "Replaces.hook") == {"pkg.mod.Other.send": "broker"}
     assert _calls_via(HOOKS, "Keeps.hook") == {"pkg.mod.Broker.send": "broker"}
     assert _calls_via(HOOKS, "Agrees.hook") == {"pkg.mod.Broker.send": "broker"}
-    # a real annotation still decides over assignments, as for any annotated local
-    assert _calls_via(HOOKS, "Annotated.hook") == {"pkg.mod.Broker.send": "broker"}
+    # so does a parameter's own annotation: it says what is passed, not what the
+    # name holds after the body assigns it
+    assert _calls_via(HOOKS, "Annotated.hook") == {"pkg.mod.Other.send": "broker"}

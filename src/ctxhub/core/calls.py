@@ -10,7 +10,11 @@ a typed attribute). `extra["calls_via"]` maps a `calls_qualified` entry to its r
 - `"self.<attr>"`: an attribute whose class the class body states, `self.client.send()`
   recorded as `pkg.mod.Client.send`;
 - `"<local>"` (a bare name): a local or parameter whose class the function states,
-  `screen._push_result_callback()` recorded as `pkg.screen.Screen._push_result_callback`.
+  `screen._push_result_callback()` recorded as `pkg.screen.Screen._push_result_callback`,
+  or a module-level instance (`_factory.get()` as `pkg.factory.ArrowFactory.get`). A
+  local the function gives a class but not one known where the call is made (rebound to
+  an unknown value on the way) keeps the call as written, `locale.describe`: its
+  receiver's class is unknown, and the call resolves to nothing (listed unresolved).
 
 A local bound to a method (`creator = self.workers._new_worker`) makes `creator()` a
 call of that method, recorded with the receiver it was bound from (`"self.workers"`).

@@ -173,8 +173,8 @@ class CallNode(BaseModel):
     )
     also_in: list[CallCopy] = Field(
         default_factory=list,
-        description="The same definition in the same version, from other sources: "
-        "listed once, here",
+        description="The same definition (same known version, same text) from other "
+        "sources: listed once, here",
     )
 
 

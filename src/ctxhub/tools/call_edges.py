@@ -8,7 +8,9 @@ method resolution order (each base the class its module binds it to: tools/hiera
 what an imported first name names (`extra.calls_imported`: that, or nothing), classes and
 functions of the caller's module, then unique names. A call through a typed attribute or
 local was resolved at ingest (`pkg.mod.Client.send`) and reaches that class's method (the
-class read through re-exports when `pkg.mod` only imports it), or nothing.
+class read through re-exports when `pkg.mod` only imports it), or nothing; one on a local
+whose class is unknown where the call is made (`locale.describe`, as written) reaches
+nothing: it is listed unresolved.
 """
 
 from __future__ import annotations
@@ -42,7 +44,10 @@ def resolve_call(
     kind = via_kind(via)
     if kind in ("attribute", "local"):
         # resolved at ingest to `pkg.mod.Class.name`: that class, exactly, or nothing
-        cls = _qualified_class(store, text.rsplit(".", 1)[0], caller.source)
+        class_name = text.rsplit(".", 1)[0]
+        if class_name == via:
+            return None  # `locale.describe`: a local of no class known there, unresolved
+        cls = _qualified_class(store, class_name, caller.source)
         return hierarchy.method_in_hierarchy(store, cls, name) if cls is not None else None
     owner = _owner(store, caller)
     if kind == "self" or (kind is None and text.startswith(("self.", "cls."))):

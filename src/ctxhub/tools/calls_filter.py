@@ -9,10 +9,11 @@ name). A call the graph resolves to another definition (`Other.atomic`) drops th
 So does a call of an imported name no source indexes
 (`driver.connect()` after `import driver`). A call it cannot resolve otherwise, on a
 receiver whose class the index cannot place (`self.atomic()` or
-`super().atomic()` in a mixin), may reach it: the chunk stays, marked
-`call_unresolved`, and the notice counts them. A name no source defines keeps every
-match by last name and says so. A call on a parameter or local whose type the code
-does not state (`conn.atomic()`) is not in the call graph at all (core/calls.py), so
+`super().atomic()` in a mixin, `conn.atomic()` on a local rebound to an unknown value
+before the call), may reach it: the chunk stays, marked `call_unresolved`, and the
+notice counts them. A name no source defines keeps every match by last name and says
+so. A call on a parameter or local whose type the code never states (`conn.atomic()`,
+`conn` an unannotated parameter) is not in the call graph at all (core/calls.py), so
 neither filter lists it: trace_calls' `untyped_callers` caveat holds here too.
 """
 

@@ -40,6 +40,16 @@ def _fit_nodes(trace: CallTrace, max_tokens: int) -> CallTrace:
     return trace
 
 
+def _copy_key(chunk: Chunk, level: int) -> tuple[str, str, str, int] | None:
+    """What two sources' copies of one definition share when they are one node: its
+    name, its package's version and its text, at one level. None (never folded) for a
+    chunk without a name or a version: two unversioned sources may be two codebases,
+    and a checkout edited since its release says the release's version with other code."""
+    if not chunk.symbol or not chunk.version:
+        return None
+    return (chunk.symbol, chunk.version, chunk.content_hash, level)
+
+
 def _constructor(hub: HubSession, chunk: Chunk) -> Chunk:
     """A class body calls little; what constructing it runs is its `__init__` (when
     indexed); any other chunk is itself."""
@@ -116,7 +126,7 @@ def trace_calls(
     truncated = False
     # one definition in one version of its package, indexed by two sources (the wheel and
     # the sdist), is one node: the copy found later rides along in its `also_in`
-    copies: dict[tuple[str, str | None, int], tuple[CallNode, str]] = {}
+    copies: dict[tuple[str, str, str, int], tuple[CallNode, str]] = {}
     while queue:
         current, level, via = queue.popleft()
         if direction == "callees":
@@ -135,9 +145,10 @@ def trace_calls(
                 truncated = True
                 break
             seen.add(target.id)
-            key = (target.symbol or target.path, target.version, level)
-            kept = copies.get(key) if target.symbol else None
+            key = _copy_key(target, level)
+            kept = copies.get(key) if key is not None else None
             if kept is not None and kept[1] != target.source:  # one source's two are two
+                sources.add(target.source)  # its notes hold for the node that stands for it
                 if len(kept[0].also_in) < MAX_COPIES:
                     kept[0].also_in.append(
                         CallCopy(source=target.source, version=target.version, id=target.id)
@@ -158,7 +169,8 @@ def trace_calls(
                 nested=edge.nested,
                 call_line=edge.line,
             )
-            copies.setdefault(key, (node, target.source))
+            if key is not None:
+                copies.setdefault(key, (node, target.source))
             nodes.append(node)
             if level < depth:
                 traced = _traced_as(hub, target, direction)

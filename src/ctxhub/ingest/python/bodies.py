@@ -1,7 +1,8 @@
 """The call-graph facts of every function in one file, with what the file says about the
-classes its receivers hold: each class's attributes (`attributes.py`) and each function's
-locals and parameters (`local_types.py`), read with what the package's other modules
-state (`package_types.py`), when the caller knows it."""
+classes its receivers hold: each class's attributes (`attributes.py`), each function's
+locals and parameters (`local_types.py`) and the module-level instances its names read,
+the module's own or imported (`module_instances.py`), read with what the package's other
+modules state (`package_types.py`), when the caller knows it."""
 
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ def function_facts(
         for d in defs
         if isinstance(d.node, ast.ClassDef)
     }
+    instances = _module_instances(ctx, module, types)
     facts: dict[int, BodyFacts] = {}
     for d, node in funcs:
         receiver = self_parameter(node) if d.in_class else None
@@ -57,6 +59,7 @@ def function_facts(
             module_returns,
             types,
             f"{module}.{owner}" if owner else None,
+            instances,
         )
         found = local_types(node, receiver, scope)
         facts[id(d)] = analyze_body(
@@ -65,7 +68,25 @@ def function_facts(
             [receiver] if receiver else [],
             own_name=d.name if d.in_class else None,
             attr_types=attrs.get(owner or "") if owner else None,
-            local_instances=found.instances,
+            receiver_types=found.receivers,
             local_methods=found.methods,
         )
     return facts
+
+
+def _module_instances(ctx: ScopeContext, module: str, types: PackageTypes | None) -> dict[str, str]:
+    """Module-level name -> the class of the instance it holds: the module's own
+    instances, and those it imports from the package's other modules."""
+    if types is None:
+        return {}
+    out: dict[str, str] = {}
+    for name in ctx.module_names:
+        if cls := types.instance(f"{module}.{name}"):
+            out[name] = cls
+    imports = ctx.imports
+    for name, target in imports.bindings.items():
+        if name in imports.modules or name in ctx.module_names:
+            continue  # a module; or a name the module also binds itself (not known then)
+        if cls := types.instance(target):
+            out[name] = cls
+    return out

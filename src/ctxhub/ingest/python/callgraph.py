@@ -9,12 +9,13 @@ Calls are kept when their target is knowable from the text: `self.x()` / `cls.x(
 `Cls.x()` through a class-like (capitalised) name bound in the module, and
 `self.attr.x()` when the class states the attribute's type (`attributes.py`: assigned a
 constructor call, annotated, or assigned an annotated `__init__` parameter, or a
-property's annotated return). The last is recorded resolved, `pkg.mod.Client.x`; so is
-`local.x()` when the function states the local's class (`local_types.py`: an annotated
-parameter or local, a constructor call, an annotated return), and `alias()` for a local
-bound to a resolved method (`creator = self.workers._new_worker`). Calls on other
-receivers (`self.other.send()`, `logger.info()`) name objects whose type is unknown here,
-so they are left out rather than guessed.
+property's annotated return). The last is recorded resolved, `pkg.mod.Client.x`; so are
+`local.x()` when the function states the local's class where the call is made and
+`instance.x()` through a module-level instance (`local_types.py`), and `alias()` for a
+local bound to a resolved method (`creator = self.workers._new_worker`). A typed local of
+no class known at the call keeps the call as written (`locale.describe`, via "locale"):
+unresolved, never dropped. Calls on other receivers (`self.other.send()`,
+`logger.info()`) name objects whose type the code never states: left out, not guessed.
 
 `super().x()` is a call of `x`, the method's own name included: an override that
 extends `push_frame` is a caller of the base's `push_frame`. Each call with a receiver
@@ -269,14 +270,16 @@ def analyze_body(
     self_names: Iterable[str] = (),
     own_name: str | None = None,
     attr_types: Mapping[str, str] | None = None,
-    local_instances: Mapping[str, str] | None = None,
+    receiver_types: Mapping[int, str] | None = None,
     local_methods: Mapping[str, Sequence[tuple[str, str]]] | None = None,
 ) -> BodyFacts:
     """Calls, yields and framework-internal imports of one function's own body.
 
     `attr_types` maps the class's attributes to their qualified classes, where known
-    (`attributes.attribute_types`); `local_instances` the function's locals and
-    parameters, and `local_methods` its aliases of bound methods (`local_types.py`).
+    (`attributes.attribute_types`); `receiver_types` the class of the receiver of each
+    `name.attr` node whose name is a typed local or parameter or a module-level instance
+    ("" for a local of no class known there), and `local_methods` the function's aliases
+    of bound methods (`local_types.py`).
     `super().<own_name>()` (an override extending the method it overrides) is a call
     like any other, and also flags `extends_super`.
     """
@@ -297,7 +300,7 @@ def analyze_body(
             local_defs.add(node.name)
     known = ctx.module_names | table.bindings.keys() | local_defs
     call_target = _CallTarget(
-        receivers, table, known, attr_types or {}, local_instances or {}, local_methods or {}
+        receivers, table, known, attr_types or {}, receiver_types or {}, local_methods or {}
     )
 
     calls: list[tuple[tuple[int, int], str]] = []
@@ -351,7 +354,7 @@ class _CallTarget:
     table: ImportTable
     known: frozenset[str] | set[str]
     attr_types: Mapping[str, str]
-    local_instances: Mapping[str, str]
+    receiver_types: Mapping[int, str]
     local_methods: Mapping[str, Sequence[tuple[str, str]]]
 
     def of(self, func: ast.expr) -> list[tuple[str, str, str | None]]:
@@ -379,10 +382,11 @@ class _CallTarget:
             if cls is None:
                 return []  # an attribute of unknown type: not guessed
             return [(func.attr, f"{cls}.{func.attr}", f"{root}.{chain[1]}")]
-        if root in self.local_instances:
-            if len(chain) != 2:
-                return []
-            return [(func.attr, f"{self.local_instances[root]}.{func.attr}", root)]
+        cls = self.receiver_types.get(id(func))
+        if cls is not None:
+            # a local the function types but not here (rebound to something unknown):
+            # the call as written, on its receiver, resolving to nothing (`unresolved`)
+            return [(func.attr, f"{cls}.{func.attr}" if cls else written, root)]
         if root in self.table.modules:
             return [(func.attr, written, None)]
         if root in self.known and all(class_like(p) for p in chain[:-1]):

@@ -21,15 +21,24 @@ self.workers._new_worker` (an attribute of known class, `attributes.py`), `creat
 is a call of `WorkerManager._new_worker`; `step = self._step` makes `step()` a call of
 `self._step`, and `bound = worker.cancel` one of `Worker.cancel` for a typed local.
 
-Conservative, as for attributes: annotations decide when there are any; otherwise every
-assignment must name the same class (`None` says nothing), and a parameter typed by the
-method it overrides counts as one more assignment (`broker = Other()` in the body makes
-it unknown). A name also bound another way
-(a `for` or `with` target, an unannotated parameter, an import, a nested def, `global`,
-augmented assignment, `:=`, a star target) is unknown. An alias records each method it
-is assigned (a branch that wraps the method in something unknown does not make the other
-branch's direct binding any less a call). Classes resolve through the module's imports
-or are names the module binds; anything else is unknown, never guessed.
+The class follows the function's flow (`local_flow.py`): each call is typed by the
+bindings that can reach it. A parameter starts as its annotation says, or as the method
+it overrides annotates it, and an assignment in the body rebinds it
+(`locale = locales.get_locale(locale)` makes the later `locale.describe()` a call of
+`Locale.describe`, whatever `locale: str` said). A local's own annotation
+(`s: Screen = ...`) holds for every assignment to it. Where paths meet, every path must
+name the same class (`None` says nothing); a name also bound another way on the way (a
+`for` or `with` target, augmented assignment, `:=`, a star target, a nested def) is
+unknown from there on. A local some binding gives a class but that holds none known at
+a call is recorded unresolved there (`callgraph.py`); one no binding gives a class (an
+unannotated parameter never assigned) is left out, as is a name the function imports
+or declares `global`/`nonlocal`. A name the function does not bind reads the module's
+instance of that name, if any (`module_instances.py`).
+
+An alias records each method it is assigned (a branch that wraps the method in
+something unknown does not make the other branch's direct binding any less a call).
+Classes resolve through the module's imports or are names the module binds; anything
+else is unknown, never guessed.
 """
 
 from __future__ import annotations
@@ -40,8 +49,9 @@ from dataclasses import dataclass, field
 
 from ctxhub.core.calls import VIA_SELF
 from ctxhub.ingest.python.callgraph import NESTED_SCOPES, dotted_chain, own_nodes
-from ctxhub.ingest.python.class_names import ClassNames, with_local_imports
+from ctxhub.ingest.python.class_names import UNKNOWN, ClassNames, with_local_imports
 from ctxhub.ingest.python.definitions import FuncNode
+from ctxhub.ingest.python.local_flow import LocalFlow
 from ctxhub.ingest.python.package_types import PackageTypes
 from ctxhub.ingest.python.returns import Returned
 from ctxhub.ingest.python.values import ValueScope, parameter_types
@@ -51,8 +61,10 @@ from ctxhub.ingest.python.values import ValueScope, parameter_types
 class LocalTypes:
     """What a function's locals hold, where known."""
 
-    #: local or parameter -> qualified class
-    instances: dict[str, str] = field(default_factory=dict)
+    #: id(`name.attr` node) -> the class `name` holds there ("" unknown: a local the
+    #: function gives a class, of no class known at that place), for the function's
+    #: typed locals and parameters and the module-level instances it reads
+    receivers: dict[int, str] = field(default_factory=dict)
     #: local -> the bound methods assigned to it: (call as recorded, receiver)
     methods: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
@@ -61,8 +73,9 @@ class LocalTypes:
 class FunctionScope:
     """What a function's locals can be typed from: the class's attributes and its
     methods' returns (a method), the module's functions' returns, the package's first
-    pass under the module's own facts (`package_types.py`), and the qualified class a
-    method belongs to (whose bases' signatures its unannotated parameters take)."""
+    pass under the module's own facts (`package_types.py`), the qualified class a
+    method belongs to (whose bases' signatures its unannotated parameters take), and
+    the module-level instances the module's names hold (`module_instances.py`)."""
 
     classes: ClassNames
     attr_types: Mapping[str, str]
@@ -70,38 +83,91 @@ class FunctionScope:
     module_returns: Mapping[str, Returned]
     types: PackageTypes | None = None
     owner: str | None = None
+    module_instances: Mapping[str, str] = field(default_factory=dict)
 
 
 def local_types(fn: FuncNode, receiver: str | None, scope: FunctionScope) -> LocalTypes:
-    """The classes of `fn`'s locals and parameters, and its aliases of bound methods
-    (see the module docstring). `receiver` is a method's `self`/`cls` parameter."""
+    """The classes of `fn`'s locals and parameters where it reads them, and its aliases
+    of bound methods (see the module docstring). `receiver` is a method's `self`/`cls`
+    parameter."""
     nodes = list(own_nodes(fn.body))
     classes = with_local_imports(scope.classes, nodes)
     params = parameter_types(fn, receiver, classes, scope.owner, scope.types)
-    typer = _Typer(scope, classes, receiver, params)
-    declared: dict[str, set[str]] = {}
-    assigned: dict[str, list[_Value]] = {}
-    # a parameter typed by the method it overrides: one more value, not an annotation
-    inherited: dict[str, str] = {}
-    poisoned: set[str] = set()
-    annotated = classes.parameters(fn.args, receiver)
-    for name, cls in params.items():
-        if cls and annotated.get(name) is not None:
-            declared.setdefault(name, set()).add(cls)
-        elif cls:
-            inherited[name] = cls
-        else:
-            poisoned.add(name)
     args = fn.args
-    poisoned.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    handled: set[int] = set()  # Name targets read here, not poisoned below
+    parameters = _parameter_names(args)
+    bound = set(parameters)
+    declared_global: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        bound.update(_other_bindings(node))
+        if isinstance(node, ast.Global):
+            declared_global.update(node.names)
+    # not typed here: names of an enclosing scope; names the function imports (a module
+    # or a definition on some path: the import table places them, callgraph.py); and
+    # receivers by name, the call graph's own
+    untyped = {
+        n
+        for node in nodes
+        if isinstance(node, ast.Global | ast.Nonlocal | ast.Import | ast.ImportFrom)
+        for n in _other_bindings(node)
+    }
+    by_name = {receiver, "self", "cls"}
+    local_names = frozenset(bound - untyped - by_name)
+    # a module-level instance, where the function binds no name of its own over it
+    reads = {
+        n: c
+        for n, c in scope.module_instances.items()
+        if n not in bound - declared_global and n not in by_name
+    }
+    typer = _Typer(scope, classes, receiver, reads)
+    declared: dict[str, set[str]] = {}
     for node in nodes:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            declared.setdefault(node.target.id, set()).add(
-                typer.classes.annotation(node.annotation)
-            )
-            handled.add(id(node.target))
-        elif isinstance(node, ast.Assign):
+            declared.setdefault(node.target.id, set()).add(classes.annotation(node.annotation))
+    flow = LocalFlow(
+        local_names,
+        typer.value,
+        {n: next(iter(c)) for n, c in declared.items() if len(c) == 1 and UNKNOWN not in c},
+    )
+    entry: dict[str, str | None] = {n: c for n, c in params.items() if n in local_names}
+    entry.update({a.arg: UNKNOWN for a in (args.vararg, args.kwarg) if a is not None})
+    flow.run(fn.body, entry)
+    out = LocalTypes()
+    for node in nodes:
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            continue
+        name = node.value.id
+        if name in local_names:
+            cls = flow.class_at(id(node))
+            if cls is not None:
+                out.receivers[id(node)] = cls
+        elif name in reads:
+            out.receivers[id(node)] = reads[name]
+    out.methods = _aliases(nodes, parameters, declared, receiver, typer, out.receivers)
+    return out
+
+
+def _parameter_names(args: ast.arguments) -> list[str]:
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return [a.arg for a in every if a is not None]
+
+
+def _aliases(
+    nodes: list[ast.AST],
+    parameters: list[str],
+    declared: Mapping[str, set[str]],
+    receiver: str | None,
+    typer: _Typer,
+    receivers: Mapping[int, str],
+) -> dict[str, list[tuple[str, str]]]:
+    """Local -> the bound methods assigned to it, for locals bound no other way (a
+    parameter holds what the caller passed too: never only the methods assigned to it)."""
+    assigned: dict[str, list[_Value]] = {}
+    poisoned: set[str] = set(parameters) | ({"self", "cls"} - {receiver})
+    handled: set[int] = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign):
             for target in node.targets:
                 handled.update(_assignments(target, node.value, assigned))
         poisoned.update(_other_bindings(node))
@@ -109,22 +175,13 @@ def local_types(fn: FuncNode, receiver: str | None, scope: FunctionScope) -> Loc
         stored = isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
         if stored and id(node) not in handled and isinstance(node, ast.Name):
             poisoned.add(node.id)
-    out = LocalTypes()
-    poisoned.update({"self", "cls"} - {receiver})  # receivers by name (callgraph.py)
-    names = (declared.keys() | assigned.keys() | inherited.keys()) - poisoned - {receiver}
-    for name in names:
-        cls = typer.instance(declared.get(name), assigned.get(name, []), inherited.get(name))
-        if cls:
-            out.instances[name] = cls
-    # a parameter holds what the caller passed too: never only the methods assigned to it
-    for name in assigned.keys() - poisoned - {receiver} - declared.keys() - inherited.keys():
+    out: dict[str, list[tuple[str, str]]] = {}
+    for name in assigned.keys() - poisoned - {receiver} - declared.keys():
         bound = [
-            b
-            for v in assigned[name]
-            if v.index is None and (b := typer.bound(v.node, out.instances))
+            b for v in assigned[name] if v.index is None and (b := typer.bound(v.node, receivers))
         ]
         if bound:
-            out.methods[name] = list(dict.fromkeys(bound))
+            out[name] = list(dict.fromkeys(bound))
     return out
 
 
@@ -176,30 +233,30 @@ class _Typer:
         scope: FunctionScope,
         classes: ClassNames,
         receiver: str | None,
-        params: Mapping[str, str | None],
+        outer: Mapping[str, str],
     ) -> None:
         self.scope = scope
         self.classes = classes
         self.receiver = receiver
-        self.values = ValueScope(
-            classes, receiver, scope.own_returns, scope.module_returns, scope.types, params
-        )
+        #: the module-level instances the function's names read (not its locals)
+        self.outer = outer
 
-    def instance(
-        self, declared: set[str] | None, values: list[_Value], inherited: str | None = None
+    def value(
+        self, node: ast.expr, index: int | None, arity: int, state: Mapping[str, str | None]
     ) -> str | None:
-        """The one class the annotations (if any), else every assignment and the class
-        an overridden method gives the parameter (`inherited`), name."""
-        if declared:
-            types = declared
-        else:
-            found = [self.values.value(v.node, v.index, v.arity) for v in values]
-            types = {t for t in [*found, inherited] if t is not None}
-        if len(types) == 1 and "" not in types:
-            return next(iter(types))
-        return None
+        """The class `node` evaluates to where the locals hold what `state` says."""
+        scope = self.scope
+        values = ValueScope(
+            self.classes,
+            self.receiver,
+            scope.own_returns,
+            scope.module_returns,
+            scope.types,
+            {**self.outer, **state},
+        )
+        return values.value(node, index, arity)
 
-    def bound(self, node: ast.expr, instances: Mapping[str, str]) -> tuple[str, str] | None:
+    def bound(self, node: ast.expr, receivers: Mapping[int, str]) -> tuple[str, str] | None:
         """A bound method as a value: (call as recorded, receiver), or None."""
         if not isinstance(node, ast.Attribute):
             return None
@@ -211,6 +268,5 @@ class _Typer:
         if len(chain) == 3 and chain[0] == self.receiver:
             cls = self.scope.attr_types.get(chain[1])
             return (f"{cls}.{chain[2]}", f"{chain[0]}.{chain[1]}") if cls else None
-        if len(chain) == 2 and chain[0] in instances:
-            return f"{instances[chain[0]]}.{chain[1]}", chain[0]
-        return None
+        cls = receivers.get(id(node)) if len(chain) == 2 else None
+        return (f"{cls}.{chain[1]}", chain[0]) if cls else None

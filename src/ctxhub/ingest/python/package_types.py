@@ -17,7 +17,10 @@ Recorded per module, qualified as the module binds the names:
 - `classes`: each module-level class's bases and, per method, its parameters'
   annotated classes ("" for an unannotated or unknown one);
 - `imported`: what each module imports under each name, so that a name re-exported by
-  a package (`from pkg import get_broker`) leads to its definition.
+  a package (`from pkg import get_broker`) leads to its definition;
+- `instances`: the class each module-level instance holds (`module_instances.py`:
+  `pkg.api._factory` -> `pkg.factory.ArrowFactory`), for calls made through it in that
+  module or in one that imports it.
 
 Nothing is guessed: a name that leads nowhere in the table is unknown, and so is an
 inherited parameter when a base on the way cannot be read (it might define the method).
@@ -41,6 +44,7 @@ from ctxhub.ingest.python.callgraph import (
 )
 from ctxhub.ingest.python.class_names import ClassNames
 from ctxhub.ingest.python.definitions import FuncNode, self_parameter
+from ctxhub.ingest.python.module_instances import module_instances
 from ctxhub.ingest.python.returns import Returned, return_types
 from ctxhub.ingest.python.source import decode_source, parse_source
 from ctxhub.ingest.python.type_fingerprints import TypeFingerprints, imported_modules
@@ -70,13 +74,16 @@ class PackageTypes:
     returns: dict[str, Returned] = field(default_factory=dict)
     classes: dict[str, ClassSignatures] = field(default_factory=dict)
     imported: dict[str, str] = field(default_factory=dict)
+    instances: dict[str, str] = field(default_factory=dict)
     under: PackageTypes | None = None
     #: which modules' facts each module can reach (filled by `scan_types`)
     fingerprints: TypeFingerprints = field(default_factory=TypeFingerprints)
 
     def over(self, package: PackageTypes | None) -> PackageTypes:
         """These facts first, then `package`'s (one module's own, over its package's)."""
-        return PackageTypes(self.returns, self.classes, self.imported, package)
+        return PackageTypes(
+            self.returns, self.classes, self.imported, self.instances, under=package
+        )
 
     def _layers(self) -> Iterator[PackageTypes]:
         layer: PackageTypes | None = self
@@ -84,15 +91,25 @@ class PackageTypes:
             yield layer
             layer = layer.under
 
-    def _find(self, dotted: str, table: Callable[[PackageTypes], Mapping[str, object]]) -> str:
-        """`dotted`, or what it names through re-exports, as a key of `table`; ""."""
+    def _find(
+        self,
+        dotted: str,
+        table: Callable[[PackageTypes], Mapping[str, object]],
+        asked: frozenset[str] = frozenset(),
+    ) -> str:
+        """`dotted`, or what it names through re-exports, as a key of `table`; "".
+        `asked`: the names whose lookup led here (a module that re-exports its own name,
+        `pkg.__version__`, leads back to itself: unknown, not endless)."""
+        if dotted in asked:
+            return ""
+        asked = asked | {dotted}
         name = dotted
         for _ in range(_MAX_HOPS + 1):
             if any(name in table(layer) for layer in self._layers()):
                 return name
             module, _, attr = name.rpartition(".")
             # `pkg.get_broker` re-exported, or `pkg.Broker.create` of a re-exported class
-            target = self._imported(name) or self._through_class(module, attr)
+            target = self._imported(name) or self._through_class(module, attr, asked)
             if not target:
                 return ""
             name = target
@@ -103,10 +120,10 @@ class PackageTypes:
             (layer.imported[name] for layer in self._layers() if name in layer.imported), ""
         )
 
-    def _through_class(self, owner: str, attr: str) -> str:
+    def _through_class(self, owner: str, attr: str, asked: frozenset[str]) -> str:
         if not owner or not attr:
             return ""
-        cls = self._find(owner, lambda layer: layer.classes)
+        cls = self._find(owner, lambda layer: layer.classes, asked)
         return f"{cls}.{attr}" if cls and cls != owner else ""
 
     def returned(self, dotted: str) -> Returned | None:
@@ -114,6 +131,13 @@ class PackageTypes:
         name = self._find(dotted, lambda layer: layer.returns)
         return next(
             (layer.returns[name] for layer in self._layers() if name in layer.returns), None
+        )
+
+    def instance(self, dotted: str) -> str:
+        """The class the module-level name `dotted` (through re-exports) holds, or ""."""
+        name = self._find(dotted, lambda layer: layer.instances)
+        return next(
+            (layer.instances[name] for layer in self._layers() if name in layer.instances), ""
         )
 
     def signatures(self, dotted: str) -> tuple[str, ClassSignatures] | None:
@@ -181,6 +205,7 @@ class PackageTypes:
                 for k, v in self.classes.items()
             },
             "imported": self.imported,
+            "instances": self.instances,
         }
         return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
 
@@ -195,7 +220,8 @@ def module_types(
     out = PackageTypes()
     statements = list(scope_statements(tree.body))
     funcs = [s for s in statements if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)]
-    for name, ret in return_types(funcs, classes).items():
+    module_returns = return_types(funcs, classes)
+    for name, ret in module_returns.items():
         out.returns[f"{module}.{name}"] = ret
     for stmt in statements:
         if not isinstance(stmt, ast.ClassDef):
@@ -211,6 +237,9 @@ def module_types(
     for bound, target in imports.bindings.items():
         if bound not in imports.modules:
             out.imported[f"{module}.{bound}"] = target
+    # typed by the module's own facts: a factory another module defines is not followed
+    for name, cls in module_instances(tree, classes, module_returns, out).items():
+        out.instances[f"{module}.{name}"] = cls
     return out
 
 
@@ -255,4 +284,5 @@ def scan_types(
         out.returns.update(found.returns)
         out.classes.update(found.classes)
         out.imported.update(found.imported)
+        out.instances.update(found.instances)
     return out

@@ -23,12 +23,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ctxhub.ingest.python.callgraph import dotted_chain
 from ctxhub.ingest.python.class_names import UNKNOWN, ClassNames
 from ctxhub.ingest.python.definitions import FuncNode
-from ctxhub.ingest.python.package_types import PackageTypes
 from ctxhub.ingest.python.returns import Returned
+
+if TYPE_CHECKING:
+    # the package pass types module-level values with this module (module_instances.py)
+    from ctxhub.ingest.python.package_types import PackageTypes
 
 #: A parameter's entry when it is None-ish (see the module docstring).
 NONE_ISH = None
