@@ -16,7 +16,8 @@ from ctxhub.session import HubSession
 from ctxhub.tools import hub_status as hub_status_module
 from ctxhub.tools.deprecation_tools import check_deprecation
 from ctxhub.tools.releases import release
-from ctxhub.tools.render import call_trace, deprecation_report
+from ctxhub.tools.render import call_trace
+from ctxhub.tools.render_deprecation import deprecation_report
 from ctxhub.tools.trace_tools import trace_calls
 from tests.unit.package_hub import trees_hub
 

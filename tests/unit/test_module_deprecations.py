@@ -16,7 +16,7 @@ from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.tools.deprecation_tools import check_deprecation
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 
 OLD_INIT = """\
 import warnings

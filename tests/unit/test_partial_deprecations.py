@@ -18,7 +18,7 @@ from ctxhub.ingest.python.deprecation_subjects import note_parameter
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.tools import deprecation_tools
 from ctxhub.tools.deprecation_records import superseded_in
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 
 MAKE = b'''\
 import warnings
