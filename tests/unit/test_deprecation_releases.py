@@ -209,3 +209,26 @@ def test_a_removal_is_noted_against_one_release_however_it_is_asked(hub_at: HubA
         bare.not_installed == "not in the installed acme 1.0: no indexed source defines gone_helper"
     )
     assert qualified.not_installed is not None and "installed acme 1.0" in qualified.not_installed
+
+
+@pytest.mark.parametrize(("version", "current"), [("1.0", False), ("1.6", True)])
+def test_a_bare_parameter_name_holds_for_the_running_release(
+    hub_at: HubAt, version: str, current: bool
+) -> None:
+    # `timeout` names no symbol: where it is a deprecated parameter is split as a
+    # symbol's records are, by the release the changelog states
+    with hub_at(version) as hub:
+        report = check_deprecation(hub, "timeout")
+    owners = [d.symbol for d in report.parameter_of]
+    later = [d.symbol for d in report.parameter_of_newer]
+    assert (owners, later) == (
+        (["acme.client.Client.fetch"], []) if current else ([], ["acme.client.Client.fetch"])
+    )
+    text = deprecation_report(report)
+    assert ("as a parameter: `timeout` is deprecated where passed to" in text) is current
+    if not current:
+        assert (
+            "as a parameter, later: `timeout` is deprecated where passed to"
+            " acme.client.Client.fetch (1.5.0), newer than the installed acme 1.0: not in effect"
+            " in your version"
+        ) in text

@@ -14,7 +14,12 @@ from ctxhub.tools.deprecation_checks import CHECKED
 from ctxhub.tools.deprecation_docs import docs_deprecations, docs_records, docs_report
 from ctxhub.tools.deprecation_names import is_undeprecation, names_it
 from ctxhub.tools.deprecation_records import grouped, other_names, removed_in, withdrawn
-from ctxhub.tools.deprecation_versions import absent_note, running_version, split_newer
+from ctxhub.tools.deprecation_versions import (
+    absent_note,
+    running_version,
+    split_newer,
+    split_owners_newer,
+)
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.installed_gaps import missing_from_installed
 from ctxhub.tools.nearest import nearest_names
@@ -57,9 +62,22 @@ def _as_parameter(
     if not records:
         return report
     ranks = installed_ranks(hub.store, {d.source for d in records})
-    of = grouped(records, ranks)[:10]
+    # each owner's release decides, as it does for the owner's own answer
+    of, later, running = split_owners_newer(
+        hub.store,
+        grouped(records, ranks)[:10],
+        lambda owner: _definitions(hub, owner, source)[0],
+        source,
+    )
     cited = [*report.parameters, *report.entries, *report.undeprecated, *report.newer, *of]
-    return report.model_copy(update={"parameter_of": of, "source_versions": _versions(hub, cited)})
+    update: dict[str, object] = {
+        "parameter_of": of,
+        "parameter_of_newer": later,
+        "source_versions": _versions(hub, [*cited, *later]),
+    }
+    if report.running is None and later:
+        update["running"] = running  # the release those records are newer than
+    return report.model_copy(update=update)
 
 
 def _other_case(name: str, asked: str) -> bool:

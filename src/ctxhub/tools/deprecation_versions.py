@@ -11,7 +11,7 @@ then every record counts, whatever release it states.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ctxhub.core.knowledge import Chunk, Deprecation
 from ctxhub.core.outputs import RunningVersion
@@ -122,6 +122,30 @@ def _newer(
         return False
     theirs = release(versions.get(record.source))
     return theirs is not None and theirs > now
+
+
+def split_owners_newer(
+    store: HubStore,
+    records: list[Deprecation],
+    definitions: Callable[[str], Sequence[Chunk]],
+    source: str | None = None,
+) -> tuple[list[Deprecation], list[Deprecation], RunningVersion | None]:
+    """Records about several owners (where a bare parameter name is deprecated), each
+    split as its owner's own answer splits it: by the release its package runs
+    (`definitions(owner)`: what defines the owner). Returns (current, newer, the one
+    release they all hold for, else None)."""
+    versions = {s.name: s.version for s in store.sources()}
+    current: list[Deprecation] = []
+    newer: list[Deprecation] = []
+    runs: dict[str, RunningVersion | None] = {}
+    for record in records:
+        defined = definitions(record.symbol)
+        running = running_version(store, record.symbol, defined, [record], source)
+        runs[running.source if running is not None else ""] = running
+        now, later = split_newer([record], running, {c.source for c in defined}, versions)
+        current += now
+        newer += later
+    return current, newer, next(iter(runs.values())) if len(runs) == 1 else None
 
 
 def absent_note(
