@@ -226,7 +226,7 @@ def _finished(
     sources' "refresh due" notes."""
     cited = [*report.entries, *report.parameters, *undone, *report.newer]
     if not defined and report.not_installed is None and (report.deprecated or report.newer):
-        report.not_installed = absent_note(report.symbol, running, cited)
+        report.not_installed = absent_note(report.symbol, running, cited, report.entries)
     sources = {c.source for c in defined} | {s for d in cited for s in (d.source, *d.also_in)}
     sources |= {running.source} if running is not None else set()  # the release answered for
     return report.model_copy(

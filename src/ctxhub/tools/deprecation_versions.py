@@ -149,12 +149,31 @@ def split_owners_newer(
 
 
 def absent_note(
-    symbol: str, running: RunningVersion | None, records: Sequence[Deprecation]
+    symbol: str,
+    running: RunningVersion | None,
+    records: Sequence[Deprecation],
+    stated: Sequence[Deprecation] = (),
 ) -> str | None:
-    """For a name no indexed source defines: that the running release lacks it; None
-    when that release's own code names it (a name a module provides on access)."""
-    if running is None:
-        return f"no indexed source defines {symbol}: only a record names it"
-    if any(d.origin not in STATED and running.source in (d.source, *d.also_in) for d in records):
+    """For a name no indexed source defines: what is known of it, the removal a record
+    states (`stated`: the records in effect) and that the running release (else any
+    indexed source) does not define it; None when that release's own code names it (a
+    name a module provides on access)."""
+    if running is not None and any(
+        d.origin not in STATED and running.source in (d.source, *d.also_in) for d in records
+    ):
         return None
-    return f"not in the {label(running)}: no indexed source defines {symbol}"
+    where = f"the {label(running)}" if running is not None else "any indexed source"
+    removal = next((d for d in stated if removed_in(d)[0] and not d.partial), None)
+    if removal is not None:
+        version = removed_in(removal)[1]
+        when = f" in {version}" if version else ""
+        return f"removed{when} per {_told_by(removal)}; not defined in {where}"
+    told = list(dict.fromkeys(_told_by(d) for d in records)) or ["a record"]
+    return f"not defined in {where}: only {' and '.join(told)} names {symbol}"
+
+
+def _told_by(record: Deprecation) -> str:
+    """Where a record comes from, as a note words it."""
+    return {"changelog": "the changelog", "docs": "the docs"}.get(
+        record.origin, f"a {record.origin} record"
+    )
