@@ -212,7 +212,9 @@ class DeprecationFinder:
                 if last == cls_name or itself or always or f"{self.module}.{cls}" in self.thin:
                     symbol, whole = f"{self.module}.{cls}", True
             else:
-                whole = last == d.name or itself
+                # a parameterless helper's fixed words, on every call: the def is deprecated
+                every_call = not conditional and self.view.fixed_helper(call)
+                whole = last == d.name or itself or every_call
             if d is not None and subject == self.module:
                 # a def's warning that says its own module is deprecated ("`pkg.old` is
                 # deprecated, use `pkg.new`") tells of the module too

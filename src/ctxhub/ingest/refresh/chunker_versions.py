@@ -7,7 +7,7 @@ from __future__ import annotations
 #: re-reads those units (embeddings of unchanged texts come from the cache). Bump a
 #: kind's number whenever its chunks change for unchanged files.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 43,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 44,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -64,7 +64,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # its class, a `**kwargs` option (`'old' in options`) is the parameter; 42: "The
     # entire `x` module is deprecated", "use the primitives from `y`", a module
     # `__getattr__` serving a local table's keys, a def's warning naming its module;
-    # 43: a parameter that marks something deprecated (`deprecated: bool`) is no record
+    # 43: a parameter that marks something deprecated (`deprecated: bool`) is no record;
+    # 44: a parameterless helper's fixed warning (`_deprecated()`) at each call site
     "docs": 21,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
