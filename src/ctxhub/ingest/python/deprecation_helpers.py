@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ctxhub.core.errors import SkipFile
 from ctxhub.ingest.python.callgraph import ImportTable, dotted_chain, own_nodes
 from ctxhub.ingest.python.deprecation_arguments import arguments_message
-from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES
+from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES, find_replacement
 from ctxhub.ingest.python.helper_scan import ScannedFunction, ScannedModule, qualify, scan_module
 from ctxhub.ingest.python.helper_warnings import (
     TEMPLATE_FIELD,
@@ -244,8 +244,10 @@ def scan_package(
         if found is not None:
             package = rel.endswith(("__init__.py", "__init__.pyi"))
             message, line, since = found
+            said = find_replacement(message)
+            instead = qualify(said.split("."), m.imports, m.module, m.names) if said else None
             result.deprecated_modules[m.module] = ModuleDeprecation(
-                m.module, message, rel, line, since, package
+                m.module, message, rel, line, since, package, instead
             )
     return result
 

@@ -29,7 +29,7 @@ from ctxhub.ingest.python.definitions import Definition, class_fields
 from ctxhub.ingest.python.deprecated_shims import deprecated_shim, is_thin_warning_subclass
 from ctxhub.ingest.python.deprecation_finder import DeprecationFinder
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, HelperView
-from ctxhub.ingest.python.deprecation_records import CodeDeprecations
+from ctxhub.ingest.python.deprecation_records import CodeDeprecations, merged
 from ctxhub.ingest.python.lazy_alias_tables import deprecated_keyword_tables
 from ctxhub.ingest.python.module_deprecations import (
     ModuleDeprecation,
@@ -145,7 +145,8 @@ def _inherit_module_deprecation(
         note = first.note or f"{module} is deprecated"
         since = next((r.since for r in own if r.since), None)
         path = first.path or finder.relpath
-        deprecation = ModuleDeprecation(module, note, path, first.line or 1, since, False)
+        instead = merged(own).replacement  # the module's, as its own answer gives it
+        deprecation = ModuleDeprecation(module, note, path, first.line or 1, since, False, instead)
     elif helpers is not None:
         deprecation = covering(module, helpers.deprecated_modules)
     if deprecation is None:
