@@ -67,7 +67,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 43: a parameter that marks something deprecated (`deprecated: bool`) is no record;
     # 44: a parameterless helper's fixed warning (`_deprecated()`) at each call site,
     # a deprecated module's replacement on each member that names none, the since of a
-    # `__getattr__` proxy's warning (comments, its docstring) on the names it serves
+    # `__getattr__` proxy's warning (comments, its docstring) on the names it serves, an
+    # `Annotated` Doc saying "will be removed in a future version" or a `deprecated(...)`
+    # marker in the annotation: parameter records (code-marked `deprecated=True`: none)
     "docs": 21,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
