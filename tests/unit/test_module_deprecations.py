@@ -184,6 +184,9 @@ KIT = {
     "kit/legacy/pool.py": "def acquire():\n    return 1\n\n\n"
     'def release():\n    """Give it back.\n\n    .. deprecated:: 1.1\n'
     '       Use :func:`kit.modern.give_back` instead.\n    """\n',
+    "kit/types.py": '"""Old name of `kit.typing`.\n\n.. deprecated:: 2.3\n"""\n\n'
+    'from kit.typing import Context\n\n__all__ = ["Context"]\n',
+    "kit/typing.py": "Context = dict\n",
     "kit/local.py": '"""Thread-local state.\n\n.. deprecated:: 2.0\n'
     '   Use :mod:`kit.context` instead.\n"""\n\n\n'
     'def wrap(x):\n    """Wrap x.\n\n    .. deprecated:: 2.2\n    """\n    return x\n\n\n'
@@ -214,3 +217,12 @@ def test_a_members_own_note_keeps_its_since_and_gains_the_modules_replacement() 
     wrap, bind = local["kit.local.wrap"], local["kit.local.bind"]
     assert (wrap.since, wrap.replacement, wrap.origin) == ("2.2", "kit.context", "docstring")
     assert (bind.since, bind.replacement, bind.origin) == ("2.0", "kit.context", "module")
+
+
+def test_a_name_a_deprecated_module_re_exports_is_dated_by_the_module() -> None:
+    context = _kit("kit/types.py")["kit.types.Context"]
+    assert (context.origin, context.replacement, context.since) == (
+        "alias",
+        "kit.typing.Context",
+        "2.3",
+    )

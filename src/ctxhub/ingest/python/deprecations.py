@@ -152,8 +152,10 @@ def _inherit_module_deprecation(
     if deprecation is None:
         return
     # what the module offers: its public top-level definitions and names (`connect =
-    # Connect`); a method is flagged with its module's chunks but gets no record
+    # Connect`) and the names recorded deprecated in it (a re-export's alias, dated by
+    # the module); a method is flagged with its module's chunks but gets no record
     top = {d.qualname for d in defs if "." not in d.qualname} | finder.ctx.module_names
+    top |= {s.rpartition(".")[2] for s in finder.full if s.rpartition(".")[0] == module}
     public = sorted(name for name in top if not name.startswith("_"))
     for record in member_records(finder.source, module, public, deprecation):
         finder.full.setdefault(record.symbol, []).append(record)
