@@ -13,7 +13,13 @@ from ctxhub.tools import resolve
 from ctxhub.tools.deprecation_checks import CHECKED
 from ctxhub.tools.deprecation_docs import docs_deprecations, docs_records, docs_report
 from ctxhub.tools.deprecation_names import is_undeprecation, names_it
-from ctxhub.tools.deprecation_records import grouped, other_names, removed_in, withdrawn
+from ctxhub.tools.deprecation_records import (
+    grouped,
+    module_usage_dating,
+    other_names,
+    removed_in,
+    withdrawn,
+)
 from ctxhub.tools.deprecation_versions import (
     absent_note,
     running_version,
@@ -183,6 +189,12 @@ def _answer(
     replacement = next((replacement_of(d) for d in entries if d.replacement), None)
     removals = [removed_in(d) for d in entries if removed_in(d)[0] and not d.partial]
     notices = [d for d in entries if not removed_in(d)[0]]
+    if notices and not any(d.since for d in notices):
+        # dated by its module's changelog entry about the same usage, cited with the rest
+        names = [symbol, *(c.symbol for c in defined[:1] if c.symbol)]
+        dating = module_usage_dating(hub.store, names, notices)
+        notices += [dating] if dating is not None else []
+        entries += [dating] if dating is not None else []
     final, itself_deprecated = _final_replacement(hub, replacement)
     # deprecated in the release that has it, and gone from the one the project runs
     held = {c.source: c.version for c in defined}

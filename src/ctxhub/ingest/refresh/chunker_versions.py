@@ -95,7 +95,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
-    "changelog": 11,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 12,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -114,4 +114,6 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `x` decorator/constant/exception ... has been removed"; 10: a sibling module's member under
     # a module's heading (`httputil.X` under `tornado.web`) is `tornado.httputil.X`;
     # 11: "The ``X`` method was removed" outside a Removed section, "The entire `x` module"
+    # 12: "Accessing ... on the *x* module is deprecated" a usage record of module x, a
+    # Markdown link's text read for the replacement ("use [`y`](url)")
 }
