@@ -66,8 +66,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `__getattr__` serving a local table's keys, a def's warning naming its module;
     # 43: a parameter that marks something deprecated (`deprecated: bool`) is no record;
     # 44: a parameterless helper's fixed warning (`_deprecated()`) at each call site,
-    # a deprecated module's replacement on each member that names none, the since of a
-    # `__getattr__` proxy's warning (comments, its docstring) on the names it serves, an
+    # a deprecated module's replacement (since) on each member (re-export) naming none, a
+    # `__getattr__` proxy's since (its warning's comments, docstring) on the names it serves, an
     # `Annotated` Doc saying "will be removed in a future version" or a `deprecated(...)`
     # marker in the annotation: parameter records (code-marked `deprecated=True`: none)
     "docs": 21,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
