@@ -22,7 +22,7 @@ from ctxhub.ingest.refresh.file_roles import is_text_changelog
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.tools.deprecation_names import is_removal
 from ctxhub.tools.deprecation_tools import check_deprecation
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 
 STREAMS = b'''\
 import warnings

@@ -15,7 +15,7 @@ from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
 from ctxhub.ingest.python.deprecation_subjects import deprecated_sentences
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.tools import deprecation_tools
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 
 APP = b'''\
 import warnings

@@ -18,7 +18,7 @@ from ctxhub.session import HubSession, set_embedder
 from ctxhub.sources.base import SourceSpec
 from ctxhub.store.sqlite.store import SQLiteStore
 from ctxhub.tools.deprecation_tools import check_deprecation
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 
 PACKAGE = {
     "acme/__init__.py": "",

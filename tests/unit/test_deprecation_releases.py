@@ -12,11 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.knowledge import Deprecation
+from ctxhub.core.outputs import RunningVersion
 from ctxhub.session import HubSession
 from ctxhub.tools import hub_status as hub_status_module
 from ctxhub.tools.deprecation_tools import check_deprecation
+from ctxhub.tools.deprecation_versions import absent_note
 from ctxhub.tools.releases import release
-from ctxhub.tools.render import call_trace, deprecation_report
+from ctxhub.tools.render import call_trace
+from ctxhub.tools.render_deprecation import deprecation_report
 from ctxhub.tools.trace_tools import trace_calls
 from tests.unit.package_hub import trees_hub
 
@@ -147,8 +151,9 @@ def test_a_removed_name_nothing_defines_is_not_found(hub_at: HubAt) -> None:
         kept = check_deprecation(hub, "acme.old_api")
     assert report.deprecated and report.removed and report.removed_in == "0.8.0"
     assert report.found is False and kept.found is True
+    # what is known: the release notes' removal, and that the installed release lacks it
     assert report.not_installed == (
-        "not in the installed acme 1.0: no indexed source defines acme.gone_helper"
+        "removed in 0.8.0 per the changelog; not defined in the installed acme 1.0"
     )
     text = deprecation_report(report)
     assert text.startswith("acme.gone_helper: REMOVED in 0.8.0 (deprecated since 0.5.0)")
@@ -204,7 +209,54 @@ def test_a_removal_is_noted_against_one_release_however_it_is_asked(hub_at: HubA
         bare = check_deprecation(hub, "gone_helper")
         qualified = check_deprecation(hub, "acme.gone_helper")
     assert bare.removed and qualified.removed
-    assert (
-        bare.not_installed == "not in the installed acme 1.0: no indexed source defines gone_helper"
+    assert bare.not_installed == (
+        "removed in 0.8.0 per the changelog; not defined in the installed acme 1.0"
     )
     assert qualified.not_installed is not None and "installed acme 1.0" in qualified.not_installed
+
+
+@pytest.mark.parametrize(("version", "current"), [("1.0", False), ("1.6", True)])
+def test_a_bare_parameter_name_holds_for_the_running_release(
+    hub_at: HubAt, version: str, current: bool
+) -> None:
+    # `timeout` names no symbol: where it is a deprecated parameter is split as a
+    # symbol's records are, by the release the changelog states
+    with hub_at(version) as hub:
+        report = check_deprecation(hub, "timeout")
+    owners = [d.symbol for d in report.parameter_of]
+    later = [d.symbol for d in report.parameter_of_newer]
+    assert (owners, later) == (
+        (["acme.client.Client.fetch"], []) if current else ([], ["acme.client.Client.fetch"])
+    )
+    text = deprecation_report(report)
+    assert ("as a parameter: `timeout` is deprecated where passed to" in text) is current
+    if not current:
+        assert (
+            "as a parameter, later: `timeout` is deprecated where passed to"
+            " acme.client.Client.fetch (1.5.0), newer than the installed acme 1.0: not in effect"
+            " in your version"
+        ) in text
+
+
+def test_a_name_nothing_defines_is_noted_with_what_the_records_say() -> None:
+    removal = Deprecation(
+        source="notes",
+        symbol="acme.Model.create_or_get",
+        since="2.9.0",
+        origin="changelog",
+        note="Removed: The ``Model.create_or_get()`` method was removed.",
+    )
+    notice = Deprecation(
+        source="notes", symbol="acme.old", origin="changelog", note="`acme.old` is deprecated."
+    )
+    running = RunningVersion(source="acme", package="acme", version="3.1", installed=False)
+    assert absent_note("create_or_get", running, [removal], [removal]) == (
+        "removed in 2.9.0 per the changelog; not defined in the indexed acme 3.1"
+    )
+    assert absent_note("create_or_get", None, [removal], [removal]) == (
+        "removed in 2.9.0 per the changelog; not defined in any indexed source"
+    )
+    # only deprecated: the record is all that names it
+    assert absent_note("acme.old", None, [notice], [notice]) == (
+        "not defined in any indexed source: only the changelog names acme.old"
+    )

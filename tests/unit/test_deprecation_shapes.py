@@ -12,7 +12,7 @@ import pytest
 from ctxhub.ingest.python.changelog import extract_changelog_deprecations
 from ctxhub.session import HubSession
 from ctxhub.tools.deprecation_tools import check_deprecation
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 from tests.unit.package_hub import package_hub
 
 FILES = {

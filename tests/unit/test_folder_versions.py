@@ -171,3 +171,80 @@ def test_a_folder_beside_the_docs_that_cannot_be_read_is_passed_over(
 
     monkeypatch.setattr(Path, "is_file", refused)
     assert project_version(root / "docs") == "1.3"
+
+
+@pytest.mark.parametrize("placeholder", ["0.0.0", "0.0.0.dev0", "0+unknown", "v0.0", "0.0.0+g1a2b"])
+def test_a_placeholder_version_is_no_version(tmp_path: Path, placeholder: str) -> None:
+    # a build backend's stand-in (setuptools-scm without a tag, a template's default)
+    # says nothing of the release: the next place that states one answers, else none
+    stated = write_tree(
+        tmp_path / "stated",
+        {
+            "pyproject.toml": f'[project]\nname = "acme"\nversion = "{placeholder}"\n',
+            "acme/__init__.py": "__version__ = '3.1.4'\n",
+            "docs/guide.md": PAGE,
+        },
+    )
+    assert project_version(stated / "docs") == "3.1.4"
+    only = write_tree(
+        tmp_path / "only",
+        {
+            "setup.cfg": f"[metadata]\nname = acme\nversion = {placeholder}\n",
+            "acme/__init__.py": f"__version__ = '{placeholder}'\n",
+            "docs/guide.md": PAGE,
+        },
+    )
+    assert project_version(only / "docs") is None
+
+
+SETUP_WITH_HELPERS = """\
+from setuptools import setup
+
+
+def python_requires(version="3.8"):
+    return f">={version}"
+
+
+VERSION = "4.0.2"
+
+setup(
+    name="acme",
+    python_requires=python_requires(version="3.9"),
+    install_requires=["other>=1.0"],
+    version=VERSION,
+)
+"""
+
+
+@pytest.mark.parametrize(
+    ("setup_py", "expected"),
+    [
+        # the first `version=` of the file is a helper's keyword: the setup() call's counts
+        (SETUP_WITH_HELPERS, "4.0.2"),
+        (
+            "import setuptools\n\nextras = dict(version='9.9.9')\n\n"
+            "setuptools.setup(name='acme', version='1.2.3')\n",
+            "1.2.3",
+        ),
+        # computed where it is passed: the package's own literal answers
+        (
+            "from setuptools import setup\nfrom helpers import pinned\n\n"
+            "DEPS = [pinned('dep', version='7.7')]\nsetup(name='acme', install_requires=DEPS)\n",
+            "2.0",
+        ),
+        # Python 2 (no parse): read from the setup( call on
+        (
+            "from distutils.core import setup\nopts = dict(version='0.1')\nprint 'building'\n"
+            "setup(name='acme', version='1.0.1')\n",
+            "1.0.1",
+        ),
+    ],
+)
+def test_a_setup_py_version_is_the_setup_calls_keyword(
+    tmp_path: Path, setup_py: str, expected: str
+) -> None:
+    root = write_tree(
+        tmp_path / "project",
+        {"setup.py": setup_py, "acme/__init__.py": "__version__ = '2.0'\n", "docs/guide.md": PAGE},
+    )
+    assert project_version(root / "docs") == expected

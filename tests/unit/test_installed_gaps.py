@@ -104,7 +104,7 @@ def test_a_deprecation_only_another_release_has_says_the_installed_one_lacks_it(
     hub: HubSession,
 ) -> None:
     from ctxhub.tools.deprecation_tools import check_deprecation
-    from ctxhub.tools.render import deprecation_report
+    from ctxhub.tools.render_deprecation import deprecation_report
 
     report = check_deprecation(hub, "ps.main.Settings.legacy_values")
     assert report.deprecated

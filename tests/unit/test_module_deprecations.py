@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from ctxhub.config import Settings
+from ctxhub.core.knowledge import Deprecation
 from ctxhub.embed.hashing import HashingEmbedder
 from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, scan_package
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.tools.deprecation_tools import check_deprecation
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 
 OLD_INIT = """\
 import warnings
@@ -169,3 +170,59 @@ def test_check_deprecation_names_the_deprecated_module(hub: HubSession) -> None:
     plan = check_deprecation(hub, "net.old.client.Dial")
     assert "net.old.client.Dial" in deprecation_report(plan)
     assert check_deprecation(hub, "net.optional.dumps").deprecated is False
+
+
+def test_a_member_inherits_the_modules_replacement_when_it_names_none() -> None:
+    shim = {r.symbol: r for r in _extract("net/shim.py", _helpers()).deprecations}
+    assert shim["net.shim.helper"].replacement == "net.client"
+
+
+KIT = {
+    "kit/__init__.py": "",
+    "kit/legacy/__init__.py": 'import warnings\n\nwarnings.warn("kit.legacy is deprecated,'
+    ' use kit.modern instead", DeprecationWarning)\n',
+    "kit/legacy/pool.py": "def acquire():\n    return 1\n\n\n"
+    'def release():\n    """Give it back.\n\n    .. deprecated:: 1.1\n'
+    '       Use :func:`kit.modern.give_back` instead.\n    """\n',
+    "kit/types.py": '"""Old name of `kit.typing`.\n\n.. deprecated:: 2.3\n"""\n\n'
+    'from kit.typing import Context\n\n__all__ = ["Context"]\n',
+    "kit/typing.py": "Context = dict\n",
+    "kit/local.py": '"""Thread-local state.\n\n.. deprecated:: 2.0\n'
+    '   Use :mod:`kit.context` instead.\n"""\n\n\n'
+    'def wrap(x):\n    """Wrap x.\n\n    .. deprecated:: 2.2\n    """\n    return x\n\n\n'
+    "def bind(**values):\n    return values\n",
+}
+
+
+def _kit(rel: str) -> dict[str, Deprecation]:
+    modules = {r: r.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for r in KIT}
+    helpers = scan_package(modules, lambda r: KIT[r], {"kit"})
+    extract = extract_python_file(
+        "kit", rel, KIT[rel], version=None, internal_packages={"kit"}, module=modules[rel],
+        helpers=helpers,
+    )  # fmt: skip
+    return {r.symbol: r for r in extract.deprecations}
+
+
+def test_members_of_a_deprecated_package_inherit_its_replacement() -> None:
+    pool = _kit("kit/legacy/pool.py")
+    assert pool["kit.legacy.pool.acquire"].replacement == "kit.modern"
+    # a member's own replacement stays its own
+    assert pool["kit.legacy.pool.release"].replacement == "kit.modern.give_back"
+    assert pool["kit.legacy.pool.release"].since == "1.1"
+
+
+def test_a_members_own_note_keeps_its_since_and_gains_the_modules_replacement() -> None:
+    local = _kit("kit/local.py")
+    wrap, bind = local["kit.local.wrap"], local["kit.local.bind"]
+    assert (wrap.since, wrap.replacement, wrap.origin) == ("2.2", "kit.context", "docstring")
+    assert (bind.since, bind.replacement, bind.origin) == ("2.0", "kit.context", "module")
+
+
+def test_a_name_a_deprecated_module_re_exports_is_dated_by_the_module() -> None:
+    context = _kit("kit/types.py")["kit.types.Context"]
+    assert (context.origin, context.replacement, context.since) == (
+        "alias",
+        "kit.typing.Context",
+        "2.3",
+    )

@@ -15,7 +15,7 @@ from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
 from ctxhub.ingest.python.deprecations import extract_changelog_deprecations
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.tools import deprecation_tools
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 
 CHANGELOG = """\
 # Changelog

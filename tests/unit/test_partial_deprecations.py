@@ -17,8 +17,9 @@ from ctxhub.ingest.python.chunks import PythonFileExtract, extract_python_file
 from ctxhub.ingest.python.deprecation_subjects import note_parameter
 from ctxhub.session import HubSession, set_embedder
 from ctxhub.tools import deprecation_tools
+from ctxhub.tools.deprecation_names import is_removal
 from ctxhub.tools.deprecation_records import superseded_in
-from ctxhub.tools.render import deprecation_report
+from ctxhub.tools.render_deprecation import deprecation_report
 
 MAKE = b'''\
 import warnings
@@ -185,6 +186,67 @@ def test_an_annotated_doc_that_says_deprecated_is_a_parameter_record() -> None:
         "Note that this usage is deprecated, and we recommend to use `Annotated` instead."
     )
     assert not ex.deprecated_symbols
+
+
+PENDING = b'''\
+from typing import Annotated
+
+from typing_extensions import deprecated
+from annotated_doc import Doc
+
+
+def route(
+    path: str,
+    prefix: Annotated[
+        str,
+        Doc(
+            """
+            A URL prefix for the route.
+
+            Will likely be removed in future versions, use `root` instead.
+            """
+        ),
+    ] = "",
+    cleanup: Annotated[
+        bool,
+        Doc("When True, the temporary folder will be removed after the request."),
+    ] = False,
+    hidden: Annotated[
+        bool,
+        Doc("Hide the route from the schema; pass `deprecated=True` to mark it instead."),
+    ] = False,
+    legacy: Annotated[
+        bool,
+        Doc("This parameter was removed in 3.0 and is ignored."),
+    ] = False,
+    pattern: Annotated[
+        str | None,
+        Doc("A regular expression the path must match."),
+        deprecated("Deprecated in 2.1: use `regex_pattern` instead."),
+    ] = None,
+):
+    """Declare a route."""
+    return path
+'''
+
+
+def test_an_annotated_doc_that_says_it_will_be_removed_is_a_pending_deprecation() -> None:
+    ex = extract("acme/routes.py", PENDING)
+    found = {r.parameter: r for r in ex.deprecations}
+    # what the parameter's own Doc says will go (not a folder the call removes, not
+    # `deprecated=True` written as code, not a removal already made: no pending record)
+    assert set(found) == {"prefix", "pattern"}
+    prefix = found["prefix"]
+    assert prefix.symbol == "acme.routes.route" and prefix.origin == "docstring"
+    assert prefix.text == "Will likely be removed in future versions, use `root` instead."
+    assert prefix.replacement == "root"  # a parameter of the same function
+    # a `deprecated(...)` marker in the annotation deprecates the parameter
+    pattern = found["pattern"]
+    assert (pattern.since, pattern.text) == (
+        "2.1",
+        "Deprecated in 2.1: use `regex_pattern` instead.",
+    )
+    assert not is_removal(prefix) and not ex.deprecated_symbols
 
 
 @pytest.mark.parametrize(

@@ -265,7 +265,7 @@ def test_deprecation_of_unknown_and_empty_symbols(hub: HubSession) -> None:
 
 def test_removed_is_not_deprecated(tmp_path: Path) -> None:
     from ctxhub.core.knowledge import Deprecation
-    from ctxhub.tools.render import deprecation_report
+    from ctxhub.tools.render_deprecation import deprecation_report
 
     def entry(note: str, since: str) -> Deprecation:
         return Deprecation(

@@ -317,12 +317,15 @@ class DeprecationReport(BaseModel):
     #: a bare name asked that records deprecate as a parameter of some callables
     #: (`shell_complete`): where passing it is deprecated; the verdict is the symbol's
     parameter_of: list[Deprecation] = Field(default_factory=list)
+    #: such records stating a release newer than the one their owner's package runs
+    #: (split as `newer` is from `entries`): not in effect in that release
+    parameter_of_newer: list[Deprecation] = Field(default_factory=list)
 
     @property
     def unknown(self) -> bool:
         """Nothing indexed defines the name, and no record names it: no answer at all."""
         said = self.parameters or self.undeprecated or self.newer or self.candidates
-        said = said or self.parameter_of
+        said = said or self.parameter_of or self.parameter_of_newer
         return not self.found and not self.deprecated and not said
 
 

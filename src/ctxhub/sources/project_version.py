@@ -8,7 +8,8 @@ module or file that states it (`attr: pkg.__version__`, setuptools' `file`, hatc
 `path`), then from the project's own package (`__version__ = "1.2"`), then from a
 Sphinx `conf.py`'s `release = "..."`. Without a project root, a package beside the
 folder and the folder's own `conf.py` still count. Only literal strings are read:
-nothing is imported or run.
+nothing is imported or run (a `setup.py`: `setup_py.py`). A placeholder (`0.0.0`,
+`0+unknown`) is no version.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxhub.core.identifiers import canonical_name
+from ctxhub.sources.setup_py import setup_keyword
 
 # tomllib is 3.11+; tomli is its 3.10 backport (a declared dependency there).
 _toml: Any = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
@@ -39,10 +41,11 @@ VERSION_FILES = ("__version__.py", "_version.py", "version.py", "__about__.py", 
 NOT_PACKAGES = frozenset({"tests", "test", "testing", "docs", "doc", "examples", "benchmarks"})
 
 _VERSION = re.compile(r"^v?\d[\w.+!-]*$")
+# A stand-in for "no version yet": every number of the release zero, whatever follows
+# (`0.0.0`, `0.0.0.dev0`, setuptools-scm's `0+unknown`); `0.1.dev1+g...` is a real one.
+_PLACEHOLDER = re.compile(r"^v?0+(?:\.0+)*(?![\d])(?:[.+_-]?[A-Za-z+].*)?$")
 _PKG_INFO = re.compile(r"^Version:\s*(\S+)", re.M)
 _PKG_NAME = re.compile(r"^Name:\s*(\S+)", re.M)
-_SETUP_VERSION = re.compile(r"""\bversion\s*=\s*["']([^"']+)["']""")
-_SETUP_NAME = re.compile(r"""\bname\s*=\s*["']([^"']+)["']""")
 _RELEASE = re.compile(r"""^(release|version)\s*=\s*["']([^"']+)["']""", re.M)
 
 
@@ -103,9 +106,10 @@ def _read(path: Path) -> str | None:
 
 
 def _version(text: str | None) -> str | None:
-    """`text` when it reads as a version (a digit first, no spaces)."""
+    """`text` when it reads as a version (a digit first, no spaces) and is no placeholder
+    (`0.0.0`, `0+unknown`): a project that says only that is unversioned."""
     text = (text or "").strip()
-    return text if _VERSION.match(text) else None
+    return text if _VERSION.match(text) and not _PLACEHOLDER.match(text) else None
 
 
 def _pyproject(root: Path) -> dict[str, Any]:
@@ -148,10 +152,9 @@ def _project_name(root: Path) -> str | None:
     cfg = _setup_cfg(root)
     if cfg.has_option("metadata", "name"):
         return cfg.get("metadata", "name").strip()
-    for name, pattern in (("PKG-INFO", _PKG_NAME), ("setup.py", _SETUP_NAME)):
-        if match := pattern.search(_read(root / name) or ""):
-            return match.group(1)
-    return None
+    if match := _PKG_NAME.search(_read(root / "PKG-INFO") or ""):
+        return match.group(1)
+    return setup_keyword(_read(root / "setup.py") or "", "name")
 
 
 def _declared(root: Path) -> str | None:
@@ -193,8 +196,7 @@ def _declared(root: Path) -> str | None:
             found = _version(value)
         if found:
             return found
-    match = _SETUP_VERSION.search(_read(root / "setup.py") or "")
-    return _version(match.group(1)) if match else None
+    return _version(setup_keyword(_read(root / "setup.py") or "", "version"))
 
 
 def _attr_version(root: Path, attr: str) -> str | None:

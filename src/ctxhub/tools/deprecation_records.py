@@ -137,3 +137,24 @@ def grouped(records: list[Deprecation], ranks: Mapping[str, int]) -> list[Deprec
         seen.add(key)
         out.append(best[key].model_copy(update={"also_in": others[key]}))
     return out
+
+
+def module_usage_dating(
+    store: Store, symbols: list[str], records: list[Deprecation]
+) -> Deprecation | None:
+    """For a deprecation whose records state no since: a changelog entry that deprecates
+    one way of using a module the name is in ("Accessing package metadata as attributes
+    on the *kit* module is deprecated") in favour of the same replacement, from the same
+    source, and dated. A `__getattr__` proxy's warning often names no version; the
+    changelog entry about what the proxy serves does."""
+    replacements = {r.replacement for r in records if r.replacement}
+    sources = {s for r in records for s in (r.source, *r.also_in)}
+    for symbol in dict.fromkeys(symbols):
+        parts = symbol.split(".")
+        for owner in (".".join(parts[:n]) for n in range(len(parts) - 1, 0, -1)):
+            for d in store.deprecations(owner):
+                usage = d.partial and d.parameter is None
+                same = d.replacement in replacements and d.source in sources
+                if d.symbol == owner and d.origin == "changelog" and usage and same and d.since:
+                    return d
+    return None

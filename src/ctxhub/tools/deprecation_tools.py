@@ -13,8 +13,19 @@ from ctxhub.tools import resolve
 from ctxhub.tools.deprecation_checks import CHECKED
 from ctxhub.tools.deprecation_docs import docs_deprecations, docs_records, docs_report
 from ctxhub.tools.deprecation_names import is_undeprecation, names_it
-from ctxhub.tools.deprecation_records import grouped, other_names, removed_in, withdrawn
-from ctxhub.tools.deprecation_versions import absent_note, running_version, split_newer
+from ctxhub.tools.deprecation_records import (
+    grouped,
+    module_usage_dating,
+    other_names,
+    removed_in,
+    withdrawn,
+)
+from ctxhub.tools.deprecation_versions import (
+    absent_note,
+    running_version,
+    split_newer,
+    split_owners_newer,
+)
 from ctxhub.tools.hub_status import installed_ranks, source_notes
 from ctxhub.tools.installed_gaps import missing_from_installed
 from ctxhub.tools.nearest import nearest_names
@@ -57,9 +68,22 @@ def _as_parameter(
     if not records:
         return report
     ranks = installed_ranks(hub.store, {d.source for d in records})
-    of = grouped(records, ranks)[:10]
+    # each owner's release decides, as it does for the owner's own answer
+    of, later, running = split_owners_newer(
+        hub.store,
+        grouped(records, ranks)[:10],
+        lambda owner: _definitions(hub, owner, source)[0],
+        source,
+    )
     cited = [*report.parameters, *report.entries, *report.undeprecated, *report.newer, *of]
-    return report.model_copy(update={"parameter_of": of, "source_versions": _versions(hub, cited)})
+    update: dict[str, object] = {
+        "parameter_of": of,
+        "parameter_of_newer": later,
+        "source_versions": _versions(hub, [*cited, *later]),
+    }
+    if report.running is None and later:
+        update["running"] = running  # the release those records are newer than
+    return report.model_copy(update=update)
 
 
 def _other_case(name: str, asked: str) -> bool:
@@ -165,6 +189,12 @@ def _answer(
     replacement = next((replacement_of(d) for d in entries if d.replacement), None)
     removals = [removed_in(d) for d in entries if removed_in(d)[0] and not d.partial]
     notices = [d for d in entries if not removed_in(d)[0]]
+    if notices and not any(d.since for d in notices):
+        # dated by its module's changelog entry about the same usage, cited with the rest
+        names = [symbol, *(c.symbol for c in defined[:1] if c.symbol)]
+        dating = module_usage_dating(hub.store, names, notices)
+        notices += [dating] if dating is not None else []
+        entries += [dating] if dating is not None else []
     final, itself_deprecated = _final_replacement(hub, replacement)
     # deprecated in the release that has it, and gone from the one the project runs
     held = {c.source: c.version for c in defined}
@@ -208,7 +238,7 @@ def _finished(
     sources' "refresh due" notes."""
     cited = [*report.entries, *report.parameters, *undone, *report.newer]
     if not defined and report.not_installed is None and (report.deprecated or report.newer):
-        report.not_installed = absent_note(report.symbol, running, cited)
+        report.not_installed = absent_note(report.symbol, running, cited, report.entries)
     sources = {c.source for c in defined} | {s for d in cited for s in (d.source, *d.also_in)}
     sources |= {running.source} if running is not None else set()  # the release answered for
     return report.model_copy(

@@ -11,7 +11,7 @@ then every record counts, whatever release it states.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ctxhub.core.knowledge import Chunk, Deprecation
 from ctxhub.core.outputs import RunningVersion
@@ -124,13 +124,56 @@ def _newer(
     return theirs is not None and theirs > now
 
 
+def split_owners_newer(
+    store: HubStore,
+    records: list[Deprecation],
+    definitions: Callable[[str], Sequence[Chunk]],
+    source: str | None = None,
+) -> tuple[list[Deprecation], list[Deprecation], RunningVersion | None]:
+    """Records about several owners (where a bare parameter name is deprecated), each
+    split as its owner's own answer splits it: by the release its package runs
+    (`definitions(owner)`: what defines the owner). Returns (current, newer, the one
+    release they all hold for, else None)."""
+    versions = {s.name: s.version for s in store.sources()}
+    current: list[Deprecation] = []
+    newer: list[Deprecation] = []
+    runs: dict[str, RunningVersion | None] = {}
+    for record in records:
+        defined = definitions(record.symbol)
+        running = running_version(store, record.symbol, defined, [record], source)
+        runs[running.source if running is not None else ""] = running
+        now, later = split_newer([record], running, {c.source for c in defined}, versions)
+        current += now
+        newer += later
+    return current, newer, next(iter(runs.values())) if len(runs) == 1 else None
+
+
 def absent_note(
-    symbol: str, running: RunningVersion | None, records: Sequence[Deprecation]
+    symbol: str,
+    running: RunningVersion | None,
+    records: Sequence[Deprecation],
+    stated: Sequence[Deprecation] = (),
 ) -> str | None:
-    """For a name no indexed source defines: that the running release lacks it; None
-    when that release's own code names it (a name a module provides on access)."""
-    if running is None:
-        return f"no indexed source defines {symbol}: only a record names it"
-    if any(d.origin not in STATED and running.source in (d.source, *d.also_in) for d in records):
+    """For a name no indexed source defines: what is known of it, the removal a record
+    states (`stated`: the records in effect) and that the running release (else any
+    indexed source) does not define it; None when that release's own code names it (a
+    name a module provides on access)."""
+    if running is not None and any(
+        d.origin not in STATED and running.source in (d.source, *d.also_in) for d in records
+    ):
         return None
-    return f"not in the {label(running)}: no indexed source defines {symbol}"
+    where = f"the {label(running)}" if running is not None else "any indexed source"
+    removal = next((d for d in stated if removed_in(d)[0] and not d.partial), None)
+    if removal is not None:
+        version = removed_in(removal)[1]
+        when = f" in {version}" if version else ""
+        return f"removed{when} per {_told_by(removal)}; not defined in {where}"
+    told = list(dict.fromkeys(_told_by(d) for d in records)) or ["a record"]
+    return f"not defined in {where}: only {' and '.join(told)} names {symbol}"
+
+
+def _told_by(record: Deprecation) -> str:
+    """Where a record comes from, as a note words it."""
+    return {"changelog": "the changelog", "docs": "the docs"}.get(
+        record.origin, f"a {record.origin} record"
+    )

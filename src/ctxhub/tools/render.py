@@ -17,7 +17,6 @@ from ctxhub.core.outputs import (
     ExampleBundle,
 )
 from ctxhub.tools.call_tree import tree_order
-from ctxhub.tools.render_deprecation import deprecation_report as deprecation_report
 
 #: How many names of a metadata list the text shows (the structured content has them all).
 LIST_SHOWN = 8

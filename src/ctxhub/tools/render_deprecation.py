@@ -30,12 +30,26 @@ def deprecation_report(report: DeprecationReport) -> str:
 
 
 def _parameter_of(report: DeprecationReport) -> list[str]:
-    """Where the bare name asked is a deprecated parameter."""
-    if not report.parameter_of:
-        return []
-    owners = ", ".join(dict.fromkeys(d.symbol for d in report.parameter_of))
-    head = f"as a parameter: `{report.symbol}` is deprecated where passed to {owners}"
-    return [head, *(_cite(d, report) for d in report.parameter_of)]
+    """Where the bare name asked is a deprecated parameter (and where a newer release
+    than the one that runs makes it one)."""
+    lines = []
+    if report.parameter_of:
+        owners = ", ".join(dict.fromkeys(d.symbol for d in report.parameter_of))
+        lines.append(f"as a parameter: `{report.symbol}` is deprecated where passed to {owners}")
+        lines += [_cite(d, report) for d in report.parameter_of]
+    if report.parameter_of_newer:
+        said = ", ".join(
+            dict.fromkeys(f"{d.symbol} ({_when(d, report)})" for d in report.parameter_of_newer)
+        )
+        running = report.running
+        than = f", newer than the {label(running)}" if running is not None else ""
+        whose = " in your version" if running is not None and running.installed else ""
+        lines.append(
+            f"as a parameter, later: `{report.symbol}` is deprecated where passed to {said}"
+            f"{than}: not in effect{whose}"
+        )
+        lines += [_cite(d, report) for d in report.parameter_of_newer]
+    return lines
 
 
 def _verdict(report: DeprecationReport) -> str:
@@ -45,6 +59,11 @@ def _verdict(report: DeprecationReport) -> str:
         return f"{report.symbol}: unknown symbol (no definition of that name is indexed{near})"
     if not report.found and report.parameter_of and not report.deprecated:
         return f"{report.symbol}: no symbol of that name is indexed; it is a deprecated parameter"
+    if not report.found and report.parameter_of_newer and not report.deprecated:
+        return (
+            f"{report.symbol}: no symbol of that name is indexed; only a newer release"
+            " deprecates it as a parameter"
+        )
     if not report.deprecated and report.parameters:
         return _parameter_head(report)
     if not report.deprecated and report.newer and report.running is not None:

@@ -20,6 +20,8 @@ from ctxhub.ingest.python.callgraph import (
     scope_statements,
 )
 from ctxhub.ingest.python.deprecation_arguments import deprecation_fields, fields_message, named
+from ctxhub.ingest.python.deprecation_since import statement_since
+from ctxhub.ingest.python.deprecation_text import docstring_directives, find_since
 from ctxhub.ingest.python.deprecation_warnings import guarded_warn_sites, warn_sites
 
 
@@ -46,7 +48,7 @@ def find_aliases(
         out.extend(_reexports(tree, module, ctx))
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == "__getattr__":
-            out.extend(_getattr_proxies(stmt, tree, module, ctx))
+            out.extend(_getattr_proxies(stmt, tree, module, ctx, lines))
     out.extend(_assignments(tree, module, ctx, lines, module_deprecated, deprecated))
     return out
 
@@ -180,8 +182,25 @@ def _returned_name(chain: list[str], ctx: ScopeContext, module: str) -> str:
     return ".".join(chain)
 
 
+def _proxy_since(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, message: str, lines: list[str]
+) -> str | None:
+    """Since when the names a `__getattr__` proxy serves are deprecated: as its warning
+    says (its message, a comment on or above it), else its own `.. deprecated::` note."""
+    end = call.end_lineno or call.lineno
+    since = find_since(message) or statement_since(lines, call.lineno, end)
+    if since is None:
+        notes = docstring_directives(ast.get_docstring(fn) or "")
+        since = next((d.version for d in notes if d.version and not d.nested), None)
+    return since
+
+
 def _getattr_proxies(
-    fn: ast.FunctionDef | ast.AsyncFunctionDef, tree: ast.Module, module: str, ctx: ScopeContext
+    fn: ast.FunctionDef | ast.AsyncFunctionDef,
+    tree: ast.Module,
+    module: str,
+    ctx: ScopeContext,
+    lines: list[str],
 ) -> Iterator[Alias]:
     params = [*fn.args.posonlyargs, *fn.args.args]
     if not params:
@@ -197,8 +216,9 @@ def _getattr_proxies(
             continue
         found = True
         replacement = _returned(node.body, ctx, module)
+        since = _proxy_since(fn, sites[0][0], sites[0][1], lines)
         for name in names:
-            yield Alias(f"{module}.{name}", replacement, sites[0][1], node.lineno)
+            yield Alias(f"{module}.{name}", replacement, sites[0][1], node.lineno, since)
     if found:
         return
     # A table-driven proxy: `__getattr__` warns and looks the name up in a
@@ -209,6 +229,7 @@ def _getattr_proxies(
         return
     guard = guarded[0][3]
     spared = set(_spared(guard, param)) if guard is not None else set()
+    since = _proxy_since(fn, guarded[0][0], guarded[0][1], lines)
     used = {n.id for n in own_nodes(fn.body) if isinstance(n, ast.Name)}
     for stmt in [*tree.body, *own_nodes(fn.body)]:
         if not (
@@ -229,7 +250,7 @@ def _getattr_proxies(
                     # table's values may be data: `{"__description__": "summary"}`)
                     bound = target in ctx.module_names or target in ctx.imports.bindings
                     target = _returned_name([target], ctx, module) if bound else None
-                yield Alias(f"{module}.{key.value}", target, guarded[0][1], stmt.lineno)
+                yield Alias(f"{module}.{key.value}", target, guarded[0][1], stmt.lineno, since)
 
 
 def _spared(test: ast.expr, param: str) -> list[str]:

@@ -29,6 +29,7 @@ from ctxhub.ingest.python.changelog_sphinx import uses_sphinx_changelog
 from ctxhub.ingest.python.changelog_subjects import (
     is_language_name,
     is_usage,
+    module_usage,
     parameters,
     subjects,
 )
@@ -159,11 +160,8 @@ def _records(entry: Entry, source: str, relpath: str) -> list[Deprecation]:
     after += len(text) - len(unlabelled)
     # what replaces it is said after the names, or else before them when a later
     # sentence names them ("... previously called `x` is now named `y`. The old `x` ...")
-    replacement = (
-        find_replacement(text[after:])
-        or _renamed_to(text[after:])
-        or find_replacement(text[:after])
-    )
+    rest = _LINK.sub(r"\g<t>", text[after:])  # a Markdown link reads as its text
+    replacement = find_replacement(rest) or _renamed_to(rest) or find_replacement(text[:after])
     if later is not None:
         named = [(qualified(n, text), p) for n, p in named]
         replacement = next((r for n, _ in named if (r := renamed_to(n, text))), None)
@@ -188,6 +186,9 @@ def _records(entry: Entry, source: str, relpath: str) -> list[Deprecation]:
         records = [
             r.model_copy(update={"note": usage_note(note)}) if r.parameter else r for r in records
         ]
+    if named and not records[0].partial and module_usage(unlabelled) == named[0][0]:
+        # "Accessing ... on the *kit* module is deprecated": one way of using the module
+        records = [r.model_copy(update={"note": usage_note(note)}) for r in records]
     # A removed parameter exists nowhere any more: it is also recorded under its own
     # dotted name (`Cls.method.param`), so asking for it finds the removal.
     records += [
@@ -197,6 +198,8 @@ def _records(entry: Entry, source: str, relpath: str) -> list[Deprecation]:
     ]
     return records
 
+
+_LINK = re.compile(r"\[(?P<t>[^\]\n]+)\]\([^)\s]+\)")
 
 # "renamed to *x*": a parameter's new name is often set in italics, not backticks.
 _RENAMED_TO = re.compile(r"\brenamed\s+to\s+[*_]{1,2}(?P<n>[A-Za-z_]\w*)[*_]{1,2}", re.I)

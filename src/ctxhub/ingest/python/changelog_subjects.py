@@ -128,6 +128,22 @@ def is_usage(text: str) -> bool:
     return bool(_USAGE.match(text))
 
 
+# "Accessing package metadata as attributes on the *kit* module is deprecated": one way
+# of using the module (its first sentence opens with what is done to it), not the module
+_MODULE_USAGE = re.compile(
+    r"^(?:accessing|importing|reading|getting|setting|using|calling)\b[^.;]*?"
+    r"\b(?:on|of|from|in|through)\s+the\s+(?P<m>[*`]{1,2})(?P<n>[A-Za-z_][\w.]*)(?P=m)\s+"
+    r"(?:module|package)\b[^.;]*?\b(?:is|are)\s+(?:now\s+)?deprecated\b",
+    re.I,
+)
+
+
+def module_usage(text: str) -> str | None:
+    """The module whose usage an entry's opening deprecates, if it does so."""
+    match = _MODULE_USAGE.match(text)
+    return match.group("n") if match and not is_language_name(match.group("n")) else None
+
+
 def _unmarked_subjects(text: str) -> tuple[list[tuple[str, str | None]], int]:
     """The subject of an entry whose names are not where `subjects` looks: a bare
     CamelCase or dotted name it opens by deprecating, or the one `Owner(param=)` a
@@ -135,6 +151,9 @@ def _unmarked_subjects(text: str) -> tuple[list[tuple[str, str | None]], int]:
     bare = _BARE_OPENING.match(text) or _BARE_PASSIVE.match(text)
     if bare is not None and not is_language_name(bare.group("n")):
         return [(bare.group("n"), None)], bare.end()
+    usage = _MODULE_USAGE.match(text)
+    if usage is not None and module_usage(text) is not None:
+        return [(usage.group("n"), None)], usage.end()
     end = _SENTENCE_END.search(text)
     first = text[: end.start()] if end else text
     calls = list(_KEYWORD_CALL.finditer(first))

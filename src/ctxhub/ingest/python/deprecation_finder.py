@@ -166,16 +166,26 @@ class DeprecationFinder:
 
     def annotated_parameters(self, d: Definition) -> None:
         """A parameter whose `Annotated[..., Doc("...")]` says it (or a usage of it) is
-        deprecated: a parameter record; the function stays current."""
+        deprecated, or will be removed in a future version, or whose annotation carries
+        a `deprecated("...")` marker: a parameter record; the function stays current."""
         if not isinstance(d.node, ast.FunctionDef | ast.AsyncFunctionDef):
             return
         cls = d.parent_class if d.in_class else None
-        for name, doc, line in annotated_docs(d.node.args):
-            said = deprecated_sentences(doc, name)
-            if said:
-                note = parameter_note(name, said)
-                symbol = f"{self.module}.{d.qualname}"
-                self.add(symbol, note, "docstring", line, whole=False, class_qual=cls)
+        params = taken_names(d.node)
+        symbol = f"{self.module}.{d.qualname}"
+        docs = [
+            (n, deprecated_sentences(doc, n), line) for n, doc, line in annotated_docs(d.node.args)
+        ]
+        marked = annotated_docs(d.node.args, marker="deprecated")
+        for name, said, line in [*docs, *marked]:
+            if not said:
+                continue
+            other = find_replacement(said, params - {name})
+            instead = other if other in params else None  # another parameter to pass
+            note = parameter_note(name, said)
+            self.add(
+                symbol, note, "docstring", line, whole=False, class_qual=cls, replacement=instead
+            )
 
     def warnings_in(self, body: list[ast.stmt], d: Definition | None) -> None:
         """Warnings of a def's own body (or of the module's, when d is None)."""
@@ -212,7 +222,9 @@ class DeprecationFinder:
                 if last == cls_name or itself or always or f"{self.module}.{cls}" in self.thin:
                     symbol, whole = f"{self.module}.{cls}", True
             else:
-                whole = last == d.name or itself
+                # a parameterless helper's fixed words, on every call: the def is deprecated
+                every_call = not conditional and self.view.fixed_helper(call)
+                whole = last == d.name or itself or every_call
             if d is not None and subject == self.module:
                 # a def's warning that says its own module is deprecated ("`pkg.old` is
                 # deprecated, use `pkg.new`") tells of the module too

@@ -7,7 +7,10 @@ module-level function whose own body calls `warnings.warn` with a deprecation ca
 (DeprecationWarning, PendingDeprecationWarning, FutureWarning, or a project class
 derived from one of them) and a message built from its parameters is a helper. So is a
 function that passes its own parameters on to a helper (one level more: `_MAX_DEPTH`).
-A function whose warning text is fixed is a deprecated function, not a helper.
+A function whose warning text is fixed is a deprecated function, not a helper, unless it
+takes nothing, its words do not name it, and the package calls it from several places
+(`def _deprecated(): warnings.warn("`pkg.local` is deprecated, ...")` called by each
+function of a deprecated module): a helper whose callers all warn with those words.
 
 This needs every module of the package before any module's deprecations are read (a
 helper is defined in one module and called in others): `scan_package` is that first
@@ -18,39 +21,30 @@ result, used by `deprecation_text`.
 from __future__ import annotations
 
 import ast
-import builtins
 import hashlib
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ctxhub.core.errors import SkipFile
 from ctxhub.ingest.python.callgraph import ImportTable, dotted_chain, own_nodes
 from ctxhub.ingest.python.deprecation_arguments import arguments_message
-from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES
+from ctxhub.ingest.python.deprecation_text import STD_CATEGORIES, find_replacement
 from ctxhub.ingest.python.helper_scan import ScannedFunction, ScannedModule, qualify, scan_module
+from ctxhub.ingest.python.helper_warnings import (
+    TEMPLATE_FIELD,
+    Helper,
+    fixed_helpers,
+    warns_itself,
+)
 from ctxhub.ingest.python.message_fields import fill_fields, message_text
 from ctxhub.ingest.python.module_deprecations import ModuleDeprecation, import_warning
 from ctxhub.ingest.python.source import decode_source, parse_source
-from ctxhub.ingest.python.warning_classes import add_reexports, is_category, warning_classes
+from ctxhub.ingest.python.warning_classes import add_reexports, warning_classes
 
 #: Levels of helpers: one that warns itself, then callers that pass their parameters on.
 _MAX_DEPTH = 3
 #: Bytes that a file must hold before it is parsed in the first pass (see scan_package).
 _SEEDS = (b"eprecat", b"Warning")
-#: A field of a helper's template that one parameter fills: `{name}`, `{name!r}`, `{v:>4}`
-_FIELD = re.compile(r"\{([A-Za-z_]\w*)(?:![rsa])?(?::[^{}]*)?\}")
-
-
-@dataclass(frozen=True)
-class Helper:
-    qualname: str  # pkg.mod.func, where it is defined
-    params: tuple[str, ...]  # positional parameters in order, then keyword-only ones
-    defaults: tuple[tuple[str, str], ...] = ()  # literal defaults (name, text)
-    template: str | None = None  # the message with {param} fields, when one f-string is it
-    #: (own parameter, the inner helper's parameter it is passed as): a wrapper's
-    #: `thing` read as the inner `what`
-    renames: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -89,77 +83,6 @@ class DeprecationHelpers:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _category_candidates(
-    expr: ast.expr, fn: ScannedFunction, m: ScannedModule, depth: int = 0
-) -> list[str]:
-    """Dotted names a category expression may be: `cls if pending else OtherCls`,
-    a local assigned one of them, or an instance `Cls("...")`."""
-    if isinstance(expr, ast.IfExp):
-        return _category_candidates(expr.body, fn, m, depth) + _category_candidates(
-            expr.orelse, fn, m, depth
-        )
-    if isinstance(expr, ast.BoolOp):
-        return [c for v in expr.values for c in _category_candidates(v, fn, m, depth)]
-    if isinstance(expr, ast.Call):
-        return _category_candidates(expr.func, fn, m, depth)
-    if isinstance(expr, ast.Name) and expr.id in fn.locals_ and depth < 2:
-        return [c for v in fn.locals_[expr.id] for c in _category_candidates(v, fn, m, depth + 1)]
-    chain = dotted_chain(expr)
-    if chain is None:
-        return []
-    if len(chain) == 1 and chain[0] in dir(builtins):
-        return chain
-    return [qualify(chain, m.imports, m.module, m.names)]
-
-
-def _warn_parts(call: ast.Call) -> tuple[ast.expr | None, ast.expr | None]:
-    """(message, category) of a `warn(...)` call."""
-    message = call.args[0] if call.args else None
-    category = call.args[1] if len(call.args) > 1 else None
-    for kw in call.keywords:
-        if kw.arg == "message":
-            message = kw.value
-        elif kw.arg == "category":
-            category = kw.value
-    if category is None and isinstance(message, ast.Call):  # warn(Category("..."))
-        category = message.func
-        message = message.args[0] if message.args else None
-    return message, category
-
-
-def _names_itself(message: ast.expr, fn: ScannedFunction) -> bool:
-    """Whether a warning's literal words name the function that emits it: then it tells
-    of that function, whatever argument it also shows, and the function is no helper."""
-    text = message_text(message)
-    if text is None:
-        return False
-    words = _FIELD.sub(" ", text)
-    name = fn.qualname.rsplit(".", 1)[-1]
-    return re.search(rf"(?<![\w.]){re.escape(name)}\b", words) is not None
-
-
-def _warns_itself(fn: ScannedFunction, m: ScannedModule, categories: set[str]) -> Helper | None:
-    for node in own_nodes(fn.node.body):
-        if not isinstance(node, ast.Call):
-            continue
-        chain = dotted_chain(node.func)
-        if not chain or chain[-1] not in ("warn", "warn_explicit"):
-            continue
-        message, category = _warn_parts(node)
-        if category is None or message is None or not fn.tainted(message):
-            continue  # a fixed text: the function itself is deprecated, it is no helper
-        if _names_itself(message, fn):
-            continue  # f"old_api({x!r}) is deprecated": about itself, its argument shown
-        if any(is_category(c, categories) for c in _category_candidates(category, fn, m)):
-            template = message_text(message)
-            if template is None and isinstance(message, ast.Name) and message.id in fn.params:
-                template = "{" + message.id + "}"  # warn(message, ...): the caller's words
-            if template is not None and not _FIELD.search(template):
-                template = None
-            return Helper(fn.qualname, fn.params, fn.defaults, template)
-    return None
-
-
 def _passes_on(
     fn: ScannedFunction, m: ScannedModule, helpers: Mapping[str, Helper]
 ) -> tuple[Helper, ast.Call] | None:
@@ -183,7 +106,7 @@ def _outer_template(inner: Helper, call: ast.Call) -> str | None:
         return None
     bound = bind_arguments(inner, call)
     values: dict[str, str] = {}
-    for name in set(_FIELD.findall(inner.template)):
+    for name in set(TEMPLATE_FIELD.findall(inner.template)):
         value = bound.get(name)
         text = message_text(value) if value is not None else dict(inner.defaults).get(name)
         if text is None:
@@ -213,15 +136,17 @@ def bind_arguments(helper: Helper, call: ast.Call) -> dict[str, ast.expr]:
 
 def find_helpers(modules: list[ScannedModule], packages: Iterable[str]) -> DeprecationHelpers:
     categories, others = warning_classes(modules)
-    helpers: dict[str, Helper] = {}
     functions = [(fn, m) for m in modules for fn in m.functions]
+    helpers = fixed_helpers(functions, modules, categories)
+    if helpers:
+        add_reexports(modules, helpers)
     for depth in range(_MAX_DEPTH):
         new: dict[str, Helper] = {}
         for fn, m in functions:
             if fn.qualname in helpers:
                 continue
             if depth == 0:
-                found = _warns_itself(fn, m, categories)
+                found = warns_itself(fn, m, categories)
             else:
                 passed = _passes_on(fn, m, helpers)
                 found = None
@@ -319,8 +244,10 @@ def scan_package(
         if found is not None:
             package = rel.endswith(("__init__.py", "__init__.pyi"))
             message, line, since = found
+            said = find_replacement(message)
+            instead = qualify(said.split("."), m.imports, m.module, m.names) if said else None
             result.deprecated_modules[m.module] = ModuleDeprecation(
-                m.module, message, rel, line, since, package
+                m.module, message, rel, line, since, package, instead
             )
     return result
 
@@ -370,14 +297,22 @@ class HelperView:
     def helper(self, chain: list[str]) -> Helper | None:
         return None if self.helpers is None else self.helpers.functions.get(self._target(chain))
 
+    def fixed_helper(self, call: ast.Call) -> bool:
+        """A call of a helper that takes nothing and always warns the same words."""
+        chain = dotted_chain(call.func)
+        helper = self.helper(chain) if chain else None
+        return helper is not None and helper.fixed
+
     @staticmethod
     def message(helper: Helper, call: ast.Call) -> str:
         """What a call of `helper` would warn: its template filled with the call's
         literal arguments, else a sentence read from the arguments' names."""
+        if helper.fixed:
+            return helper.template or ""  # its words, whatever braces they hold
         bound = bind_arguments(helper, call)
         if helper.template is not None:
             values, defaults = {}, dict(helper.defaults)
-            for name in set(_FIELD.findall(helper.template)):
+            for name in set(TEMPLATE_FIELD.findall(helper.template)):
                 value = _argument_text(bound[name]) if name in bound else defaults.get(name)
                 if value is None:
                     break

@@ -25,7 +25,7 @@ def code_deprecations(
     among them (notes that only name the parameter)."""
     out = CodeDeprecations()
     for symbol, records in full.items():
-        out.records.append(_merge(records))
+        out.records.append(merged(records))
         out.symbols.add(symbol)
     out.records.extend(_without_bare_notes(partial, bare))
     out.records.sort(key=lambda r: (r.line or 0, r.symbol))
@@ -57,13 +57,16 @@ def _without_bare_notes(partial: list[Deprecation], bare: list[Deprecation]) -> 
     return out
 
 
-def _merge(records: list[Deprecation]) -> Deprecation:
-    """One record per symbol: the strongest origin's note, the most qualified replacement."""
+def merged(records: list[Deprecation]) -> Deprecation:
+    """One record per symbol: the strongest origin's note, the most qualified replacement
+    of its own (its deprecated module's, `origin` module, only when it names none), the
+    first since."""
     ranked = sorted(
         records, key=lambda r: (_ORIGIN_RANK.get(r.origin, 9), r.since is None, -len(r.note or ""))
     )
     best = ranked[0]
-    replacements = [r.replacement for r in ranked if r.replacement]
+    replacements = [r.replacement for r in ranked if r.replacement and r.origin != "module"]
+    replacements = replacements or [r.replacement for r in ranked if r.replacement]
     since = next((r.since for r in ranked if r.since), None)
     replacement = max(replacements, key=lambda r: r.count(".")) if replacements else None
     return best.model_copy(update={"replacement": replacement, "since": since})

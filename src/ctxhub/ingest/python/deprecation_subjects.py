@@ -110,19 +110,40 @@ def guard_parameter(test: ast.expr, params: set[str], subject: str | None) -> st
 
 def deprecated_sentences(text: str, name: str | None = None) -> str | None:
     """The sentences of parameter `name`'s documentation that say it (or a usage) is
-    deprecated; None when none does.
+    deprecated, or that it will be removed in a future version (a pending deprecation);
+    None when none does.
 
-    A parameter that marks something else deprecated (`deprecated: bool`, "Mark this
-    command as deprecated") is a feature: its doc speaks of what the user marks, so
-    such sentences, and for a parameter named after the word any sentence that does
-    not say the parameter itself is deprecated, do not count."""
+    Words in code marks are code, not a statement (`deprecated=True`). A parameter that
+    marks something else deprecated (`deprecated: bool`, "Mark this command as
+    deprecated") is a feature: its doc speaks of what the user marks, so such sentences,
+    and for a parameter named after the word any sentence that does not say the
+    parameter itself is deprecated, do not count."""
     prose = _FENCED.sub("\n\n", text)  # an example's code is no statement
     paragraphs = re.split(r"\n\s*\n", prose)
-    said = [s for p in paragraphs for s in sentences(" ".join(p.split())) if _DEPRECATED.search(s)]
+    said = [s for p in paragraphs for s in sentences(" ".join(p.split())) if _says_deprecated(s)]
     said = [s for s in said if not _NOT_DEPRECATED.search(s) and not _MARKS_OTHER.search(s)]
     if name is not None and _DEPRECATED_WORD.search(name):
         said = [s for s in said if _says_itself(s, name)]
     return " ".join(said) or None
+
+
+_CODE_SPAN = re.compile(r"(`{1,2})[^`\n]+?\1")
+# "Will likely be removed in future versions", "is scheduled for removal": still there,
+# on its way out. A removal already made ("was removed") or one that is no API change
+# ("the folder will be removed after the request") is none.
+_PENDING_REMOVAL = re.compile(
+    r"\b(?:will|may|might|(?:is|are)\s+(?:going|scheduled|planned|slated)\s+to)\s+"
+    r"(?:\w+\s+){0,2}?be\s+(?:removed|dropped|deleted)\s+(?:in|from|with|by)\s+"
+    r"(?:(?:a|an|the|some)\s+)?(?:future|next|upcoming|later|coming|subsequent|major|v?\d)"
+    r"|\b(?:scheduled|slated|planned)\s+for\s+removal\b",
+    re.IGNORECASE,
+)
+
+
+def _says_deprecated(sentence: str) -> bool:
+    """The sentence's prose (code marks left out) says deprecated, or removed later."""
+    prose = _CODE_SPAN.sub(" ", sentence)
+    return bool(_DEPRECATED.search(prose) or _PENDING_REMOVAL.search(prose))
 
 
 # "Mark this command as deprecated", "shows it as deprecated in the help": what the
@@ -168,9 +189,10 @@ def parameter_said(doc: str, param: str, text: str, version: str | None) -> tupl
     return "deprecated" + (f" since {version}." if version else "."), True
 
 
-def annotated_docs(args: ast.arguments) -> list[tuple[str, str, int]]:
+def annotated_docs(args: ast.arguments, marker: str = "Doc") -> list[tuple[str, str, int]]:
     """(parameter, text, line) for each `Annotated[T, Doc("text")]` parameter (PEP 727's
-    documentation in the annotation)."""
+    documentation in the annotation); with `marker="deprecated"`, each parameter whose
+    annotation carries a `deprecated("message")` (PEP 702's marker) and its message."""
     out = []
     every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
     for arg in every:
@@ -182,7 +204,7 @@ def annotated_docs(args: ast.arguments) -> list[tuple[str, str, int]]:
             continue
         for item in note.slice.elts[1:]:
             chain = dotted_chain(item.func) if isinstance(item, ast.Call) else None
-            if not chain or chain[-1] != "Doc" or not isinstance(item, ast.Call):
+            if not chain or chain[-1] != marker or not isinstance(item, ast.Call):
                 continue
             first = item.args[0] if item.args else None
             if isinstance(first, ast.Constant) and isinstance(first.value, str):

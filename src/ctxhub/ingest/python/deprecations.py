@@ -29,7 +29,7 @@ from ctxhub.ingest.python.definitions import Definition, class_fields
 from ctxhub.ingest.python.deprecated_shims import deprecated_shim, is_thin_warning_subclass
 from ctxhub.ingest.python.deprecation_finder import DeprecationFinder
 from ctxhub.ingest.python.deprecation_helpers import DeprecationHelpers, HelperView
-from ctxhub.ingest.python.deprecation_records import CodeDeprecations
+from ctxhub.ingest.python.deprecation_records import CodeDeprecations, merged
 from ctxhub.ingest.python.lazy_alias_tables import deprecated_keyword_tables
 from ctxhub.ingest.python.module_deprecations import (
     ModuleDeprecation,
@@ -145,14 +145,17 @@ def _inherit_module_deprecation(
         note = first.note or f"{module} is deprecated"
         since = next((r.since for r in own if r.since), None)
         path = first.path or finder.relpath
-        deprecation = ModuleDeprecation(module, note, path, first.line or 1, since, False)
+        instead = merged(own).replacement  # the module's, as its own answer gives it
+        deprecation = ModuleDeprecation(module, note, path, first.line or 1, since, False, instead)
     elif helpers is not None:
         deprecation = covering(module, helpers.deprecated_modules)
     if deprecation is None:
         return
     # what the module offers: its public top-level definitions and names (`connect =
-    # Connect`); a method is flagged with its module's chunks but gets no record
+    # Connect`) and the names recorded deprecated in it (a re-export's alias, dated by
+    # the module); a method is flagged with its module's chunks but gets no record
     top = {d.qualname for d in defs if "." not in d.qualname} | finder.ctx.module_names
+    top |= {s.rpartition(".")[2] for s in finder.full if s.rpartition(".")[0] == module}
     public = sorted(name for name in top if not name.startswith("_"))
     for record in member_records(finder.source, module, public, deprecation):
         finder.full.setdefault(record.symbol, []).append(record)

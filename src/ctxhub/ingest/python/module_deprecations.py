@@ -6,6 +6,8 @@ that package: each definition there is deprecated with it. The first pass over t
 package (`deprecation_helpers.scan_package`) finds these modules; when a module's file is
 read, its top-level definitions each get a record that names the deprecated module and
 repeats its note, and its chunks carry the flag (`deprecated_symbols` holds the module).
+The module's replacement ("use `pkg.modern` instead") is each member's too, unless the
+member names its own (`deprecation_records` merges them so).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class ModuleDeprecation:
     line: int
     since: str | None
     package: bool  # an `__init__`: its submodules are deprecated too
+    replacement: str | None = None  # what its note says to use instead
 
 
 def import_warning(
@@ -40,7 +43,7 @@ def import_warning(
 ) -> tuple[str, int, str | None] | None:
     """(message, line, since) of the first top-level warning that deprecates the module
     itself: one that fires on every import (or says the module is deprecated) and names
-    none of the module's own members."""
+    none of the module's own members (`find_replacement` reads what it says to use)."""
     for call, message, conditional, _ in guarded_warn_sites(body, view=lookup):
         if not message:
             continue
@@ -84,6 +87,7 @@ def member_records(
             source=source,
             symbol=name,
             since=deprecation.since,
+            replacement=deprecation.replacement,
             note=note,
             path=deprecation.path,
             line=deprecation.line,

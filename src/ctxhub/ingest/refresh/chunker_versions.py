@@ -9,7 +9,7 @@ from __future__ import annotations
 #: changelog records (a changelog page, or one including a changelog) covers the
 #: changelog number too, so a changelog bump alone re-reads it.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 44,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 45,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -69,6 +69,11 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 43: a parameter that marks something deprecated (`deprecated: bool`) is no record;
     # 44: calls through module-level instances (`_factory.get()`), a local's class follows
     # the assignments reaching each call, an unknown one recorded unresolved on its local
+    # 45: a parameterless helper's fixed warning (`_deprecated()`) at each call site,
+    # a deprecated module's replacement (since) on each member (re-export) naming none, a
+    # `__getattr__` proxy's since (its warning's comments, docstring) on the names it serves, an
+    # `Annotated` Doc saying "will be removed in a future version" or a `deprecated(...)`
+    # marker in the annotation: parameter records (code-marked `deprecated=True`: none)
     "docs": 21,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
@@ -94,7 +99,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
-    "changelog": 11,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 12,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -113,4 +118,6 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `x` decorator/constant/exception ... has been removed"; 10: a sibling module's member under
     # a module's heading (`httputil.X` under `tornado.web`) is `tornado.httputil.X`;
     # 11: "The ``X`` method was removed" outside a Removed section, "The entire `x` module"
+    # 12: "Accessing ... on the *x* module is deprecated" a usage record of module x, a
+    # Markdown link's text read for the replacement ("use [`y`](url)")
 }

@@ -189,7 +189,7 @@ changelog); what a newer release states is told apart. `source` limits it to one
     args=CheckDeprecationArgs,
     output=DeprecationReport,
     function="ctxhub.tools.deprecation_tools:check_deprecation",
-    render=f"{RENDER}:deprecation_report",
+    render="ctxhub.tools.render_deprecation:deprecation_report",
     cli=CliSpec("deprecated", positional=("symbol",), not_found=_unknown_symbol),
 )
 
