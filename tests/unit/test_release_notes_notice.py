@@ -62,13 +62,18 @@ WIDGETS = {
     "releases/v1.4.0.md": "# What's new in Widgets 1.4\n\n- Added `Box`.\n",
 }
 
+#: a library indexed without any release notes (a wheel ships no changelog)
+PLAIN = {
+    "pyproject.toml": '[project]\nname = "plainlib"\nversion = "0.7.3"\n',
+    "plainlib/__init__.py": '"""Plain logging."""\n\n\ndef add(sink):\n    return sink\n',
+}
+
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
-    trees = {"acme": ACME, "widgets": WIDGETS}
-    with trees_hub(
-        tmp_path_factory.mktemp("relnotes"), trees, {"acme": (), "widgets": ["docs"]}
-    ) as h:
+    trees = {"acme": ACME, "widgets": WIDGETS, "plainlib": PLAIN}
+    kinds = {"acme": (), "widgets": ["docs"], "plainlib": ()}
+    with trees_hub(tmp_path_factory.mktemp("relnotes"), trees, kinds) as h:
         yield h
 
 
@@ -167,3 +172,15 @@ def test_a_release_section_is_matched_by_its_whole_version(hub: HubSession) -> N
     # the words of a heading in another order still match, a version among them
     found = get_doc(hub, path="docs/releases.rst", section="2023-01-10 1.3.0", source="acme")
     assert "dehumanize" in found.content and "week granularity" not in found.content
+
+
+def test_a_release_of_a_source_without_release_notes_is_said_to_have_none(
+    hub: HubSession,
+) -> None:
+    """The hits for "what changed in plainlib 0.7.3" are no release notes: the notice
+    says none are indexed for it; a source that holds a changelog, if not that
+    release's section, gets no such notice."""
+    notice = _calls(search(hub, "what changed in plainlib 0.7.3").notice)
+    assert "no release notes are indexed for plainlib" in notice
+    assert "no release notes" not in _calls(search(hub, "what changed in acme 2.0.0").notice)
+    assert "no release notes" not in _calls(search(hub, "plainlib add a sink").notice)

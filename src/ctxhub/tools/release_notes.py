@@ -153,7 +153,35 @@ def release_notes_notice(store: Store, query: str, sources: Iterable[str] | None
     found.sort(key=lambda s: not words & set(_WORD.findall(s.source.lower())))
     named = list(dict.fromkeys(found))[:MAX_NAMED]
     if not named:
-        return None
+        return _no_release_notes(store, words, chunks, allowed) if wanted else None
     calls = "; ".join(_call(s) for s in named)
     shows = "shows it" if len(named) == 1 else "show them"
     return f"release notes (lookup-only: search never ranks them) {what}: {calls} {shows}"
+
+
+def _no_release_notes(
+    store: Store, words: set[str], chunks: list[Chunk], allowed: set[str] | None
+) -> str | None:
+    """For a question naming a release of a source that holds no release notes at all
+    (`what changed in loguru 0.7.3`, a wheel without its changelog): say so, so the hits
+    are not read as the release's notes."""
+    holding = {_stem(c.source) for c in chunks}
+    named = [
+        s.name
+        for s in store.sources()
+        if (allowed is None or s.name in allowed) and _stem(s.name) in words
+    ]
+    bare = [n for n in named if _stem(n) not in holding]
+    if not bare or len(bare) < len(named):  # another copy of the package has them
+        return None
+    names = ", ".join(bare)
+    return (
+        f"no release notes are indexed for {names}: the hits are not that release's notes "
+        "(add a source holding its changelog: the release's sdist or its docs)"
+    )
+
+
+def _stem(source: str) -> str:
+    """The package word of a source's name (`loguru-sdist` -> `loguru`)."""
+    words = _WORD.findall(source.lower())
+    return words[0] if words and len(words[0]) > 2 else ""
