@@ -8,6 +8,7 @@ from typing import NamedTuple
 from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest
 from ctxhub.core.nesting import is_nested
 from ctxhub.search.reexports import module_chunks, public_paths
+from ctxhub.search.stubs import runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools.bound_names import defined_below, module_constants
 from ctxhub.tools.importable import in_tests
@@ -222,13 +223,26 @@ def _spelled_like(asked: str, name: str) -> bool:
 
 def _importable_symbols(hub: HubSession, ids: list[str], tests_asked: bool) -> list[str]:
     """The symbols of chunks `ids`, in order and once, leaving out what no user imports
-    (tools/importable.py); test code too unless `tests_asked`."""
+    (tools/importable.py), a name only a type stub defines (`__init__.pyi`'s `Logger`
+    beside an `__init__.py` that binds no such name: importing it fails); test code too
+    unless `tests_asked`."""
     out: dict[str, None] = {}
     for chunk in hub.store.get_chunks(ids):
         if not chunk.symbol or is_nested(chunk) or (in_tests(chunk.path) and not tests_asked):
             continue
+        if _stub_only(hub, chunk):
+            continue
         out.setdefault(chunk.symbol, None)
     return list(out)
+
+
+def _stub_only(hub: HubSession, chunk: Chunk) -> bool:
+    """A `.pyi` definition whose module also runs from indexed code (a `.py` of it)
+    that leads to no definition of the name; a stub-only package's stubs are its API."""
+    if not chunk.path.endswith(".pyi") or runtime_definition(hub.store, chunk) is not None:
+        return False
+    module = chunk.metadata.module or ""
+    return any(not m.path.endswith(".pyi") for m in module_chunks(hub.store, module, chunk.source))
 
 
 def did_you_mean(hub: HubSession, symbol: str, source: str | None = None) -> str:

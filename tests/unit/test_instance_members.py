@@ -1,0 +1,93 @@
+"""A member asked through a module-level instance (`logger.add` after `logger =
+_Logger(...)`, the class imported under a private alias) is its class's member, found
+along the class's bases, in every tool that resolves a name; a name only a type stub
+defines is not offered as one to import."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ctxhub.ingest.python.chunks import extract_python_file
+from ctxhub.session import HubSession
+from ctxhub.tools import code_tools, deprecation_tools, trace_tools
+from ctxhub.tools.nearest import nearest_names
+from tests.unit.package_hub import tree_hub
+
+LOGGER = '''\
+class Base:
+    def opt(self, depth=0):
+        """Options for the next message."""
+        return self.bind(depth=depth)
+
+
+class Logger(Base):
+    def __init__(self, core):
+        self._core = core
+
+    def add(self, sink):
+        """Add a sink."""
+        return self._core.add_sink(sink)
+
+    def bind(self, **extra):
+        """A logger with extra fields."""
+        return Logger(self._core)
+'''
+
+INIT = '''\
+"""Acme logging."""
+from acme._logger import Logger as _Logger
+
+__all__ = ["logger"]
+
+logger = _Logger(None)
+'''
+
+STUB = """\
+class Logger:
+    def add(self, sink) -> int: ...
+    def bind(self, **extra) -> "Logger": ...
+
+logger: Logger
+"""
+
+
+def test_an_instance_of_a_privately_aliased_class_is_an_instance() -> None:
+    made = extract_python_file(
+        "acme", "acme/__init__.py", INIT, version=None, internal_packages={"acme"}
+    )
+    [instance] = [c for c in made.chunks if c.metadata.chunk_type == "instance"]
+    assert instance.metadata.extra == {"instance_of": "acme._logger.Logger"}
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[HubSession]:
+    files = {"acme/__init__.py": INIT, "acme/__init__.pyi": STUB, "acme/_logger.py": LOGGER}
+    with tree_hub(tmp_path, "acme", files) as session:
+        yield session
+
+
+@pytest.mark.parametrize(
+    ("asked", "expected"),
+    [
+        ("acme.logger.bind", "acme._logger.Logger.bind"),
+        ("logger.add", "acme._logger.Logger.add"),
+        ("logger.opt", "acme._logger.Base.opt"),  # along the class's bases
+    ],
+)
+def test_a_member_through_an_instance_resolves_in_every_tool(
+    hub: HubSession, asked: str, expected: str
+) -> None:
+    snippet = code_tools.get_code_snippet(hub, symbol=asked)
+    assert (snippet.symbol, snippet.resolution) == (expected, "instance")
+    assert trace_tools.trace_calls(hub, asked).symbol == expected
+    report = deprecation_tools.check_deprecation(hub, asked)
+    assert report.found and not report.deprecated
+
+
+def test_a_name_only_a_stub_defines_is_not_offered(hub: HubSession) -> None:
+    near = nearest_names(hub, "acme.Loger.add")
+    assert "acme._logger.Logger.add" in near
+    assert not any(n.startswith("acme.Logger") for n in near), near
