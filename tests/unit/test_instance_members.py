@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxhub.core.errors import NotFoundError
 from ctxhub.ingest.python.chunks import extract_python_file
 from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, deprecation_tools, trace_tools
@@ -91,3 +92,18 @@ def test_a_name_only_a_stub_defines_is_not_offered(hub: HubSession) -> None:
     near = nearest_names(hub, "acme.Loger.add")
     assert "acme._logger.Logger.add" in near
     assert not any(n.startswith("acme.Logger") for n in near), near
+
+
+def test_an_instance_never_borrows_a_member_of_the_class_spelt_like_it(tmp_path: Path) -> None:
+    """`logger.stop` where `logger` holds a `Quiet` and a class `Logger` has `stop`:
+    every tool says the instance has no such member."""
+    core = (
+        "import warnings\n\n__all__ = ['logger']\n\n\nclass Logger:\n"
+        "    def stop(self):\n        warnings.warn('stop is deprecated', DeprecationWarning)\n\n\n"
+        "class Quiet:\n    def hush(self):\n        return 1\n\n\nlogger = Quiet()\n"
+    )
+    with tree_hub(tmp_path, "acme", {"acme/__init__.py": "", "acme/core.py": core}) as hub:
+        assert code_tools.get_code_snippet(hub, symbol="logger.hush").resolution == "instance"
+        with pytest.raises(NotFoundError):
+            code_tools.get_code_snippet(hub, symbol="logger.stop")
+        assert not deprecation_tools.check_deprecation(hub, "logger.stop").found

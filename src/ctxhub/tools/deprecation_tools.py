@@ -353,13 +353,26 @@ def _definitions(hub: HubSession, symbol: str, source: str | None) -> tuple[list
     if owner:
         classes = resolve.through_alias(store, *resolve.find_symbol(store, owner, source))[0]
         cls = classes[0] if classes else None
-        if cls is not None and cls.metadata.chunk_type == "class" and cls.symbol != owner:
+        # `logger.stop` is the instance `logger`'s member (find_symbol, below), never
+        # the class `Logger`'s that a bare name's lookup folds it onto by case
+        if (
+            cls is not None
+            and cls.metadata.chunk_type == "class"
+            and cls.symbol != owner
+            and not _case_folded(cls.symbol, owner)
+        ):
             members = resolve.api_chunks(store, source, symbol=f"{cls.symbol}.{member}")
             if members:
                 return members, "exact"
     found, how = resolve.find_symbol(store, symbol, source)
     found = [c for c in found if (c.symbol or "").rsplit(".", 1)[-1] == member]
     return resolve.through_alias(store, found, how)
+
+
+def _case_folded(found: str | None, asked: str) -> bool:
+    """Whether `found`'s last name is `asked`'s in another case only (`Logger`, `logger`)."""
+    a, b = (found or "").rsplit(".", 1)[-1], asked.rsplit(".", 1)[-1]
+    return a != b and a.lower() == b.lower()
 
 
 def _final_replacement(
