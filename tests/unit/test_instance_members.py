@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from ctxhub.core.errors import NotFoundError
+from ctxhub.core.knowledge import ChunkQuery
 from ctxhub.ingest.python.chunks import extract_python_file
+from ctxhub.search.stubs import runtime_definition
 from ctxhub.session import HubSession
 from ctxhub.tools import code_tools, deprecation_tools, trace_tools
 from ctxhub.tools.nearest import nearest_names
@@ -107,3 +109,11 @@ def test_an_instance_never_borrows_a_member_of_the_class_spelt_like_it(tmp_path:
         with pytest.raises(NotFoundError):
             code_tools.get_code_snippet(hub, symbol="logger.stop")
         assert not deprecation_tools.check_deprecation(hub, "logger.stop").found
+
+
+def test_a_stub_of_a_privately_imported_class_still_describes_it(hub: HubSession) -> None:
+    """The stub's `acme.Logger.add` is not importable, yet it types the code that runs:
+    a search folds it into `acme._logger.Logger.add`."""
+    (stub,) = hub.store.find_chunks(ChunkQuery(kind="api", symbol="acme.Logger.add"))
+    runtime = runtime_definition(hub.store, stub)
+    assert runtime is not None and runtime.symbol == "acme._logger.Logger.add"

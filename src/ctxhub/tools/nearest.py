@@ -5,10 +5,9 @@ from __future__ import annotations
 import difflib
 from typing import NamedTuple
 
-from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest
+from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
 from ctxhub.core.nesting import is_nested
-from ctxhub.search.reexports import module_chunks, public_paths
-from ctxhub.search.stubs import runtime_definition
+from ctxhub.search.reexports import bound_groups, module_chunks, public_paths
 from ctxhub.session import HubSession
 from ctxhub.tools.bound_names import defined_below, module_constants
 from ctxhub.tools.importable import in_tests
@@ -237,12 +236,22 @@ def _importable_symbols(hub: HubSession, ids: list[str], tests_asked: bool) -> l
 
 
 def _stub_only(hub: HubSession, chunk: Chunk) -> bool:
-    """A `.pyi` definition whose module also runs from indexed code (a `.py` of it)
-    that leads to no definition of the name; a stub-only package's stubs are its API."""
-    if not chunk.path.endswith(".pyi") or runtime_definition(hub.store, chunk) is not None:
-        return False
+    """A `.pyi` definition under a name its module's code that runs (a `.py` of it)
+    neither defines nor binds: `Logger` in `__init__.pyi` where `__init__.py` imports it
+    as `_Logger`. A stub-only package (no `.py`) is its API as typed."""
     module = chunk.metadata.module or ""
-    return any(not m.path.endswith(".pyi") for m in module_chunks(hub.store, module, chunk.source))
+    symbol = chunk.symbol or ""
+    if not chunk.path.endswith(".pyi") or not symbol.startswith(f"{module}."):
+        return False
+    modules = module_chunks(hub.store, module, chunk.source)
+    runtime = [m for m in modules if not m.path.endswith(".pyi")]
+    if not runtime:
+        return False
+    top = f"{module}.{symbol[len(module) + 1 :].split('.', 1)[0]}"
+    query = ChunkQuery(kind="api", source=chunk.source, symbol=top)
+    if any(not c.path.endswith(".pyi") for c in hub.store.find_chunks(query)):
+        return False
+    return not any(bound_groups(hub.store, runtime, top, chunk.source))
 
 
 def did_you_mean(hub: HubSession, symbol: str, source: str | None = None) -> str:
