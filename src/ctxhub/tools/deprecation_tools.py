@@ -359,7 +359,7 @@ def _definitions(hub: HubSession, symbol: str, source: str | None) -> tuple[list
             cls is not None
             and cls.metadata.chunk_type == "class"
             and cls.symbol != owner
-            and not _case_folded(cls.symbol, owner)
+            and resolve.spelt_as(cls, owner.rsplit(".", 1)[-1])
         ):
             members = resolve.api_chunks(store, source, symbol=f"{cls.symbol}.{member}")
             if members:
@@ -367,12 +367,6 @@ def _definitions(hub: HubSession, symbol: str, source: str | None) -> tuple[list
     found, how = resolve.find_symbol(store, symbol, source)
     found = [c for c in found if (c.symbol or "").rsplit(".", 1)[-1] == member]
     return resolve.through_alias(store, found, how)
-
-
-def _case_folded(found: str | None, asked: str) -> bool:
-    """Whether `found`'s last name is `asked`'s in another case only (`Logger`, `logger`)."""
-    a, b = (found or "").rsplit(".", 1)[-1], asked.rsplit(".", 1)[-1]
-    return a != b and a.lower() == b.lower()
 
 
 def _final_replacement(

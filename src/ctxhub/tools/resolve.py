@@ -96,7 +96,7 @@ def _qualifier_as_asked(chunk: Chunk, name: str) -> bool:
     return tail.lower() == last.lower() and f".{head}".endswith(f".{qualifier}")
 
 
-def _spelt_as(chunk: Chunk, named: str) -> bool:
+def spelt_as(chunk: Chunk, named: str) -> bool:
     """False when `chunk`'s last name is `named` in another case only."""
     tail = (chunk.symbol or "").rsplit(".", 1)[-1]
     return tail == named or tail.lower() != named.lower()
@@ -140,7 +140,7 @@ def _member(
     # the qualifier in the case written: `bar.baz` never reaches the class `Bar` that
     # an undotted lookup folds it onto (a binding under another name still counts)
     named = qualifier.rsplit(".", 1)[-1]
-    owners = [c for c in owners if _spelt_as(c, named)]
+    owners = [c for c in owners if spelt_as(c, named)]
     if not owners and "." not in qualifier:
         # `logger.add`: the cascade stopped at the class `Logger` (suffixes fold case),
         # before the instance `logger` spelt as asked
