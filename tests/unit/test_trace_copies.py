@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 
 from ctxhub.session import HubSession
+from ctxhub.tools import code_tools, render, trace_tools
 from ctxhub.tools import hub_status as hub_status_module
-from ctxhub.tools import render, trace_tools
 from tests.unit.package_hub import trees_hub
 
 CORE = {
@@ -117,3 +117,25 @@ def test_unversioned_or_differing_copies_are_not_folded(apart: HubSession) -> No
         ("fork-a", []),
         ("fork-b", []),
     ]
+
+
+def test_the_answers_own_copy_is_folded_not_offered(hub: HubSession) -> None:
+    """The root of a trace and a snippet's definition, indexed by the wheel and the
+    sdist at one version: the other copy is `also_in`, not another match to pick."""
+    snippet = code_tools.get_code_snippet(hub, symbol="ext.impl.Pooled.cursor")
+    (other,) = {"ext-wheel", "ext-sdist"} - {snippet.source}
+    assert [c.source for c in snippet.also_in] == [other]
+    assert not any("source " in a for a in snippet.alternatives)
+    assert f"also in v1.0 ({other})" in render.code_snippet(snippet)
+    trace = trace_tools.trace_calls(hub, "ext.impl.Pooled.cursor")
+    assert [c.source for c in trace.also_in] == [other] and not trace.other_sources
+
+
+def test_a_differing_copy_stays_another_match(apart: HubSession) -> None:
+    snippet = code_tools.get_code_snippet(
+        apart, symbol="ext.impl.Pooled.cursor", source="ext-release"
+    )
+    assert not snippet.also_in
+    everywhere = code_tools.get_code_snippet(apart, symbol="ext.impl.Pooled.cursor")
+    assert not everywhere.also_in
+    assert everywhere.alternatives  # the other codebases and the edited checkout

@@ -71,6 +71,15 @@ class TypedStub(BaseModel):
     signature: str | None = Field(default=None, description="The stub's typed signature")
 
 
+class CallCopy(BaseModel):
+    """The same definition as a call node's, in the same version of its package, held by
+    another source (the installed wheel beside the release's sdist)."""
+
+    source: str
+    version: str | None = None
+    id: str
+
+
 class CodeSnippet(BaseModel):
     """Source of one definition (or a line range of a file)."""
 
@@ -111,6 +120,11 @@ class CodeSnippet(BaseModel):
         description="Other symbols that matched the name; 'SYMBOL (source NAME)' is the "
         "same symbol in another source (another indexed version): pass source=NAME",
     )
+    also_in: list[CallCopy] = Field(
+        default_factory=list,
+        description="The same definition (same known version, same text) in other "
+        "sources (the wheel and the sdist): this answer, listed once",
+    )
     other_sources: list[str] = Field(
         default_factory=list,
         description="Other sources that hold the same path (a path lookup; another indexed "
@@ -137,15 +151,6 @@ class CodeSnippet(BaseModel):
         description="The source's installed version changed since it was indexed: this code "
         "is the indexed version's (run `ctxhub refresh NAME`)",
     )
-
-
-class CallCopy(BaseModel):
-    """The same definition as a call node's, in the same version of its package, held by
-    another source (the installed wheel beside the release's sdist)."""
-
-    source: str
-    version: str | None = None
-    id: str
 
 
 class CallNode(BaseModel):
@@ -196,6 +201,11 @@ class CallTrace(BaseModel):
         default_factory=list,
         description="Other sources that define the root's symbol too (another indexed "
         "version): pass source=NAME to trace there",
+    )
+    also_in: list[CallCopy] = Field(
+        default_factory=list,
+        description="The root's same definition (same known version, same text) in other "
+        "sources: the same graph, listed once",
     )
     untyped_callers: bool = Field(
         default=False,

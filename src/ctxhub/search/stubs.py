@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ctxhub.core.knowledge import Chunk, ChunkQuery
 from ctxhub.search.rank import Candidate
-from ctxhub.search.reexports import recorded_as
+from ctxhub.search.reexports import recorded_as, renamed_in
 from ctxhub.store.protocol import Store
 
 #: Re-exports followed from a stub's name to a definition (a package re-exporting a
@@ -55,6 +55,13 @@ def _resolve(store: Store, source: str, symbol: str, depth: int) -> Chunk | None
     if modules:
         for recorded in recorded_as(modules, symbol):
             for target in recorded:
+                found = _resolve(store, source, target, depth + 1)
+                if found is not None:
+                    return found
+        # the stub's `Logger` where the module runs `from ._logger import Logger as
+        # _Logger`: the class it describes, though Python binds it under another name
+        for target, bound in renamed_in(modules).items():
+            if bound.startswith("_") and target.rsplit(".", 1)[-1] == last:
                 found = _resolve(store, source, target, depth + 1)
                 if found is not None:
                     return found

@@ -11,6 +11,7 @@ from ctxhub.search.budget import MIN_SNIPPET_CHARS, hit_metadata, slim_metadata
 from ctxhub.search.reexports import public_paths_of
 from ctxhub.session import HubSession
 from ctxhub.tools import call_edges, resolve, search_tools
+from ctxhub.tools.copies import split_copies
 from ctxhub.tools.fold import fold_header
 from ctxhub.tools.hub_status import installed_first, installed_ranks, source_notes
 from ctxhub.tools.not_found import no_such_symbol
@@ -245,6 +246,9 @@ def get_code_snippet(
                     ),
                     asked,
                 )
+            # the same definition at the same version in another source (the wheel
+            # and the sdist) is this answer, not another match
+            copies, elsewhere = split_copies(found[0], elsewhere)
             alternatives = list(
                 dict.fromkeys(
                     [f"{c.symbol} (source {c.source})" for c in elsewhere]
@@ -262,6 +266,7 @@ def get_code_snippet(
                 stubs=refs,
                 alias=_alias_line(asked) if asked is not None and asked is not found[0] else None,
             )
+            snippet.also_in = copies
             if is_typing_stub(hub.store, found[0]):
                 snippet.typing_stub = True
                 snippet.implementations = [

@@ -353,7 +353,14 @@ def _definitions(hub: HubSession, symbol: str, source: str | None) -> tuple[list
     if owner:
         classes = resolve.through_alias(store, *resolve.find_symbol(store, owner, source))[0]
         cls = classes[0] if classes else None
-        if cls is not None and cls.metadata.chunk_type == "class" and cls.symbol != owner:
+        # `logger.stop` is the instance `logger`'s member (find_symbol, below), never
+        # the class `Logger`'s that a bare name's lookup folds it onto by case
+        if (
+            cls is not None
+            and cls.metadata.chunk_type == "class"
+            and cls.symbol != owner
+            and resolve.spelt_as(cls, owner.rsplit(".", 1)[-1])
+        ):
             members = resolve.api_chunks(store, source, symbol=f"{cls.symbol}.{member}")
             if members:
                 return members, "exact"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import difflib
 from typing import NamedTuple
 
-from ctxhub.core.knowledge import Chunk, SearchFilters, SearchRequest
+from ctxhub.core.knowledge import Chunk, ChunkQuery, SearchFilters, SearchRequest
 from ctxhub.core.nesting import is_nested
-from ctxhub.search.reexports import module_chunks, public_paths
+from ctxhub.search.reexports import bound_groups, module_chunks, public_paths
 from ctxhub.session import HubSession
 from ctxhub.tools.bound_names import defined_below, module_constants
 from ctxhub.tools.importable import in_tests
@@ -222,13 +222,36 @@ def _spelled_like(asked: str, name: str) -> bool:
 
 def _importable_symbols(hub: HubSession, ids: list[str], tests_asked: bool) -> list[str]:
     """The symbols of chunks `ids`, in order and once, leaving out what no user imports
-    (tools/importable.py); test code too unless `tests_asked`."""
+    (tools/importable.py), a name only a type stub defines (`__init__.pyi`'s `Logger`
+    beside an `__init__.py` that binds no such name: importing it fails); test code too
+    unless `tests_asked`."""
     out: dict[str, None] = {}
     for chunk in hub.store.get_chunks(ids):
         if not chunk.symbol or is_nested(chunk) or (in_tests(chunk.path) and not tests_asked):
             continue
+        if _stub_only(hub, chunk):
+            continue
         out.setdefault(chunk.symbol, None)
     return list(out)
+
+
+def _stub_only(hub: HubSession, chunk: Chunk) -> bool:
+    """A `.pyi` definition under a name its module's code that runs (a `.py` of it)
+    neither defines nor binds: `Logger` in `__init__.pyi` where `__init__.py` imports it
+    as `_Logger`. A stub-only package (no `.py`) is its API as typed."""
+    module = chunk.metadata.module or ""
+    symbol = chunk.symbol or ""
+    if not chunk.path.endswith(".pyi") or not symbol.startswith(f"{module}."):
+        return False
+    modules = module_chunks(hub.store, module, chunk.source)
+    runtime = [m for m in modules if not m.path.endswith(".pyi")]
+    if not runtime:
+        return False
+    top = f"{module}.{symbol[len(module) + 1 :].split('.', 1)[0]}"
+    query = ChunkQuery(kind="api", source=chunk.source, symbol=top)
+    if any(not c.path.endswith(".pyi") for c in hub.store.find_chunks(query)):
+        return False
+    return not any(bound_groups(hub.store, runtime, top, chunk.source))
 
 
 def did_you_mean(hub: HubSession, symbol: str, source: str | None = None) -> str:

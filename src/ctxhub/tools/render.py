@@ -262,6 +262,8 @@ def code_snippet(snippet: CodeSnippet) -> str:
             f"- {t.symbol} · id {t.id} · {t.path}{_lines(t.line_start, None)}"
             for t in snippet.implementations
         )
+    if copies := _also_in([c.model_dump() for c in snippet.also_in]):
+        lines.append(copies + " (the same code)")
     if snippet.alternatives:
         lines.append("other matches: " + _names(snippet.alternatives, 10))
     if snippet.other_sources:
@@ -335,6 +337,8 @@ def call_trace(trace: CallTrace) -> str:
         )
     if trace.unresolved:
         lines.append("not indexed: " + _names(trace.unresolved, 20))
+    if copies := _also_in([c.model_dump() for c in trace.also_in]):
+        lines.append(copies + " (the same code: the same graph)")
     if trace.other_sources:
         lines.append(f"also defined in: {_names(trace.other_sources)} (pass source=NAME)")
     if trace.untyped_callers:

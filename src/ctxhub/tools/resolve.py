@@ -96,7 +96,7 @@ def _qualifier_as_asked(chunk: Chunk, name: str) -> bool:
     return tail.lower() == last.lower() and f".{head}".endswith(f".{qualifier}")
 
 
-def _spelt_as(chunk: Chunk, named: str) -> bool:
+def spelt_as(chunk: Chunk, named: str) -> bool:
     """False when `chunk`'s last name is `named` in another case only."""
     tail = (chunk.symbol or "").rsplit(".", 1)[-1]
     return tail == named or tail.lower() != named.lower()
@@ -135,17 +135,25 @@ def _member(
     subpackage never answers); a module-level instance's member is its class's
     (`pkg.converter.structure` after `converter = Converter()`); ([], "") when the
     qualifier names no class, or classes without it, or an unknown base comes before
-    any that defines it."""
+    any that defines it. Through an instance, the resolution is "instance"."""
     owners, how = find_symbol(store, qualifier, source)
     # the qualifier in the case written: `bar.baz` never reaches the class `Bar` that
     # an undotted lookup folds it onto (a binding under another name still counts)
     named = qualifier.rsplit(".", 1)[-1]
-    owners = [c for c in owners if _spelt_as(c, named)]
+    owners = [c for c in owners if spelt_as(c, named)]
+    if not owners and "." not in qualifier:
+        # `logger.add`: the cascade stopped at the class `Logger` (suffixes fold case),
+        # before the instance `logger` spelt as asked
+        instances = with_suffix(store, named, source, ["instance"])
+        owners = [c for c in instances if (c.symbol or "").rsplit(".", 1)[-1] == named]
     held = _held_by(store, owners, member, source)
     if held:
         return held, "re-export"
     kinds = ("class", "instance")
     classes = [_class_of(store, c) for c in owners if c.metadata.chunk_type in kinds]
+    # `logger.add` through `logger = _Logger(...)`: said as "instance", as a user reads
+    # the answer (the name asked is an object's, the code shown its class's)
+    through_instance = any(c.metadata.chunk_type == "instance" for c in owners)
     found: dict[str, Chunk] = {}
     inherited = False
     for owner in [c for c in classes if c is not None][:MAX_OWNERS]:
@@ -156,6 +164,8 @@ def _member(
             inherited = inherited or hit.symbol != f"{owner.symbol}.{member}"
     if not found:
         return [], ""
+    if through_instance:
+        return list(found.values()), "instance"
     if inherited:
         return list(found.values()), "inherited"
     return list(found.values()), "re-export" if "re-export" in how else "class.method"
@@ -184,10 +194,13 @@ def _held_by(store: Store, owners: list[Chunk], member: str, source: str | None)
 
 
 def _class_of(store: Store, chunk: Chunk) -> Chunk | None:
-    """The class chunk itself, or the indexed class a module-level instance is of."""
+    """The class chunk itself, or the indexed class a module-level instance is of (a
+    `value_of` that names an indexed class is one: a store chunked before privately
+    aliased classes counted, `logger = _Logger(...)`)."""
     if chunk.metadata.chunk_type == "class":
         return chunk
-    made = chunk.metadata.extra.get("instance_of")
+    extra = chunk.metadata.extra
+    made = extra.get("instance_of") or extra.get("value_of")
     if chunk.metadata.chunk_type != "instance" or not made:
         return None
     return class_named(store, str(made), chunk.source)

@@ -14,6 +14,7 @@ from ctxhub.core.outputs import CallCopy, CallNode, CallTrace
 from ctxhub.session import HubSession
 from ctxhub.tools import ambiguity, call_edges, resolve
 from ctxhub.tools.code_tools import installed_first_of
+from ctxhub.tools.copies import copy_key, split_copies
 from ctxhub.tools.hub_status import source_notes
 from ctxhub.tools.not_found import missing_symbol
 from ctxhub.tools.source_check import check_sources
@@ -41,13 +42,9 @@ def _fit_nodes(trace: CallTrace, max_tokens: int) -> CallTrace:
 
 
 def _copy_key(chunk: Chunk, level: int) -> tuple[str, str, str, int] | None:
-    """What two sources' copies of one definition share when they are one node: its
-    name, its package's version and its text, at one level. None (never folded) for a
-    chunk without a name or a version: two unversioned sources may be two codebases,
-    and a checkout edited since its release says the release's version with other code."""
-    if not chunk.symbol or not chunk.version:
-        return None
-    return (chunk.symbol, chunk.version, chunk.content_hash, level)
+    """One definition's copies in two sources are one node at one level (copies.py)."""
+    key = copy_key(chunk)
+    return None if key is None else (*key, level)
 
 
 def _constructor(hub: HubSession, chunk: Chunk) -> Chunk:
@@ -112,6 +109,8 @@ def trace_calls(
     choice = ambiguity.choose(hub.store, found)
     found, elsewhere = installed_first_of(hub, choice.found)
     root = found[0]
+    # the root's identical copy in another source is the same graph: said, not offered
+    root_copies, elsewhere_kept = split_copies(root, elsewhere)
     # the alias of the root's own version: its callers are in that version too
     alias = next((c for c in aliases if c.source == root.source), None)
     alias = alias or (aliases[0] if aliases else None)
@@ -185,7 +184,8 @@ def trace_calls(
         nodes=nodes,
         unresolved=unresolved[:50],
         truncated=truncated,
-        other_sources=sorted({c.source for c in elsewhere}),
+        other_sources=sorted({c.source for c in elsewhere_kept}),
+        also_in=root_copies,
         # a method is also called on objects whose type the code does not state
         # (`a.evolve()`, `a` a parameter): such calls are not in the graph
         untyped_callers=direction == "callers" and root.metadata.chunk_type == "method",

@@ -7,9 +7,10 @@ on its module chunk so a lookup can tell `pkg.name` that exists from one that do
 - `lazy`: names a PEP 562 lazy-import table binds (`lazy_import(globals(),
   aliases={"connect": ".asyncio.client"})`): {name: the module or object path, absolute}.
 - `constants`: public module-level values (`HTTP_404_NOT_FOUND = 404`) listed in
-  `__all__` or spelled UPPER_CASE, and public type aliases and typing names
-  (`StructureHook = Callable[[Any, type], Any]`, `T = TypeVar("T")`), with their lines,
-  so a lookup can show them.
+  `__all__` or spelled UPPER_CASE, public literals and sentinels of any case in a module
+  without `__all__` (`Everyone = 'system.Everyone'`), and public type aliases and typing
+  names (`StructureHook = Callable[[Any, type], Any]`, `T = TypeVar("T")`), with their
+  lines, so a lookup can show them.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def module_bindings(
     lazy = lazy_tables(tree, module, is_package)
     if lazy:
         out["lazy"] = lazy
-    constants = module_constants(tree, set(names or ()))
+    constants = module_constants(tree, set(names or ()), has_all=names is not None)
     if constants:
         out["constants"] = constants
     return out
@@ -146,10 +147,16 @@ def _is_type_alias(stmt: ast.Assign | ast.AnnAssign) -> bool:
     return last[:1].isupper() and not last.isupper()  # `TABLE["x"]` is a value
 
 
-def module_constants(tree: ast.Module, declared: set[str]) -> dict[str, list[int]]:
+def module_constants(
+    tree: ast.Module, declared: set[str], has_all: bool = False
+) -> dict[str, list[int]]:
     """{name: [first line, last line]} of module-level assignments to a name in
-    `__all__`, a public UPPER_CASE name, or a public type alias or typing name
-    (`_is_type_alias`) (the last binding wins, as at import time)."""
+    `__all__`, a public UPPER_CASE name, a public type alias or typing name
+    (`_is_type_alias`), or, whatever its case, a public name bound to a literal or a
+    sentinel (`Everyone = 'system.Everyone'`, `MISSING = object()`: `_is_literal`)
+    where the module has no `__all__` to say what is public (the last binding wins, as
+    at import time). A name a function declares `global` is a variable, not a constant."""
+    rebound = {n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names}
     out: dict[str, list[int]] = {}
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign):
@@ -164,8 +171,29 @@ def module_constants(tree: ast.Module, declared: set[str]) -> dict[str, list[int
                 name in declared
                 or (public and _UPPER.match(name))
                 or (public and _is_type_alias(stmt))
+                or (public and not has_all and name not in rebound and _is_literal(stmt.value))
             ):
                 out[name] = [stmt.lineno, stmt.end_lineno or stmt.lineno]
         if len(out) >= MAX_CONSTANTS:
             break
     return out
+
+
+def _is_literal(value: ast.expr | None) -> bool:
+    """A str, bytes or number (signed too), a tuple of such, or a bare `object()`
+    sentinel; `None` and containers that are built to be changed say nothing."""
+    if isinstance(value, ast.Constant):
+        return value.value is not None and not isinstance(value.value, type(...))
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub | ast.UAdd):
+        return isinstance(value.operand, ast.Constant) and isinstance(
+            value.operand.value, int | float | complex
+        )
+    if isinstance(value, ast.Tuple):
+        return bool(value.elts) and all(_is_literal(e) for e in value.elts)
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "object"
+        and not value.args
+        and not value.keywords
+    )

@@ -175,7 +175,7 @@ def extract_python_file(
     # a wrapper's name is defined here: an alias of it points at it, no instance is made
     defined |= {c.title: c.symbol for c in wrappers if c.title and c.symbol}
     out.chunks.extend(alias_chunks(f, tree, defined))
-    out.chunks.extend(instance_chunks(f, tree, defined))
+    out.chunks.extend(instance_chunks(f, tree, defined, own_types.instances))
     if overview is not None:
         constants = overview.metadata.extra.get("constants", {})
         taken = {c.symbol for c in out.chunks if c.symbol}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,13 +146,21 @@ class FileContext:
         )
 
 
-def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -> list[Chunk]:
+def instance_chunks(
+    f: FileContext,
+    tree: ast.Module,
+    defined: dict[str, str],
+    instances: Mapping[str, str] | None = None,
+) -> list[Chunk]:
     """`format_exc_info = ExceptionRenderer()` at module level, documented by the string
     right after it (Sphinx's attribute docstring) or listed in `__all__`: a ready-made
     object users configure with, so it gets a chunk with its docstring and the class it
     is an instance of. Undocumented constants outside `__all__` stay out, as do type
     variables (`T = TypeVar("T")`: typing, not an object to use), and a private module's
-    `__all__` makes nothing public (see exports.py)."""
+    `__all__` makes nothing public (see exports.py). `instances`: the class each of the
+    module's names holds, as the call graph reads it (`module_instances.py`, keyed by
+    qualified name), which says "instance of" where the spelling cannot."""
+    instances = instances or {}
     public = set() if is_private_path(f.module) else set(declared_all(tree) or ())
     out: list[Chunk] = []
     for stmt, following in zip(tree.body, [*tree.body[1:], None], strict=False):
@@ -175,8 +184,11 @@ def instance_chunks(f: FileContext, tree: ast.Module, defined: dict[str, str]) -
         symbol = f"{f.module}.{name}"
         content = segment(f.lines, *span)
         # `DEBUG = _get_environ_bool("TEXTUAL_DEBUG")` is a value a function returns,
-        # not an instance of it: a class is named in CamelCase by convention
-        made = "instance_of" if chain[-1][:1].isupper() else "value_of"
+        # not an instance of it: a class is named in CamelCase by convention, also
+        # under a private alias (`from ._logger import Logger as _Logger`)
+        made = "instance_of" if chain[-1].lstrip("_")[:1].isupper() else "value_of"
+        if known := instances.get(symbol):
+            made, cls = "instance_of", known
         header = [symbol, f"{made.replace('_', ' ')} {cls}", first_line(doc)]
         out.append(
             f.chunk(

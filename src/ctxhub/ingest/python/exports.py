@@ -60,17 +60,17 @@ def module_exports(tree: ast.Module, module: str, ctx: ScopeContext) -> list[str
 
 
 def renamed_imports(module: str, ctx: ScopeContext) -> dict[str, str]:
-    """{definition: the public name it is bound to} for what a public module imports
-    under another name (`from .impl import WebsocketImplProtocol as Websocket`): users
-    import it as `pkg.Websocket`, and `pkg.WebsocketImplProtocol` does not exist."""
+    """{definition: the name it is bound to} for what a public module imports under
+    another name (`from .impl import WebsocketImplProtocol as Websocket`): users import
+    it as `pkg.Websocket`, and `pkg.WebsocketImplProtocol` does not exist. A private
+    name counts too (`from ._logger import Logger as _Logger` binds no `pkg.Logger`:
+    a stub's `Logger` is then one Python cannot import)."""
     if is_private_path(module):
         return {}
     return {
         target: bound
         for bound, target in ctx.imports.bindings.items()
-        if not bound.startswith("_")
-        and target.rsplit(".", 1)[-1] != bound
-        and ctx.is_internal(target, bound)
+        if target.rsplit(".", 1)[-1] != bound and ctx.is_internal(target, bound)
     }
 
 
