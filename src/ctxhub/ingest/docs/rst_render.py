@@ -294,9 +294,11 @@ class RstWriter:
         line = node.line or self.first_line(node)
         if children and isinstance(children[0], nodes.inline):  # the directive's argument
             self.blank()
-            self.prose(f"{label}: {self.inline(children.pop(0))}", line, line)
+            text = self.inline(children.pop(0))
+            self.prose(_label_prefix(label, text) + text, line, line)
         elif children and isinstance(children[0], nodes.paragraph):
-            self.paragraph(children.pop(0), f"{label}: ", head=line)
+            prefix = _label_prefix(label, self.inline(children[0]))
+            self.paragraph(children.pop(0), prefix, head=line)
         else:
             self.blank()
             self.prose(label, line, line)
@@ -334,3 +336,11 @@ class RstWriter:
             for k, text in enumerate(block.astext().split("\n")):
                 if not _ADORNMENT.fullmatch(text):
                     self.prose(readable_inline(text.strip()), first + k, first + k)
+
+
+def _label_prefix(label: str, text: str) -> str:
+    """`Label: ` before an admonition's text, unless the text already opens with the
+    label as a heading of its own (`.. seealso:: See also: ...` would read "See also:
+    See also: ..."); `.. note:: Note that ...` keeps its label."""
+    said = re.match(rf"\s*{re.escape(label)}\s*(?::|$)", text, re.IGNORECASE | re.MULTILINE)
+    return "" if said else f"{label}: "

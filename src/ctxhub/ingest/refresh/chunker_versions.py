@@ -74,7 +74,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `__getattr__` proxy's since (its warning's comments, docstring) on the names it serves, an
     # `Annotated` Doc saying "will be removed in a future version" or a `deprecated(...)`
     # marker in the annotation: parameter records (code-marked `deprecated=True`: none)
-    "docs": 21,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 22,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -95,7 +95,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 19: a reST window lists the API descriptions it documents (`extra.describes`:
     # names column, `describes` terms for the symbol path), stubs left out; 20: section
     # titles inside autodoc / description directives are sections (Sphinx's
-    # nested_parse_with_titles), each object group its breadcrumb; 21: as changelog 11
+    # nested_parse_with_titles), each object group its breadcrumb; 21: as changelog 11;
+    # 22: a literalinclude of any text file (a `.pt` template), "See also:" said once
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
