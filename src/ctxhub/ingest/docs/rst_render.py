@@ -19,6 +19,7 @@ from typing import Any
 from docutils import nodes  # type: ignore[import-untyped]
 
 from ctxhub.ingest.docs.cleaned import CleanedText
+from ctxhub.ingest.docs.directives import label_prefix
 from ctxhub.ingest.docs.rst_sphinx import api_ref, described, include_ref, labelled
 from ctxhub.ingest.docs.rst_text import readable_inline
 
@@ -295,9 +296,9 @@ class RstWriter:
         if children and isinstance(children[0], nodes.inline):  # the directive's argument
             self.blank()
             text = self.inline(children.pop(0))
-            self.prose(_label_prefix(label, text) + text, line, line)
+            self.prose(label_prefix(label, text) + text, line, line)
         elif children and isinstance(children[0], nodes.paragraph):
-            prefix = _label_prefix(label, self.inline(children[0]))
+            prefix = label_prefix(label, self.inline(children[0]))
             self.paragraph(children.pop(0), prefix, head=line)
         else:
             self.blank()
@@ -336,11 +337,3 @@ class RstWriter:
             for k, text in enumerate(block.astext().split("\n")):
                 if not _ADORNMENT.fullmatch(text):
                     self.prose(readable_inline(text.strip()), first + k, first + k)
-
-
-def _label_prefix(label: str, text: str) -> str:
-    """`Label: ` before an admonition's text, unless the text already opens with the
-    label as a heading of its own (`.. seealso:: See also: ...` would read "See also:
-    See also: ..."); `.. note:: Note that ...` keeps its label."""
-    said = re.match(rf"\s*{re.escape(label)}\s*(?::|$)", text, re.IGNORECASE | re.MULTILINE)
-    return "" if said else f"{label}: "
