@@ -131,3 +131,29 @@ def test_a_name_nothing_indexed_holds_is_the_users_value_not_a_suggestion() -> N
     assert suggestions[0] == "ValueError"
     assert not any("xx_yy" in s for s in suggestions), suggestions
     assert "Invalid locale passed humanize" in suggestions
+
+
+def test_a_one_word_heading_is_offered_with_the_heading_above_it() -> None:
+    ranked = _ranked(
+        (None, "Quick Tutorial for JSON > Steps"),  # generic alone: with its parent
+        (None, "Returning JSON"),  # two words: specific as it is
+        (None, "Narrative > view_config"),  # a code name: specific as it is
+        (None, "Overview"),  # nothing above it but the page's own title
+        (None, "Features"),  # nothing above it, and the same title: not offered
+    )
+    ranked[3] = Candidate(
+        chunk=ranked[3].chunk.model_copy(update={"title": "Logging Basics"}),
+        fused=0.01,
+        signals={},
+    )
+    ranked[4] = Candidate(
+        chunk=ranked[4].chunk.model_copy(update={"title": "Features"}), fused=0.01, signals={}
+    )
+    suggestions = next_queries(analyze("how does it serialise the answer?"), ranked, limit=6)
+    assert suggestions[:4] == [
+        "Quick Tutorial for JSON Steps",
+        "Returning JSON",
+        "view_config",
+        "Logging Basics Overview",
+    ]
+    assert not {"Steps", "Overview", "Features"} & set(suggestions)

@@ -135,3 +135,10 @@ def test_a_relative_role_reads_without_its_leading_dot() -> None:
     assert role_text("meth", ".Env.configure") == "`Env.configure`"
     assert role_text("meth", "~.Env.configure") == "`configure`"
     assert role_text("pep", "681") == "PEP 681"
+
+
+def test_a_seealso_whose_argument_starts_with_its_label_says_it_once() -> None:
+    page = "# T\n\n```{seealso} See also: the guide\n```\n\n```{seealso} the tutorial\n```\n"
+    lines = readable_myst(page).split("\n")
+    assert "See also: the guide" in lines and "See also: See also: the guide" not in lines
+    assert "See also: the tutorial" in lines

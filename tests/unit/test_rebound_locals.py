@@ -77,7 +77,9 @@ def test_a_call_on_a_local_of_unknown_class_is_listed_unresolved(hub: HubSession
     trace = trace_tools.trace_calls(hub, "clock.arrow.Arrow.dehumanize")
     assert [n.symbol for n in trace.nodes] == ["clock.locales.find_locale"]
     assert trace.unresolved == ["locale.describe"]
-    assert "not indexed: locale.describe" in render.call_trace(trace)
+    # `describe` is indexed (Locale's): the call is unresolved, not "not indexed"
+    assert "known here): locale.describe" in render.call_trace(trace)
+    assert trace.not_indexed == []
     found = search_tools.search_api(hub, calls="clock.locales.Locale.describe")
     marked = {h.symbol: h.metadata.get("call_unresolved") for h in found.hits}
     assert marked == {"clock.arrow.Arrow.humanize": None, "clock.arrow.Arrow.dehumanize": True}

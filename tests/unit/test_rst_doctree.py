@@ -285,3 +285,16 @@ def test_relative_references_read_without_their_leading_dot() -> None:
     assert "The Env.configure.include_object hook, Env.run and the context (Env)." in text
     assert " .Env" not in text and "(.Env" not in text
     assert "Hooks > Heading run" in {c.section for c in chunks}
+
+
+def test_a_seealso_whose_text_starts_with_its_label_says_it_once() -> None:
+    page = (
+        "Guide\n=====\n\n.. seealso:: See also:\n   :ref:`Quick <quick>`, and more.\n\n"
+        ".. seealso::\n\n   See Also:\n   the tutorial.\n\n.. seealso:: :ref:`guide`\n\n"
+        ".. note:: Note that it runs.\n"
+    )
+    text = "\n".join(c.content for c in _chunks(page))
+    assert "See also: Quick, and more." in text
+    assert "See Also:\nthe tutorial." in text and "See also: See Also" not in text
+    assert "See also: guide" in text
+    assert "Note: Note that it runs." in text  # the label only when the text says it

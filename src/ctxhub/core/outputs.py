@@ -194,7 +194,21 @@ class CallTrace(BaseModel):
     depth: int
     nodes: list[CallNode]
     unresolved: list[str] = Field(
-        default_factory=list, description="Called names with no indexed target (depth 1)"
+        default_factory=list,
+        description="Callees (depth 1) whose name an indexed definition has, but the graph "
+        "could not place the call (its receiver's class is not known there)",
+    )
+    not_indexed: list[str] = Field(
+        default_factory=list,
+        description="Callees (depth 1) whose name nothing indexed defines",
+    )
+    untyped_calls: list[str] = Field(
+        default_factory=list,
+        description="Callees: calls on objects of unknown type (`handler.emit`, the "
+        "handler an untyped local), as written: the graph does not trace them",
+    )
+    untyped_calls_count: int = Field(
+        default=0, description="How many such calls (the list may stop short)"
     )
     truncated: bool = Field(default=False, description="Nodes were left out (cap or max_tokens)")
     other_sources: list[str] = Field(

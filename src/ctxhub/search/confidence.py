@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ctxhub.core.identifiers import split_identifier
+from ctxhub.core.knowledge import Chunk
 from ctxhub.search.analyzer import STOPWORDS, QueryAnalysis
 from ctxhub.search.rank import Candidate
 
@@ -149,7 +150,7 @@ def next_queries(analysis: QueryAnalysis, ranked: Sequence[Candidate], limit: in
     if names and len(words) > len(names) + 2:
         offer(" ".join(names))
     for cand in ranked[:5]:
-        name = _heading(cand.chunk.symbol or cand.chunk.section or cand.chunk.title or "")
+        name = _offered_name(cand.chunk)
         if _real_name(name):
             offer(name)
     # The names' own parts are already offered as the names.
@@ -177,6 +178,32 @@ def _heading(name: str) -> str:
     """A section breadcrumb's last heading ("Guides > Install" -> "Install"), without
     the punctuation around it."""
     return name.rsplit(" > ", 1)[-1].strip(" \t.,;:!?()[]{}'\"`-")
+
+
+def _offered_name(chunk: Chunk) -> str:
+    """What a hit offers as a follow-up: its symbol, else its heading when that is
+    specific ("Returning JSON", "view_config"); a one-word heading ("Steps",
+    "Overview") follows the heading above it ("Quick Tutorial for JSON Steps"), or the
+    page's title when nothing is above it; "" when nothing makes it specific."""
+    if chunk.symbol:
+        return _heading(chunk.symbol)
+    crumbs = [_heading(p) for p in (chunk.section or chunk.title or "").split(" > ")]
+    crumbs = [c for c in crumbs if c]
+    if not crumbs or _specific(crumbs[-1]):
+        return crumbs[-1] if crumbs else ""
+    if len(crumbs) == 1 and chunk.title and _heading(chunk.title) != crumbs[0]:
+        crumbs.insert(0, _heading(chunk.title))
+    return " ".join(crumbs[-2:]) if len(crumbs) > 1 else ""
+
+
+#: A code name in a heading: dotted, snake_case, called, quoted or camelCase.
+_CODE_NAME = re.compile(r"[\w)]\.\w|\w_\w|\(\)|`|[a-z][A-Z]")
+
+
+def _specific(heading: str) -> bool:
+    """A heading that says what its section is about: more than one word, or a code
+    name. One plain word ("Usage", "Steps") heads a section of any page."""
+    return len(heading.split()) > 1 or bool(_CODE_NAME.search(heading))
 
 
 def _real_name(name: str) -> bool:

@@ -134,13 +134,22 @@ class Snapshot:
     #: top-level module files (`peewee.py`) the origin says are importable: what an
     #: installed distribution put at the top of site-packages. API whatever the layout
     top_modules: list[str] = field(default_factory=list)
+    #: files left out only because their extension usually means binary (`.pt` is a
+    #: model's weights, or a Chameleon template): never indexed, but a docs page may
+    #: include one, so `read` serves them and the reader decides whether they are text
+    by_extension: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
-        self._allowed = set(self.files)
+        self._allowed = set(self.files) | set(self.by_extension)
+
+    def includable(self, relpath: str) -> bool:
+        """A file a docs page may include: listed, or left out for its extension only."""
+        return relpath in self._allowed
 
     def read(self, relpath: str) -> bytes:
-        """Bytes of one listed file. Nothing outside the listed files can be read.
+        """Bytes of one listed file (or one left out for its extension: `by_extension`).
+        Nothing else can be read.
 
         Raises SourceError for a path that is not listed or resolves outside the root,
         UnreadableFile (an OSError) when a listed file became a loop or a dangling link."""

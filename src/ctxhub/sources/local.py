@@ -148,14 +148,18 @@ def file_problem(full: Path, root: Path, name: str) -> str | None:
 
 
 def walk(
-    root: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()
+    root: Path,
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+    by_extension: list[str] | None = None,
 ) -> tuple[list[str], list[tuple[str, str]]]:
     """(files to index, (path, reason) of what was left out) under root, as relative
-    POSIX paths. Links to folders are never followed (so a folder loop cannot recur) and
-    are named; a file link is read when it resolves to a file inside root. A `build/` or
-    `dist/` folder is read when it holds docs sources, else named as build output. Junk
-    (VCS, caches, virtualenvs, dot files, binaries, what the globs exclude) is left out
-    silently."""
+    POSIX paths; `by_extension` gathers the files left out for a binary extension only
+    (a docs page may include one). Links to folders are never followed (so a folder
+    loop cannot recur) and are named; a file link is read when it resolves to a file
+    inside root. A `build/` or `dist/` folder is read when it holds docs sources, else
+    named as build output. Junk (VCS, caches, virtualenvs, dot files, binaries, what the
+    globs exclude) is left out silently."""
     include, exclude = list(include), list(exclude)
     files: list[str] = []
     skipped: list[tuple[str, str]] = []
@@ -186,11 +190,14 @@ def walk(
             rel = prefix + name
             if name.startswith(".") and name not in (".env.example",):
                 continue
-            if Path(name).suffix.lower() in BINARY_EXT:
-                continue
             if not selected(rel, include, exclude):
                 continue
             problem = file_problem(Path(dirpath) / name, root, name)
+            binary = Path(name).suffix.lower() in BINARY_EXT
+            if binary:
+                if problem is None and by_extension is not None:
+                    by_extension.append(rel)
+                continue
             if problem is not None:
                 skipped.append((rel, problem))
                 continue
@@ -207,8 +214,11 @@ def snapshot_dir(
     if not root.is_dir():
         raise SourceError(f"source directory {root} does not exist")
     root = root.resolve()
-    files, skipped = walk(root, include, exclude)
-    return Snapshot(root=root, files=files, origin=str(root), skipped=skipped)
+    by_extension: list[str] = []
+    files, skipped = walk(root, include, exclude, by_extension)
+    return Snapshot(
+        root=root, files=files, origin=str(root), skipped=skipped, by_extension=by_extension
+    )
 
 
 def snapshot_file(path: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()) -> Snapshot:

@@ -157,16 +157,21 @@ def snapshot_distribution(name: str, python: str | None = None) -> Snapshot:
     root = dist.root
     files: list[str] = []
     skipped: list[tuple[str, str]] = []
+    by_extension: list[str] = []  # a docs page may include one (a `.pt` template)
     for rel in dist.files:
         parts = rel.split("/")
         if rel.startswith("..") or any(p.endswith((".dist-info", ".egg-info")) for p in parts):
             continue
-        if "__pycache__" in parts or Path(rel).suffix.lower() in BINARY_EXT:
+        if "__pycache__" in parts:
             continue
         full = root / rel
         if not full.exists() and not full.is_symlink():
             continue  # listed in RECORD but not installed (a script, a removed file)
         problem = file_problem(full, root, full.name)
+        if Path(rel).suffix.lower() in BINARY_EXT:
+            if problem is None:
+                by_extension.append(rel)
+            continue
         if problem is not None:
             skipped.append((rel, problem))
             continue
@@ -185,6 +190,7 @@ def snapshot_distribution(name: str, python: str | None = None) -> Snapshot:
         kinds=kinds,
         # pip put these at the top of site-packages: each is an importable module
         top_modules=sorted(f for f in files if "/" not in f and f.endswith((".py", ".pyi"))),
+        by_extension=sorted(by_extension),
     )
 
 

@@ -336,7 +336,18 @@ def call_trace(trace: CallTrace) -> str:
             + (f" · {copies}" if copies else "")
         )
     if trace.unresolved:
-        lines.append("not indexed: " + _names(trace.unresolved, 20))
+        lines.append(
+            "unresolved (an indexed definition has the name; its receiver's class is not"
+            " known here): " + _names(trace.unresolved, 20)
+        )
+    if trace.not_indexed:
+        lines.append("not indexed: " + _names(trace.not_indexed, 20))
+    if trace.untyped_calls_count:
+        n = trace.untyped_calls_count
+        lines.append(
+            f"{n} call{'s' if n > 1 else ''} on objects of unknown type"
+            f" {'are' if n > 1 else 'is'} not traced: " + _names(trace.untyped_calls, 10)
+        )
     if copies := _also_in([c.model_dump() for c in trace.also_in]):
         lines.append(copies + " (the same code: the same graph)")
     if trace.other_sources:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ctxhub.core.errors import shown
 from ctxhub.core.identifiers import is_identifier_like
 from ctxhub.core.knowledge import HitKind
+from ctxhub.core.sentences import join_sentences
 from ctxhub.search.analyzer import is_one_name
 from ctxhub.session import HubSession
 from ctxhub.sources.base import ADD_COMMAND, SOURCE_FORMS
@@ -34,9 +35,9 @@ def named_nothing(hub: HubSession, query: str) -> str | None:
     name = query.strip().strip("`").removesuffix("()")
     if not is_identifier_like(name) or resolve.find_symbol(hub.store, name)[0]:
         return None
-    return (
-        f"no definition named {shown(name)} is indexed{did_you_mean(hub, name)} The hits "
-        "are what a search for its words finds."
+    return join_sentences(
+        f"no definition named {shown(name)} is indexed{did_you_mean(hub, name)}",
+        "The hits are what a search for its words finds.",
     )
 
 

@@ -16,6 +16,7 @@ from ctxhub.core.knowledge import (
     SearchResponse,
 )
 from ctxhub.core.limits import DEFAULT_HITS, DEFAULT_TOKENS, MAX_RETRIEVED, check_tokens
+from ctxhub.core.sentences import join_sentences
 from ctxhub.search.budget import display_norm, to_hits
 from ctxhub.search.examples_first import examples_answer
 from ctxhub.search.rank import Candidate
@@ -79,7 +80,7 @@ def _explained(
         notice = named_nothing(hub, response.query) or structural_hint(hub.store, response.query)
         if notice is not None or release is not None:
             # the tool's own notice (no example matches, no doc hit names it) still holds
-            update["notice"] = "\n".join(n for n in (response.notice, notice, release) if n)
+            update["notice"] = join_sentences(response.notice, notice, release)
         return response.model_copy(update=update) if update else response
     if response.notice:
         return response
@@ -162,7 +163,7 @@ def search_examples(
     answer = examples_answer(hub.retriever, request, preferred)
     none = nothing_of_kind(hub, source, ["example"]) if answer.hits and not narrowed else None
     if none is not None:  # not "none matches closely": there are none to match
-        answer.notice = f"{none}. The hits are docs pages (marked supplement)"
+        answer.notice = join_sentences(none, "The hits are docs pages (marked supplement)")
     return _explained(hub, answer, source, kinds)
 
 
@@ -253,7 +254,7 @@ def _list_filtered(
         ids = [i for i in ids if called.keep is None or i in called.keep]
         unresolved = called.unresolved
         notices += [called.notice] if called.notice else []
-    notice = "; ".join(notices) or None
+    notice = join_sentences(*notices) or None
     scored: dict[str, Candidate] = {}
     confidence, norm = 1.0, 1.0
     if query.strip():

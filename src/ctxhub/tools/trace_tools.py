@@ -18,6 +18,7 @@ from ctxhub.tools.copies import copy_key, split_copies
 from ctxhub.tools.hub_status import source_notes
 from ctxhub.tools.not_found import missing_symbol
 from ctxhub.tools.source_check import check_sources
+from ctxhub.tools.unplaced_calls import Unplaced, unplaced_calls
 
 MAX_TRACE_NODES = 200
 #: Other sources' copies a node lists at most.
@@ -117,7 +118,7 @@ def trace_calls(
     if direction == "callees":
         root = _constructor(hub, root)
     nodes: list[CallNode] = []
-    unresolved: list[str] = []
+    unplaced = Unplaced()
     seen = {root.id}
     sources = {root.source}
     # (the chunk whose edges are read, its level, the node it stands for)
@@ -131,7 +132,7 @@ def trace_calls(
         if direction == "callees":
             edges, missing = call_edges.callees(hub.store, current)
             if level == 1:
-                unresolved = missing
+                unplaced = unplaced_calls(hub.store, current, missing[:50])
         else:
             edges = call_edges.callers(hub.store, current)
             if alias is not None and level == 1:
@@ -182,7 +183,10 @@ def trace_calls(
         direction=direction,
         depth=depth,
         nodes=nodes,
-        unresolved=unresolved[:50],
+        unresolved=unplaced.unresolved,
+        not_indexed=unplaced.not_indexed,
+        untyped_calls=unplaced.untyped,
+        untyped_calls_count=unplaced.untyped_count,
         truncated=truncated,
         other_sources=sorted({c.source for c in elsewhere_kept}),
         also_in=root_copies,

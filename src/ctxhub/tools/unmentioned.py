@@ -10,6 +10,7 @@ import re
 from ctxhub.core.errors import shown
 from ctxhub.core.identifiers import is_identifier_like
 from ctxhub.core.knowledge import Hit
+from ctxhub.core.sentences import join_sentences
 from ctxhub.search.analyzer import is_one_name
 from ctxhub.store.protocol import Store
 from ctxhub.tools import resolve
@@ -31,8 +32,8 @@ def unmentioned_name(store: Store, query: str, hits: list[Hit]) -> str | None:
     symbol = found[0].symbol if found else None
     if not symbol:
         return None
-    return (
-        f"no doc hit mentions {shown(name)}: they only share words with it. It is defined"
-        f" as {symbol}: get_code_snippet(symbol={symbol!r}) shows its code and docstring"
-        f" (`ctxhub snippet {symbol}`)"
+    return join_sentences(
+        f"no doc hit mentions {shown(name)}: they only share words with it",
+        f"It is defined as {symbol}: get_code_snippet(symbol={symbol!r}) shows its code"
+        f" and docstring (`ctxhub snippet {symbol}`)",
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 #: Admonitions by their title (`.. note::`, ```` ```{note} ````, `:::{note}`).
 ADMONITIONS = {
     "note": "Note",
@@ -23,3 +25,11 @@ VERSIONED = {
     "deprecated": "Deprecated since version",
     "versionremoved": "Removed in version",
 }
+
+
+def label_prefix(label: str, text: str) -> str:
+    """`Label: ` before an admonition's text, unless the text already opens with the
+    label as a heading of its own (`.. seealso:: See also: ...` would read "See also:
+    See also: ..."); `.. note:: Note that ...` keeps its label."""
+    said = re.match(rf"\s*{re.escape(label)}\s*(?::|$)", text, re.IGNORECASE | re.MULTILINE)
+    return "" if said else f"{label}: "

@@ -25,15 +25,43 @@ from ctxhub.ingest.docs.cleaned import CleanedText
 from ctxhub.ingest.docs.include_directives import Directive, Resolved, directive_at, resolve
 from ctxhub.ingest.docs.include_select import NotSelected, Selection, select_code, select_text
 
-#: relpath -> the file's text, or None when the source has no such file
+#: relpath -> the file's text, or None when the source has no such file; raises
+#: NotText for a file that is there but binary
 Reader = Callable[[str], str | None]
 #: (the included file's path, its text, the including page's path) -> (cleaned, syntax)
 Cleaner = Callable[[str, str, str], tuple[CleanedText, str]]
 
 MAX_LINES = 400  # of an included code file
 MAX_DEPTH = 5  # text includes inside text includes
-_LANGUAGES = {"py": "python", "js": "javascript", "ts": "typescript", "sh": "bash", "yml": "yaml"}
+_LANGUAGES = {
+    "py": "python",
+    "js": "javascript",
+    "ts": "typescript",
+    "sh": "bash",
+    "yml": "yaml",
+    "htm": "html",
+    "j2": "jinja",
+    "jinja2": "jinja",
+}
 _ATX = re.compile(r"^( {0,3})(#{1,6})(?=[ \t])")
+
+
+class NotText(Exception):
+    """An included file that exists but is no UTF-8 text (an image, a model's weights):
+    the directive stays as written and the page's warnings say why."""
+
+
+def decode_included(data: bytes) -> str:
+    """An included file's text; NotText for binary bytes (a NUL, or more than one byte
+    in a hundred that is not UTF-8). A few stray bytes (a Latin-1 name in a changelog)
+    read as U+FFFD, as before."""
+    if b"\x00" in data:
+        raise NotText("a binary file (it holds NUL bytes), not included")
+    text = data.decode("utf-8", "replace")
+    bad = text.count("\ufffd")
+    if bad and bad * 100 > len(data):
+        raise NotText(f"not UTF-8 text ({bad} undecodable bytes), not included")
+    return text
 
 
 @dataclass(frozen=True)
@@ -187,9 +215,14 @@ class _Expander:
         read = self.read
         assert read is not None
         texts: dict[str, str] = {}
+        binary: dict[str, str] = {}
 
         def exists(path: str) -> bool:
-            text = read(path)
+            try:
+                text = read(path)
+            except NotText as e:
+                binary[path] = str(e)
+                return True
             if text is not None:
                 texts[path] = text
             return text is not None
@@ -206,6 +239,9 @@ class _Expander:
                 return False
             return True  # a docutils standard include: nothing to show
         path = where.path
+        if path in binary:
+            self.warnings.append(f"include {target}: {binary[path]}")
+            return False
         if path in chain:
             self.warnings.append(f"include cycle: {path} includes itself")
             return False

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctxhub.ingest.docs.directives import ADMONITIONS, VERSIONED
+from ctxhub.ingest.docs.directives import ADMONITIONS, VERSIONED, label_prefix
 from ctxhub.ingest.sphinx_roles import role_reference
 
 _OPEN = re.compile(
@@ -99,8 +99,8 @@ def _opener(name: str, arg: str, indent: str) -> tuple[str, str]:
     if name in _INCLUDES:
         return (f"{indent}.. {name}:: {arg}" if arg else ""), "dropped"
     if name in ADMONITIONS:
-        title = ADMONITIONS[name]
-        return f"{indent}{title}: {readable_roles(arg)}".rstrip(), "prose"
+        title, text = ADMONITIONS[name], readable_roles(arg)
+        return f"{indent}{label_prefix(title, text)}{text}".rstrip(), "prose"
     if name in VERSIONED:
         version, _, rest = arg.partition(" ")
         said = f"{VERSIONED[name]} {version}".rstrip() + ":"

@@ -19,6 +19,7 @@ from typing import Any
 from docutils import nodes  # type: ignore[import-untyped]
 
 from ctxhub.ingest.docs.cleaned import CleanedText
+from ctxhub.ingest.docs.directives import label_prefix
 from ctxhub.ingest.docs.rst_sphinx import api_ref, described, include_ref, labelled
 from ctxhub.ingest.docs.rst_text import readable_inline
 
@@ -294,9 +295,11 @@ class RstWriter:
         line = node.line or self.first_line(node)
         if children and isinstance(children[0], nodes.inline):  # the directive's argument
             self.blank()
-            self.prose(f"{label}: {self.inline(children.pop(0))}", line, line)
+            text = self.inline(children.pop(0))
+            self.prose(label_prefix(label, text) + text, line, line)
         elif children and isinstance(children[0], nodes.paragraph):
-            self.paragraph(children.pop(0), f"{label}: ", head=line)
+            prefix = label_prefix(label, self.inline(children[0]))
+            self.paragraph(children.pop(0), prefix, head=line)
         else:
             self.blank()
             self.prose(label, line, line)

@@ -15,7 +15,8 @@ property's annotated return). The last is recorded resolved, `pkg.mod.Client.x`;
 local bound to a resolved method (`creator = self.workers._new_worker`). A typed local of
 no class known at the call keeps the call as written (`locale.describe`, via "locale"):
 unresolved, never dropped. Calls on other receivers (`self.other.send()`,
-`logger.info()`) name objects whose type the code never states: left out, not guessed.
+`logger.info()`) name objects whose type the code never states: left out, not guessed,
+but listed as written in `calls_untyped`, so a trace can say how many it did not follow.
 
 `super().x()` is a call of `x`, the method's own name included: an override that
 extends `push_frame` is a caller of the base's `push_frame`. Each call with a receiver
@@ -250,6 +251,9 @@ class BodyFacts:
     calls_imported: dict[str, str] = field(default_factory=dict)
     #: calls_qualified entry -> the line of its first call
     call_lines: dict[str, int] = field(default_factory=dict)
+    #: calls on a named receiver whose type the code does not state (`handler.emit`,
+    #: `self.registry.notify`), as written: left out of the graph, counted by traces
+    calls_untyped: list[str] = field(default_factory=list)
 
 
 def _unique(items: Iterable[tuple[tuple[int, int], str]]) -> list[str]:
@@ -343,6 +347,7 @@ def analyze_body(
         for q in facts.calls_qualified
         if q not in via and q.split(".", 1)[0] in table.bindings and q not in local_defs
     }
+    facts.calls_untyped = _unique(call_target.untyped)
     return facts
 
 
@@ -356,6 +361,8 @@ class _CallTarget:
     attr_types: Mapping[str, str]
     receiver_types: Mapping[int, str]
     local_methods: Mapping[str, Sequence[tuple[str, str]]]
+    #: calls on a named receiver of unknown type, as written, in the order met
+    untyped: list[tuple[tuple[int, int], str]] = field(default_factory=list)
 
     def of(self, func: ast.expr) -> list[tuple[str, str, str | None]]:
         """(called name, call as recorded, receiver or None) of each definition the call
@@ -380,6 +387,7 @@ class _CallTarget:
                 return [(func.attr, written, VIA_SELF)]
             cls = self.attr_types.get(chain[1]) if len(chain) == 3 else None
             if cls is None:
+                self.untyped.append((_pos(func), written))
                 return []  # an attribute of unknown type: not guessed
             return [(func.attr, f"{cls}.{func.attr}", f"{root}.{chain[1]}")]
         cls = self.receiver_types.get(id(func))
@@ -391,6 +399,7 @@ class _CallTarget:
             return [(func.attr, written, None)]
         if root in self.known and all(class_like(p) for p in chain[:-1]):
             return [(func.attr, written, None)]
+        self.untyped.append((_pos(func), written))  # a local, parameter or global of unknown type
         return []
 
 

@@ -57,6 +57,9 @@ from ctxhub.ingest.python.overview import (
 )
 from ctxhub.ingest.python.source import segment
 
+#: Calls on objects of unknown type a function chunk lists at most (past it, a count).
+MAX_UNTYPED_CALLS = 30
+
 
 @dataclass
 class FileContext:
@@ -378,6 +381,10 @@ def function_chunk(f: FileContext, d: Definition, node: FuncNode, facts: BodyFac
         extra["calls_imported"] = facts.calls_imported
     if facts.call_lines:
         extra["call_lines"] = facts.call_lines
+    if facts.calls_untyped:
+        extra["calls_untyped"] = facts.calls_untyped[:MAX_UNTYPED_CALLS]
+        if len(facts.calls_untyped) > MAX_UNTYPED_CALLS:
+            extra["calls_untyped_count"] = len(facts.calls_untyped)
     if facts.extends_super:
         extra["extends_super"] = True
     if names := function_templates(node):

@@ -9,7 +9,7 @@ from __future__ import annotations
 #: changelog records (a changelog page, or one including a changelog) covers the
 #: changelog number too, so a changelog bump alone re-reads it.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 46,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 47,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -76,7 +76,9 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # marker in the annotation: parameter records (code-marked `deprecated=True`: none)
     # 46: an instance of a privately aliased class (`logger = _Logger()`) is `instance_of`
     # it, a private rename (`Logger as _Logger`) recorded, public CamelCase literal constants
-    "docs": 21,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # 47: calls on a named receiver of unknown type (`handler.emit`), as written, in
+    # `calls_untyped` (left out of the graph; traces count them)
+    "docs": 22,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -97,7 +99,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 19: a reST window lists the API descriptions it documents (`extra.describes`:
     # names column, `describes` terms for the symbol path), stubs left out; 20: section
     # titles inside autodoc / description directives are sections (Sphinx's
-    # nested_parse_with_titles), each object group its breadcrumb; 21: as changelog 11
+    # nested_parse_with_titles), each object group its breadcrumb; 21: as changelog 11;
+    # 22: a literalinclude of any text file (a `.pt` template), "See also:" said once
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)

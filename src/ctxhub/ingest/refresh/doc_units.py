@@ -31,7 +31,7 @@ def included_digests(snapshot: Snapshot, page: str, files: set[str]) -> dict[str
         if at != page:
             out["include:" + at] = hashlib.sha256(text.encode("utf-8")).digest()
         for directive in directives_in(text) if depth <= MAX_DEPTH else []:
-            path = resolve(at, directive, files.__contains__).path
+            path = resolve(at, directive, lambda p: p in files or snapshot.includable(p)).path
             if path is None or path in seen:
                 continue
             seen.add(path)

@@ -10,6 +10,7 @@ from ctxhub.core.doc_paths import normalize_doc_path
 from ctxhub.core.errors import SkipFile, SourceError
 from ctxhub.core.knowledge import Chunk, Deprecation
 from ctxhub.ingest.docs import chunks as docs
+from ctxhub.ingest.docs.includes import decode_included
 from ctxhub.ingest.docs.llms_full import split_llms_full
 from ctxhub.ingest.examples.chunks import chunk_example
 from ctxhub.ingest.examples.taxonomy import Taxonomy
@@ -55,13 +56,15 @@ class Extracted:
 
 
 def _included(snapshot: Snapshot, path: str) -> str | None:
-    """A file a docs page includes, if this source lists it (nothing else is read)."""
-    if path not in snapshot.files:
+    """A file a docs page includes, if this source has it (a listed file, or one left
+    out for its extension only: a `.pt` template); NotText when it is binary."""
+    if not snapshot.includable(path):
         return None
     try:
-        return snapshot.read(path).decode("utf-8", "replace")
+        data = snapshot.read(path)
     except (OSError, SourceError):
         return None
+    return decode_included(data)
 
 
 #: A string escape that makes a lone surrogate (`"\\ud800"`): Python evaluates it, UTF-8
