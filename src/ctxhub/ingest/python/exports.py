@@ -67,11 +67,21 @@ def module_exports(tree: ast.Module, module: str, ctx: ScopeContext) -> list[str
 
 def names_used(tree: ast.Module) -> set[str]:
     """The names a module's own code reads (calls, bases, decorators, annotations,
-    defaults): an import is there to serve them, not only to be re-exported."""
+    defaults): an import is there to serve them, not only to be re-exported. A
+    module-level `name = name` (pyramid's `not_ = not_  # api`) marks a re-export: no use."""
+    marks = {
+        id(stmt.value)
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.Name)
+        and stmt.value.id == stmt.targets[0].id
+    }
     return {
         node.id
         for node in ast.walk(tree)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in marks
     }
 
 
