@@ -57,6 +57,12 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubSession]:
         pkg.mkdir(parents=True)
         (pkg / "__init__.py").write_text("")
         (pkg / "main.py").write_text(text)
+        if name == "ps-next":  # a package the installed distribution never ships
+            (root / name / "pstools").mkdir()
+            (root / name / "pstools" / "__init__.py").write_text(
+                'def bootstrap_sandbox():\n    """Bootstrap a sandbox for the tour."""\n'
+                "    made = [1]\n    made.append(2)\n    return made\n"
+            )
         specs.append(SourceSpec(name=name, kind=["python"], path=str(root / name)))
     home = root / "home"
     embedder = HashingEmbedder(dim=64)
@@ -112,3 +118,9 @@ def test_a_deprecation_only_another_release_has_says_the_installed_one_lacks_it(
     assert "has no ps.main.Settings.legacy_values; this is ps-next" in report.not_installed
     assert f"NOTE: {report.not_installed}" in deprecation_report(report)
     assert check_deprecation(hub, "ps.main.Settings.reload").not_installed is None
+
+
+def test_a_package_the_installed_copy_never_ships_has_no_version_note(hub: HubSession) -> None:
+    response = search_tools.search(hub, "bootstrap a sandbox for the tour")
+    hit = next(h for h in response.hits if h.symbol == "pstools.bootstrap_sandbox")
+    assert "not_installed" not in hit.metadata

@@ -7,6 +7,9 @@ in their text:
 
 - a public path read through its package's re-exports: `httpx.Client` is defined as
   `httpx._client.Client` (search/reexports.py);
+- a class's member it inherits: `Configurator.add_route` is defined as
+  `RoutesConfiguratorMixin.add_route`, a base of `Configurator` (the caller's
+  `MemberLookup`: the tools resolve it along the bases as get_code_snippet does);
 - a query that is one bare capitalised name (`Table`, `Client`): a single word is no
   identifier to the analyser (it reads as English), yet the agent who types it alone
   asks for the class of that name. It counts when it names exactly one class (one
@@ -23,7 +26,7 @@ looks it up and the boost counts its parts as it would for the qualified name ty
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ctxhub.core.knowledge import ChunkQuery, SearchFilters
 from ctxhub.search.analyzer import QueryAnalysis
@@ -37,6 +40,10 @@ _BARE_CLASS = re.compile(r"`?([A-Z][A-Za-z0-9_]*)(?:\(\))?`?")
 _BARE_MODULE = re.compile(r"`?([a-z_][a-z0-9_]*)`?")
 #: A whole query that is a package's name and a capitalised name: `jinja2 Environment`
 _PACKAGE_AND_NAME = re.compile(r"`?([a-z_][a-z0-9_]*)`?\s+`?([A-Z][A-Za-z0-9_]*)(?:\(\))?`?")
+
+#: (a dotted name, the one source asked or None) -> the qualified names of the members
+#: it reaches along a class's bases; [] when it names no class's member
+MemberLookup = Callable[[str, str | None], list[str]]
 
 
 def as_dotted_name(store: Store, query: str) -> str | None:
@@ -52,7 +59,11 @@ def as_dotted_name(store: Store, query: str) -> str | None:
 
 
 def named_definitions(
-    store: Store, analysis: QueryAnalysis, filters: SearchFilters, kinds: Sequence[str] | None
+    store: Store,
+    analysis: QueryAnalysis,
+    filters: SearchFilters,
+    kinds: Sequence[str] | None,
+    members: MemberLookup | None = None,
 ) -> list[str]:
     """Qualified names of the definitions the query's names stand for (see the module
     docstring), each once; [] when the query spells every name as defined."""
@@ -62,7 +73,11 @@ def named_definitions(
     found: list[str] = []
     for name in analysis.identifiers:
         if "." in name and not _defined_as_written(store, name, filters, wanted):
-            found += recorded_targets(store, name)
+            targets = recorded_targets(store, name)
+            if not targets and members is not None:
+                one = filters.source[0] if filters.source and len(filters.source) == 1 else None
+                targets = members(name, one)
+            found += targets
     match = _BARE_CLASS.fullmatch(analysis.text.strip())
     if match:
         found += _one_definition(store, match.group(1), filters, "class")

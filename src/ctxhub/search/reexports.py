@@ -158,6 +158,10 @@ def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
     or through public ones that re-export it in turn (`falcon.util` exports
     `falcon.util.misc.to_query_str`, `falcon` exports `falcon.util.to_query_str`):
     both are followed, at most `MAX_HOPS` deep and never twice through one spelling.
+    Only the definition's own distribution spells it (its top-level package, or one a
+    source indexes beside it): an app or a docs tutorial importing it names nothing.
+    A definition in a public module competes with its own name: it keeps it unless a
+    shorter path re-exports it, or one as long lists it in its `__all__`.
     The best name any of them leads to wins: one in the symbol's own top-level package
     before one in another (a compat package re-exporting it), a re-export of the object
     (or its class) before a path through a submodule a package binds as an attribute
@@ -194,21 +198,34 @@ def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
     retired = _deprecated_modules(
         store, {o for ps in public.values() for p in ps for o in _owners(p.name)}
     )
+    siblings = _SiblingPackages(store)
     for symbol, candidates in public.items():
+        # only the definition's own distribution spells it: a tutorial or an app that
+        # imports `pkg.config.Configurator` into its own package is no import path of it
+        top = symbol.split(".", 1)[0]
+        own = siblings.of(top)
+        candidates = [p for p in candidates if p.name.split(".", 1)[0] in own]
         # a path through a deprecated module (`pkg.types`, a shim left for `pkg.typing`)
         # is no import to write while another public path exists, the definition's own
         kept = [p for p in candidates if retired.isdisjoint(_owners(p.name))]
         if kept or not is_private_path(symbol):
             candidates = kept
+        if not is_private_path(symbol):
+            # a definition already spelled publicly keeps its name unless a shorter path
+            # of its own package re-exports it (`pkg.Client`), or one as long declares it
+            # in its `__all__`; never for a sibling module importing it (`pkg.config.Router`)
+            candidates = [*candidates, Spelling(symbol, False)]
         # the symbol's own top-level package first: a compat package re-exporting it
         # (`cattr`, the legacy name beside `cattrs`) is shorter but not the import to write
-        top = symbol.split(".", 1)[0]
         best = min(
             candidates,
             key=lambda s: (
                 s.name.split(".", 1)[0] != top,
                 s.through_module,
                 s.name.count("."),
+                # at one depth: a module's declared `__all__` (`srv.web.Response`), then
+                # the definition's own name, then a module's mere import of it
+                0 if s.declared else 1 if s.name == symbol else 2,
                 len(s.name),
                 s.name,
             ),
@@ -219,12 +236,35 @@ def public_paths(store: Store, symbols: Iterable[str]) -> dict[str, str]:
     return found
 
 
+class _SiblingPackages:
+    """The top-level packages indexed beside a package by one source (the distribution's
+    declared packages: `attr` beside `attrs`), the package itself always; the sources
+    are read once, when first asked."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.groups: list[set[str]] | None = None
+
+    def of(self, top: str) -> set[str]:
+        if self.groups is None:
+            self.groups = [
+                {str(p) for p in s.stats.get("packages", ())} for s in self.store.sources()
+            ]
+        out = {top}
+        for group in self.groups:
+            if top in group:
+                out |= group
+        return out
+
+
 class Spelling(NamedTuple):
     """A public name of a definition, and whether it reaches it through a module another
     module binds as an attribute (`pkg.misc.f` after `from pkg.util import misc`)."""
 
     name: str
     through_module: bool
+    #: the exporting module lists the name in its `__all__`
+    declared: bool = False
 
 
 def _deprecated_modules(store: Store, names: set[str]) -> set[str]:
@@ -268,20 +308,26 @@ def _exported_spellings(
         return {}
     exporters = store.exporters(sorted(prefixes))
     # a module that renames what it exports spells it its own way (one read per module)
-    renames = {
-        module: renamed_in(module_chunks(store, module))
+    chunks = {
+        module: module_chunks(store, module)
         for module in sorted({m for ms in exporters.values() for m in ms})
+    }
+    renames = {module: renamed_in(found) for module, found in chunks.items()}
+    declared = {
+        module: {str(n) for c in found for n in c.metadata.extra.get("all", ())}
+        for module, found in chunks.items()
     }
     out: dict[str, list[Spelling]] = {}
     for name in names:
         spelled = [
             Spelling(
-                f"{module}.{renames[module].get(prefix, prefix.rsplit('.', 1)[-1])}"
-                f"{name[len(prefix) :]}",
+                f"{module}.{bound}{name[len(prefix) :]}",
                 prefix != name and prefix in modules,
+                bound in declared[module],
             )
             for prefix in _owners(name)
             for module in exporters.get(prefix, ())
+            for bound in [renames[module].get(prefix, prefix.rsplit(".", 1)[-1])]
         ]
         out[name] = [s for s in spelled if not is_private_path(s.name)]
     return out

@@ -35,7 +35,7 @@ from ctxhub.search.described import described_docs
 from ctxhub.search.drill import drill_down
 from ctxhub.search.frameworks import NamedFramework
 from ctxhub.search.fusion import max_fused, merge_windows, rrf
-from ctxhub.search.named import as_dotted_name, named_definitions
+from ctxhub.search.named import MemberLookup, as_dotted_name, named_definitions
 from ctxhub.search.pointers import ReexportModule
 from ctxhub.search.rank import (
     Candidate,
@@ -81,6 +81,10 @@ class SearchOptions:
     #: which of several sources holding one definition or page is kept (the installed
     #: version first: search/versions.py); None keeps the better-ranked copy
     source_rank: SourceRank | None = None
+    #: the definitions a `Class.member` name reaches along the class's bases, given the
+    #: name and the one source asked (the lookup get_code_snippet answers with,
+    #: tools/search_tools.py); None: such a name is looked up as written only
+    members: MemberLookup | None = None
 
 
 #: The symbol path's score for a definition that builds a name the query uses (an exact
@@ -327,7 +331,7 @@ class Retriever:
             analysis = replace(analyze(dotted), text=request.query)
         if "symbol" in options.paths:
             kinds = list(request.kinds) if request.kinds else None
-            found = named_definitions(self.store, analysis, request.filters, kinds)
+            found = named_definitions(self.store, analysis, request.filters, kinds, options.members)
             analysis = with_definitions(analysis, found)
         weights = dict(options.weights or analysis.weights)
         window_led: set[str] = set()

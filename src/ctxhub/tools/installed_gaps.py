@@ -89,6 +89,11 @@ class _Copies:
         target = installed[0]
         if store.find_chunks(ChunkQuery(kind="api", source=target, symbol=symbol)):
             return None
+        # a top-level package the installed copy never ships (an sdist's extra code) is
+        # no definition a version lacks
+        shipped = {k for k in self.keys[target] if not k.startswith("dist:")}
+        if shipped and symbol.split(".", 1)[0] not in shipped:
+            return None
         version = self.states[target].version
         source, indexed = next(iter(found_in.items()))
         return (

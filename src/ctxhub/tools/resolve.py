@@ -87,6 +87,17 @@ def find_symbol(store: Store, name: str, source: str | None = None) -> tuple[lis
     return [], ""
 
 
+def member_names(store: Store, name: str, source: str | None) -> list[str]:
+    """What `Class.member` (or `pkg.mod.Class.member`) names when the class inherits the
+    member, or reaches it by another name: the definitions `find_symbol` answers with
+    ("inherited", "re-export"), so a search puts first what get_code_snippet shows.
+    [] for any other name."""
+    found, how = find_symbol(store, name, source)
+    if how not in ("inherited", "re-export"):
+        return []
+    return list(dict.fromkeys(c.symbol for c in found if c.symbol))
+
+
 def _qualifier_as_asked(chunk: Chunk, name: str) -> bool:
     """Whether `chunk`'s symbol ends with `name`'s qualifier spelt as asked (the
     suffix lookup folds case; only the last part may differ in case)."""

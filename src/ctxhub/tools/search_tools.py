@@ -24,6 +24,7 @@ from ctxhub.search.reexports import public_paths_of
 from ctxhub.search.retriever import SearchOptions
 from ctxhub.search.versions import fold_versions
 from ctxhub.session import HubSession
+from ctxhub.tools import resolve
 from ctxhub.tools.base_filter import match_bases
 from ctxhub.tools.calls_filter import cleaned as cleaned_call
 from ctxhub.tools.calls_filter import match_calls
@@ -91,7 +92,11 @@ def _explained(
 def options(hub: HubSession, **given: Any) -> SearchOptions:
     """The search options of a tool: two versions of one package fold into the hit of
     the version installed (search/versions.py; the environment is asked only then)."""
-    return SearchOptions(source_rank=lambda names: installed_ranks(hub.store, set(names)), **given)
+    return SearchOptions(
+        source_rank=lambda names: installed_ranks(hub.store, set(names)),
+        members=lambda name, source: resolve.member_names(hub.store, name, source),
+        **given,
+    )
 
 
 def _sources(source: str | list[str] | None) -> list[str] | None:

@@ -68,7 +68,12 @@ SCRIPT_COLLECTION = 3
 
 
 Layout = Literal[
-    "examples_dir", "repo_of_projects", "topic_folders", "single_project", "package_scripts"
+    "examples_dir",
+    "repo_of_projects",
+    "topic_folders",
+    "single_project",
+    "package_scripts",
+    "docs_code",
 ]
 
 

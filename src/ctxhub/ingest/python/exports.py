@@ -1,5 +1,8 @@
 """The API a module declares: the names in its `__all__`, and for a package's
-`__init__` without one, what it imports from its own framework. Each is recorded as the
+`__init__` without one, what it imports from its own framework (but not a name its own
+code uses that it imports from a public module: `pkg/config/__init__.py` importing
+`pkg.router.Router` to build one re-exports nothing; a name from a private module stays
+a re-export, the package being its only public home). Each is recorded as the
 qualified name of the definition (`litestar.response.streaming.Stream` for the
 `Stream` that `litestar/response/__init__.py` re-exports), so a search can tell the
 classes a user is meant to import from the internals beside them.
@@ -51,12 +54,35 @@ def module_exports(tree: ast.Module, module: str, ctx: ScopeContext) -> list[str
             if target is not None and ctx.is_internal(target, name):
                 out.setdefault(target, None)
     elif imports.is_package:
+        used = names_used(tree)
         for bound, target in imports.bindings.items():
             if bound.startswith("_") or bound in imports.modules:
                 continue  # private names and submodules are not the package's API
+            if bound in used and not is_private_path(target.rsplit(".", 1)[0]):
+                continue  # imported for its own code from a module users import anyway
             if ctx.is_internal(target, bound):
                 out.setdefault(target, None)
     return list(out)
+
+
+def names_used(tree: ast.Module) -> set[str]:
+    """The names a module's own code reads (calls, bases, decorators, annotations,
+    defaults): an import is there to serve them, not only to be re-exported. A
+    module-level `name = name` (pyramid's `not_ = not_  # api`) marks a re-export: no use."""
+    marks = {
+        id(stmt.value)
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.Name)
+        and stmt.value.id == stmt.targets[0].id
+    }
+    return {
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in marks
+    }
 
 
 def renamed_imports(module: str, ctx: ScopeContext) -> dict[str, str]:

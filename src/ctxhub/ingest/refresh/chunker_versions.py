@@ -9,7 +9,7 @@ from __future__ import annotations
 #: changelog records (a changelog page, or one including a changelog) covers the
 #: changelog number too, so a changelog bump alone re-reads it.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 47,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 48,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -78,6 +78,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # it, a private rename (`Logger as _Logger`) recorded, public CamelCase literal constants
     # 47: calls on a named receiver of unknown type (`handler.emit`), as written, in
     # `calls_untyped` (left out of the graph; traces count them)
+    # 48: a package `__init__` without `__all__` re-exports no name its own code uses
+    # that it imports from a public module (`pkg/config` using `pkg.router.Router`)
     "docs": 22,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 
 from ctxhub.core.doc_paths import is_aggregate_doc
+from ctxhub.ingest.examples.docs_code import in_docs_dir, is_docs_test
 from ctxhub.ingest.examples.layout import Example
 from ctxhub.ingest.python.changelog_files import is_changelog
 from ctxhub.ingest.python.changelog_reno import is_reno_note
@@ -70,10 +71,11 @@ def package_test_suites(files: Iterable[str]) -> frozenset[str]:
 
 def is_package_test(relpath: str, suites: frozenset[str]) -> bool:
     """A file of a test suite shipped inside the package (under one of `suites`, from
-    `package_test_suites`), or a `conftest.py`. A module named like a test outside any
+    `package_test_suites`), a `conftest.py`, or a `tests.py` module in a folder (the
+    unittest / Django layout: `app/tests.py`). A module named like a test outside any
     tests folder (`aiohttp/test_utils.py`, public API) stays."""
     parts = relpath.split("/")
-    if parts[-1] == "conftest.py":
+    if parts[-1] == "conftest.py" or (len(parts) > 1 and parts[-1] == "tests.py"):
         return True
     return any("/".join(parts[:i]) in suites for i in range(1, len(parts)))
 
@@ -110,6 +112,11 @@ def why_left_out(
     if is_housekeeping(rel) or (HOUSEKEEPING.match(name) and not rel.lower().endswith(DOC_EXT)):
         return "repository housekeeping (license, contributing, ...), not docs"
     if is_python_path(rel):
+        if in_docs_dir(rel) and "python" in chosen:
+            if is_docs_test(rel):
+                return "a test module of the docs' code: tests are not indexed"
+            if rel.count("/") == 1:
+                return "a script at the docs folder's root (its build: conf.py), not an example"
         if chosen and "python" not in chosen:
             return "python is not a kind of this source"
         return "not in an importable package (loose scripts index with --kind examples)"

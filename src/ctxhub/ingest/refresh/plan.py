@@ -24,6 +24,7 @@ from ctxhub.ingest.docs.built_site import (
     site_root_of,
     site_roots,
 )
+from ctxhub.ingest.examples.docs_code import docs_code_examples, in_docs_dir
 from ctxhub.ingest.examples.files import SCRIPT_EXTS, ext_of
 from ctxhub.ingest.examples.layout import Example, discover_examples
 from ctxhub.ingest.examples.package_scripts import (
@@ -215,6 +216,13 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
         for f in rest
         if is_python_path(f) and not in_test_dir(f) and not is_package_test(f, suites)
     ]
+    # the code under a docs folder is the docs' worked examples, not the package's API,
+    # when the source has Python beside it (a docs tree added alone keeps its packages)
+    docs_code = {f for f in py_files if in_docs_dir(f)}
+    if docs_code and len(docs_code) < len(py_files):
+        py_files = [f for f in py_files if f not in docs_code]
+    else:
+        docs_code = set()
     layout = PackageLayout.from_paths(py_files)
     packages: set[str] = set()
     modules: dict[str, str] = {}
@@ -235,6 +243,10 @@ def plan_units(snapshot: Snapshot, kinds: list[ContentKind] | None = None) -> Pl
                 claimed.add(rel)
         # scripts in the package's non-package folders (templates, scaffolds): examples
         scripts = package_script_examples(rest, layout, excluded=claimed)
+        # the docs' code: one example per project the docs hold, its tests left out
+        if docs_code:
+            every_package = PackageLayout.from_paths(f for f in files if is_python_path(f))
+            scripts += docs_code_examples(rest, every_package.package_dirs, excluded=claimed)
         for ex in scripts:
             units.append(Unit(key=ex.path, kind="examples", members=list(ex.files), example=ex))
             claimed.update(ex.files)
