@@ -74,7 +74,7 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `__getattr__` proxy's since (its warning's comments, docstring) on the names it serves, an
     # `Annotated` Doc saying "will be removed in a future version" or a `deprecated(...)`
     # marker in the annotation: parameter records (code-marked `deprecated=True`: none)
-    "docs": 21,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    "docs": 22,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -96,10 +96,11 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # names column, `describes` terms for the symbol path), stubs left out; 20: section
     # titles inside autodoc / description directives are sections (Sphinx's
     # nested_parse_with_titles), each object group its breadcrumb; 21: as changelog 11
+    # 22: a changelog's name with a prefix or suffix (`BFG_HISTORY.rst`) is lookup-only
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
-    "changelog": 12,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 13,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -120,4 +121,5 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 11: "The ``X`` method was removed" outside a Removed section, "The entire `x` module"
     # 12: "Accessing ... on the *x* module is deprecated" a usage record of module x, a
     # Markdown link's text read for the replacement ("use [`y`](url)")
+    # 13: a changelog's name with a prefix or suffix (`BFG_HISTORY.rst`, `OLD_CHANGES.md`)
 }
