@@ -44,7 +44,12 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _VERSION = r"v?(\d+(?:\.\d+)+(?:[-.+]?\w+)*)"
-_SINCE = re.compile(rf"deprecated\s+(?:since|as\s+of|in)\s+(?:version\s+)?{_VERSION}", re.I)
+#: "deprecated as of Pyramid 1.9": a product's name may stand before its version, never
+#: Python's ("deprecated in Python 3.12" dates the language's deprecation, not the package's)
+_SINCE = re.compile(
+    rf"deprecated\s+(?:since|as\s+of|in)\s+(?:version\s+|(?!python\b)[A-Za-z][\w.-]*\s+)?{_VERSION}",
+    re.I,
+)
 _SINCE_LOOSE = re.compile(rf"\bsince\s+(?:version\s+)?{_VERSION}", re.I)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _KEYWORD_ARG = re.compile(r"^[A-Za-z_]\w*=([A-Za-z_][\w.]*)\(")

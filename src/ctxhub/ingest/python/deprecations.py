@@ -82,6 +82,7 @@ def find_code_deprecations(
     finder.docstring_notes(tree, module, None, _doc_line(tree))
     finder.attribute_docstrings(tree.body, module, None)
     finder.wrappers(tree.body)
+    finder.named_calls(tree.body)
     # Walking every body for warnings is the costly part; most files never warn.
     text = "\n".join(lines)
     called = {n.rsplit(".", 1)[-1] for n in helpers.functions} if helpers else set()

@@ -9,7 +9,7 @@ from __future__ import annotations
 #: changelog records (a changelog page, or one including a changelog) covers the
 #: changelog number too, so a changelog bump alone re-reads it.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 45,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 46,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -74,6 +74,8 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `__getattr__` proxy's since (its warning's comments, docstring) on the names it serves, an
     # `Annotated` Doc saying "will be removed in a future version" or a `deprecated(...)`
     # marker in the annotation: parameter records (code-marked `deprecated=True`: none)
+    # 46: a module-level `deprecated('name', 'message')` call (zope.deprecation) naming a
+    # name of the module, each name of a literal loop; "deprecated as of Product 1.9"
     "docs": 22,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
