@@ -123,5 +123,6 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 11: "The ``X`` method was removed" outside a Removed section, "The entire `x` module"
     # 12: "Accessing ... on the *x* module is deprecated" a usage record of module x, a
     # Markdown link's text read for the replacement ("use [`y`](url)")
-    # 13: a changelog's name with a prefix or suffix (`BFG_HISTORY.rst`, `OLD_CHANGES.md`)
+    # 13: a changelog's name with a prefix or suffix (`BFG_HISTORY.rst`, `OLD_CHANGES.md`),
+    # each name of a nested list under "... deprecated:", "warns if X is not passed" a usage
 }
