@@ -128,9 +128,10 @@ class DeprecationFinder:
             line = first_line + d.line_offset
             if d.nested:
                 # under a section entry: a part of the object, never the object itself
-                if d.parameter:
-                    said, bare = parameter_said(doc, d.parameter, d.text, d.version)
-                    text = parameter_note(d.parameter, said)
+                param = d.parameter if not d.bare_entry or d.parameter in params else None
+                if param:
+                    said, bare = parameter_said(doc, param, d.text, d.version)
+                    text = parameter_note(param, said)
                 else:
                     text, bare = usage_note(d.text), False
                 added = self.add(symbol, text, "docstring", line, whole=False, since=d.version)

@@ -75,7 +75,10 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `Annotated` Doc saying "will be removed in a future version" or a `deprecated(...)`
     # marker in the annotation: parameter records (code-marked `deprecated=True`: none)
     # 46: a module-level `deprecated('name', 'message')` call (zope.deprecation) naming a
-    # name of the module, each name of a literal loop; "deprecated as of Product 1.9"
+    # name of the module, each name of a literal loop; "deprecated as of Product 1.9";
+    # a note under a bare parameter entry (`custom_predicates` alone on its line) is that
+    # parameter's, an undated parameter record dated by its docstring entry or another
+    # record of it, one docstring's records of one parameter merged
     "docs": 22,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
