@@ -108,6 +108,9 @@ def test_a_call_naming_a_module_name_deprecates_it() -> None:
     assert serializer.replacement == "acme.session.make_session"
     token = records["acme.session.check_token"]
     assert (token.since, token.replacement) == ("1.9", "acme.tokens.check_token")
+    # the call's own words, before the generic note of the alias it deprecates
+    assert token.note is not None and token.note.startswith("acme.session.check_token is")
+    assert token.origin == "call"
     # a tuple of names, and the deprecation module called through its dotted name
     assert records["acme.session.make_session"].note == "Going away in 3.0."
     # each name of a loop over literal names, its message filled for that name

@@ -335,7 +335,7 @@ class DeprecationFinder:
             since = find_since(text) or statement_since(
                 self.lines, call.lineno, call.end_lineno or call.lineno
             )
-            self.add(symbol, text, "warn", call.lineno, whole=True, since=since)
+            self.add(symbol, text, "call", call.lineno, whole=True, since=since)
 
     def _decorated(
         self,

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from ctxhub.core.knowledge import Deprecation
 
 # When two records deprecate one symbol, the first origin here supplies note and line.
-_ORIGIN_RANK = {"decorator": 0, "alias": 1, "warn": 2, "docstring": 3, "module": 4}
+# A module-level `deprecated('name', 'message')` call (`call`) says it as plainly as a
+# decorator: its words before an alias's generic note (`x = x` of a deprecated name).
+_ORIGIN_RANK = {"decorator": 0, "call": 0, "alias": 1, "warn": 2, "docstring": 3, "module": 4}
 
 
 @dataclass
