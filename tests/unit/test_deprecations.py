@@ -329,6 +329,31 @@ def test_is_changelog(relpath: str, expected: bool) -> None:
 @pytest.mark.parametrize(
     ("relpath", "expected"),
     [
+        # a changelog's conventional name with a prefix or suffix: another project's or
+        # an older series' history shipped beside the current one
+        ("BFG_HISTORY.rst", True),
+        ("HISTORY-1.x.txt", True),
+        ("OLD_CHANGES.md", True),
+        ("docs/LEGACY-NEWS.rst", True),
+        ("CHANGES_2.txt", True),
+        ("old_changes.md", True),  # at the root, any case
+        ("docs/changelog-old.md", True),  # "changelog" says it in any case, anywhere
+        # lower-case words inside a docs tree are topics, not histories
+        ("docs/browser_history.rst", False),
+        ("docs/news_feed.md", False),
+        ("docs/making-changes.rst", False),
+        ("BFG_HISTORY.py", False),
+        ("docs/HISTORYLESS.md", False),  # a word of its own, not the conventional name
+    ],
+)
+def test_an_affixed_changelog_name_is_a_changelog(relpath: str, expected: bool) -> None:
+    assert is_changelog(relpath) is expected
+    assert is_text_changelog(relpath) is expected  # the refresh reads what the chunker parses
+
+
+@pytest.mark.parametrize(
+    ("relpath", "expected"),
+    [
         ("CHANGES.rst", True),
         ("docs/release-notes.md", True),
         ("changelog.d/12.removal.md", True),

@@ -132,7 +132,7 @@ class Deprecation(BaseModel):
     note: str | None = None
     path: str | None = None
     line: int | None = None
-    origin: str = "code"  # warn | decorator | docstring | alias | module | changelog
+    origin: str = "code"  # warn | decorator | call | docstring | alias | module | changelog
     #: in an answer: the other sources that hold the same record (another indexed
     #: version of the package), cited once
     also_in: list[str] = Field(default_factory=list)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ctxhub.core.knowledge import Chunk, Deprecation, SearchFilters, parameter_note
 from ctxhub.core.outputs import DeprecationReport
+from ctxhub.ingest.docs.described import description_name
 from ctxhub.ingest.python.deprecation_text import find_replacement, find_since
 from ctxhub.store.protocol import Store
 from ctxhub.tools.deprecation_names import member_path
@@ -113,13 +114,35 @@ def _option_of(sentence: str, pattern: re.Pattern[str]) -> str | None:
     return option.group("p").replace("-", "_") if option else None
 
 
+def _owner(lines: list[str], first: int, described: frozenset[str]) -> str | None:
+    """The API description an admonition at lines[first] is part of: the nearest
+    description line above it ("attribute Everyone", a name the chunk `describes`), up to
+    a heading. The rendered text loses reST's nesting; a description runs to the next
+    one, so the nearest above is the one that holds it."""
+    for line in reversed(lines[:first]):
+        if line.startswith("#"):
+            return None
+        name = description_name(line)
+        if name is not None and name.rsplit(".", 1)[-1] in described:
+            return name
+    return None
+
+
 def _in_chunk(chunk: Chunk, pattern: re.Pattern[str]) -> list[DocDeprecation]:
     lines = chunk.content.splitlines()
     out: list[DocDeprecation] = []
+    raw = chunk.metadata.extra.get("describes") or []
+    described = frozenset(str(n).rsplit(".", 1)[-1] for n in raw)
     for first, last in _blocks(lines):
         block = " ".join(s.strip() for s in lines[first : last + 1])
         texts: list[str] = []
-        if _ADMONITION.match(lines[first]):
+        owner = _owner(lines, first, described) if described else None
+        if owner is not None and _ADMONITION.match(lines[first]):
+            # nested in a description: about its name alone, whatever else it mentions
+            # ("Moved to `pkg.new.Everyone`" names the replacement, not another subject)
+            if pattern.fullmatch(owner):
+                texts.append(block)
+        elif _ADMONITION.match(lines[first]):
             before = [s for s in lines[max(0, first - 3) : first] if s.strip()]
             # "Deprecated alias for `get_signed_cookie`." above the notice names what
             # replaces the deprecated name, not the deprecated name

@@ -42,6 +42,11 @@ def _name(line: str) -> str | None:
     return m.group(1) if m else None
 
 
+def description_name(line: str) -> str | None:
+    """The name a rendered description line gives ("attribute Everyone" -> Everyone)."""
+    return _name(line.strip())
+
+
 def _described(lines: Sequence[str], block: Sequence[int], i: int) -> str | None:
     """The name line i describes, or None: not a description's line (code never is)."""
     return _name(lines[i]) if block[i] < 0 else None

@@ -12,6 +12,7 @@ become one record each.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
 from ctxhub.ingest.python.changelog_entries import (
@@ -23,6 +24,7 @@ from ctxhub.ingest.python.changelog_entries import (
 )
 from ctxhub.ingest.python.changelog_files import fragment_type
 from ctxhub.ingest.python.changelog_later import later_sentence, qualified, renamed_to
+from ctxhub.ingest.python.changelog_nested import nested_records
 from ctxhub.ingest.python.changelog_parameter_lists import listed_records
 from ctxhub.ingest.python.changelog_reno import is_reno_note, reno_entries
 from ctxhub.ingest.python.changelog_sphinx import uses_sphinx_changelog
@@ -32,6 +34,7 @@ from ctxhub.ingest.python.changelog_subjects import (
     module_usage,
     parameters,
     subjects,
+    warns_on_condition,
 )
 from ctxhub.ingest.python.deprecation_text import find_replacement
 from ctxhub.ingest.sphinx_roles import readable_roles
@@ -144,6 +147,10 @@ def _records(entry: Entry, source: str, relpath: str) -> list[Deprecation]:
         listed = listed_records(entry.lead, entry.bullets, kind, place)
         if listed:
             return listed
+        nested = nested_records(entry.lead, entry.bullets, kind, place)
+        if nested:  # the names are the list's; the words before it are read as an entry
+            lead = replace(entry, text=entry.lead, lead="", bullets=())
+            return nested + _records(lead, source, relpath)
     unlabelled = _LABEL.sub("", text, count=1)
     later = later_sentence(text) if entry.later else None
     if later is not None:  # the names are those of the sentence that deprecates them
@@ -185,6 +192,12 @@ def _records(entry: Entry, source: str, relpath: str) -> list[Deprecation]:
     if is_usage(unlabelled):  # "Passing a generator to `Router(lifespan=)`": one usage
         records = [
             r.model_copy(update={"note": usage_note(note)}) if r.parameter else r for r in records
+        ]
+    first_sentence = _FIRST_SENTENCE.split(unlabelled, maxsplit=1)[0]
+    if kind == "deprecated" and warns_on_condition(first_sentence):
+        # "`X` will emit a warning if ... without passing `y`": one usage of X
+        records = [
+            r if r.partial else r.model_copy(update={"note": usage_note(note)}) for r in records
         ]
     if named and not records[0].partial and module_usage(unlabelled) == named[0][0]:
         # "Accessing ... on the *kit* module is deprecated": one way of using the module

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ctxhub.ingest.python.changelog_later import later_sentence
+from ctxhub.ingest.python.changelog_nested import LISTS_NAMES, split_nested
 from ctxhub.ingest.python.changelog_sphinx import sphinx_changes
 
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -205,6 +206,18 @@ def _loose_entries(
         loose = _LOOSE.match(text) or _LOOSE_PASSIVE.match(text)
         listed = None if loose else LISTED_AFTER.match(text)
         later = loose is None and listed is None and later_sentence(text) is not None
+        names_below = None if loose or listed or later else LISTS_NAMES.search(text)
+        if names_below is not None and any(at < i for at, _ in versions):
+            # "The following helpers are deprecated:" and a nested list of them
+            end = _nested_end(lines, j, indent)
+            lead, items = split_nested(lines[i:end])
+            if items:
+                version = next((v for at, v in reversed(versions) if at < i), None)
+                kind = _kind_of(names_below.group("verb"))
+                entry = Entry(kind, version, i + 1, text, lead=lead, bullets=items)
+                out.append(entry)
+                i = end
+                continue
         if (loose or listed or later) and any(at < i for at, _ in versions):
             verb = loose or listed
             kind = _kind_of(verb.group("verb")) if verb else "deprecated"
@@ -214,12 +227,22 @@ def _loose_entries(
     return out
 
 
+def _nested_end(lines: list[str], j: int, indent: int) -> int:
+    """Where the lines indented below a bullet (at `indent`) from line j end."""
+    while j < len(lines) and (
+        not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > indent
+    ):
+        j += 1
+    return j
+
+
 def section_entries(lines: list[str], offset: int, kind: str, version: str | None) -> list[Entry]:
     """The entries of one section (or a towncrier fragment), all of `kind` and `version`:
     bullets (with their continuation lines) or, without bullets, paragraphs; `offset` is
     the index of `lines[0]` in the file."""
     entries: list[Entry] = []
     current: list[str] = []
+    raw: list[str] = []  # the entry's lines as written, for a nested list (changelog_nested)
     start = 0
     fenced = False
     indents = [len(line) - len(line.lstrip()) for line in lines if _BULLET.match(line)]
@@ -229,8 +252,11 @@ def section_entries(lines: list[str], offset: int, kind: str, version: str | Non
     def flush() -> None:
         text = " ".join(s.strip() for s in current if s.strip())
         if text:
-            entries.append(Entry(kind, version, offset + start + 1, text))
+            lead, items = split_nested(raw) if has_bullets else ("", ())
+            entry = Entry(kind, version, offset + start + 1, text)
+            entries.append(replace(entry, lead=lead, bullets=items) if items else entry)
         current.clear()
+        raw.clear()
 
     for i, line in enumerate(lines):
         if _is_fence(lines, i):
@@ -250,5 +276,7 @@ def section_entries(lines: list[str], offset: int, kind: str, version: str | Non
             start = i
         if line.strip():
             current.append(_BULLET.sub("", line, count=1) if has_bullets else line)
+        if current:
+            raw.append(line)
     flush()
     return entries

@@ -29,6 +29,12 @@ _CHANGELOG_STEMS = frozenset(
 #: one file per release series (SQLAlchemy's `changelog_20.rst`)
 _NUMBERED_STEM = re.compile(r"^(?:changelog|changes)[_-]\d+$")
 _CHANGELOG_EXTS = frozenset({"", "md", "markdown", "rst", "txt"})
+#: the conventional names a prefix or suffix may surround (`BFG_HISTORY.rst`,
+#: `HISTORY-1.x.txt`, `OLD_CHANGES.md`)
+_AFFIXED_WORDS = frozenset({"changelog", "changes", "history", "news"})
+_NAME_WORDS = re.compile(r"[_\-.\s]+")
+#: the last part of a series' number (`1.x`, `2.0`), no file type
+_SERIES_PART = re.compile(r"^(?:\d+|x)$", re.I)
 _FRAGMENT_DIRS = frozenset({"changelog", "changes", "newsfragments", "changelog.d", "news"})
 #: folders that hold one page per release, each named by its version
 _RELEASE_DIRS = frozenset(
@@ -47,6 +53,8 @@ def is_changelog(relpath: str) -> bool:
     stem, _, ext = name.partition(".")
     if (stem in _CHANGELOG_STEMS or _NUMBERED_STEM.match(stem)) and ext in _CHANGELOG_EXTS:
         return True
+    if is_affixed_changelog(relpath):
+        return True
     if is_release_page(relpath):
         return True
     if is_unreleased_fragment(relpath):
@@ -60,6 +68,29 @@ def is_changelog_text(page: str, included_from: str | None = None) -> bool:
     return is_changelog(page) or (
         included_from is not None and is_changelog(included_from.split(":")[0])
     )
+
+
+def is_affixed_changelog(relpath: str) -> bool:
+    """A changelog's conventional name with a prefix or suffix: `BFG_HISTORY.rst` (another
+    project's history), `HISTORY-1.x.txt`, `OLD_CHANGES.md`. "changelog" says so in any
+    case anywhere; the other words (history, changes, news) are topics in lower case
+    inside a docs tree (`docs/browser_history.rst`), so there they count only when
+    written in capitals, the way a history file is named, or at the source's root."""
+    parts = relpath.split("/")
+    stem, dot, ext = parts[-1].rpartition(".")
+    if not dot:
+        stem = parts[-1]
+    elif ext.lower() not in _CHANGELOG_EXTS:
+        if not _SERIES_PART.match(ext):  # another file type (`history.py`)
+            return False
+        stem = parts[-1]  # the dot was the name's (`HISTORY-1.x`)
+    for word in _NAME_WORDS.split(stem):
+        lower = word.lower()
+        if lower not in _AFFIXED_WORDS:
+            continue
+        if lower == "changelog" or word.isupper() or len(parts) == 1:
+            return True
+    return False
 
 
 def is_release_page(relpath: str) -> bool:

@@ -128,6 +128,21 @@ def is_usage(text: str) -> bool:
     return bool(_USAGE.match(text))
 
 
+# "`Policy` will emit a warning if an application ... without passing a `hashalg`
+# argument": advice on one way of using the thing (a condition), not its deprecation
+_CONDITIONAL_WARNING = re.compile(
+    r"\b(?:emits?|raises?|issues?|shows?|logs?|gives?)\s+an?\s+(?:\w+\s+)?warning\s+"
+    r"(?:if|when|whenever|unless)\b|\bwarns?\s+(?:if|when|whenever|unless)\b",
+    re.I,
+)
+
+
+def warns_on_condition(sentence: str) -> bool:
+    """The sentence says a warning is emitted on some condition (an argument not passed,
+    a setting used): one usage of its names is advised against, not the names."""
+    return bool(_CONDITIONAL_WARNING.search(sentence))
+
+
 # "Accessing package metadata as attributes on the *kit* module is deprecated": one way
 # of using the module (its first sentence opens with what is done to it), not the module
 _MODULE_USAGE = re.compile(

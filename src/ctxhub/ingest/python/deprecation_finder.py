@@ -8,7 +8,7 @@ import ast
 from collections.abc import Sequence
 
 from ctxhub.core.knowledge import Deprecation, parameter_note, usage_note
-from ctxhub.ingest.python.callgraph import ScopeContext
+from ctxhub.ingest.python.callgraph import ScopeContext, dotted_chain
 from ctxhub.ingest.python.definitions import Definition, docstring, documented_attributes
 from ctxhub.ingest.python.deprecated_wrappers import deprecated_wrappers, is_deprecating
 from ctxhub.ingest.python.deprecation_arguments import (
@@ -39,6 +39,7 @@ from ctxhub.ingest.python.deprecation_text import (
     says_self_deprecated,
 )
 from ctxhub.ingest.python.deprecation_warnings import guarded_warn_sites
+from ctxhub.ingest.python.named_deprecations import named_deprecations
 from ctxhub.ingest.python.taken_names import taken_names, tested_option
 from ctxhub.ingest.sphinx_roles import readable_roles
 
@@ -127,9 +128,10 @@ class DeprecationFinder:
             line = first_line + d.line_offset
             if d.nested:
                 # under a section entry: a part of the object, never the object itself
-                if d.parameter:
-                    said, bare = parameter_said(doc, d.parameter, d.text, d.version)
-                    text = parameter_note(d.parameter, said)
+                param = d.parameter if not d.bare_entry or d.parameter in params else None
+                if param:
+                    said, bare = parameter_said(doc, param, d.text, d.version)
+                    text = parameter_note(param, said)
                 else:
                     text, bare = usage_note(d.text), False
                 added = self.add(symbol, text, "docstring", line, whole=False, since=d.version)
@@ -295,7 +297,7 @@ class DeprecationFinder:
         symbol = f"{self.module}.{d.qualname}"
         cls = d.parent_class if d.in_class else None
         for dec in d.node.decorator_list:
-            if not is_deprecating(dec):
+            if not (is_deprecating(dec) or self._imported_deprecator(dec)):
                 continue
             symbols = [symbol]
             if d.name in _INIT_LIKE and cls is not None:
@@ -305,6 +307,15 @@ class DeprecationFinder:
                 symbols, args, keywords, dec.lineno, cls, called=isinstance(dec, ast.Call)
             )
 
+    def _imported_deprecator(self, decorator: ast.expr) -> bool:
+        """A decorator imported under another name whose own name says it deprecates
+        (`from deprecated import deprecated as legacy` used as `@legacy(...)`)."""
+        chain = dotted_chain(decorator.func if isinstance(decorator, ast.Call) else decorator)
+        if chain is None or chain[0] not in self.ctx.imports.bindings:
+            return False
+        original = self.ctx.imports.qualify(".".join(chain)).rsplit(".", 1)[-1]
+        return "deprecat" in original.lower()
+
     def wrappers(self, body: list[ast.stmt]) -> None:
         """`name = deprecated("...")(func)` or `name = deprecated(func, "...")` at module
         level: `name` is deprecated as a decorated def would be."""
@@ -313,6 +324,18 @@ class DeprecationFinder:
             called = bool(wrapper.arguments or wrapper.keywords)
             line = wrapper.statement.lineno
             self._decorated(symbols, wrapper.arguments, wrapper.keywords, line, None, called=called)
+
+    def named_calls(self, body: list[ast.stmt]) -> None:
+        """`deprecated('old_name', 'message')` at module level: the module's `old_name` is
+        deprecated (`named_deprecations`)."""
+        for found in named_deprecations(body, self.ctx):
+            symbol = f"{self.module}.{found.name}"
+            text = found.message or f"`{symbol}` is deprecated"
+            call = found.call
+            since = find_since(text) or statement_since(
+                self.lines, call.lineno, call.end_lineno or call.lineno
+            )
+            self.add(symbol, text, "call", call.lineno, whole=True, since=since)
 
     def _decorated(
         self,

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from ctxhub.core.knowledge import Deprecation
 
 # When two records deprecate one symbol, the first origin here supplies note and line.
-_ORIGIN_RANK = {"decorator": 0, "alias": 1, "warn": 2, "docstring": 3, "module": 4}
+# A module-level `deprecated('name', 'message')` call (`call`) says it as plainly as a
+# decorator: its words before an alias's generic note (`x = x` of a deprecated name).
+_ORIGIN_RANK = {"decorator": 0, "call": 0, "alias": 1, "warn": 2, "docstring": 3, "module": 4}
 
 
 @dataclass
@@ -27,7 +29,7 @@ def code_deprecations(
     for symbol, records in full.items():
         out.records.append(merged(records))
         out.symbols.add(symbol)
-    out.records.extend(_without_bare_notes(partial, bare))
+    out.records.extend(_one_per_parameter(_without_bare_notes(partial, bare)))
     out.records.sort(key=lambda r: (r.line or 0, r.symbol))
     return out
 
@@ -54,6 +56,32 @@ def _without_bare_notes(partial: list[Deprecation], bare: list[Deprecation]) -> 
             out.append(record.model_copy(update={"since": since[key]}))
         else:
             out.append(record)
+    return out
+
+
+def _one_per_parameter(partial: list[Deprecation]) -> list[Deprecation]:
+    """One docstring record per parameter of a symbol: a docstring that tells of one
+    parameter twice (a top-level note naming it and a note under its entry) is one
+    deprecation. A warning about it stays a record of its own, dated by the docstring's
+    version when it states none. Usage records stay as they are."""
+    groups: dict[tuple[str, str], list[Deprecation]] = {}
+    for record in partial:
+        if record.parameter is not None:
+            groups.setdefault((record.symbol, record.parameter), []).append(record)
+    out: list[Deprecation] = []
+    for record in partial:
+        if record.parameter is None:
+            out.append(record)
+            continue
+        group = groups[(record.symbol, record.parameter)]
+        since = record.since or next((r.since for r in group if r.since), None)
+        if record.origin != "docstring":
+            out.append(record.model_copy(update={"since": since}))
+            continue
+        told = [r for r in group if r.origin == "docstring"]
+        if told[0] is record:
+            one = merged(told) if len(told) > 1 else record
+            out.append(one.model_copy(update={"since": one.since or since}))
     return out
 
 

@@ -44,7 +44,12 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _VERSION = r"v?(\d+(?:\.\d+)+(?:[-.+]?\w+)*)"
-_SINCE = re.compile(rf"deprecated\s+(?:since|as\s+of|in)\s+(?:version\s+)?{_VERSION}", re.I)
+#: "deprecated as of Pyramid 1.9": a product's name may stand before its version, never
+#: Python's ("deprecated in Python 3.12" dates the language's deprecation, not the package's)
+_SINCE = re.compile(
+    rf"deprecated\s+(?:since|as\s+of|in)\s+(?:version\s+|(?!python\b)[A-Za-z][\w.-]*\s+)?{_VERSION}",
+    re.I,
+)
 _SINCE_LOOSE = re.compile(rf"\bsince\s+(?:version\s+)?{_VERSION}", re.I)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _KEYWORD_ARG = re.compile(r"^[A-Za-z_]\w*=([A-Za-z_][\w.]*)\(")
@@ -58,6 +63,10 @@ _PARAM_LINE = re.compile(
     r"|:(?:param|parameter|arg|argument|key|keyword|kwarg)\s+(?:[^:]*\s)?"
     r"\*{0,2}(?P<field>[A-Za-z_]\w*)\s*:)"
 )
+#: An entry that is the parameter's name alone on its line, its text indented below
+#: (pyramid's `custom_predicates` then `.. deprecated:: 1.5`): a parameter's only when
+#: the function takes that name (the finder checks)
+_BARE_ENTRY = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*$")
 _SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]{0,20}:\s*$")
 _DEPRECATED_FIRST_LINE = re.compile(r"^\W*deprecated\b", re.IGNORECASE)
 #: The standard deprecation categories. FutureWarning counts: libraries use it for
@@ -155,6 +164,13 @@ def says_self_deprecated(text: str) -> bool:
     return bool(_SELF_REFERENCE.search(text))
 
 
+def stated_since(text: str) -> str | None:
+    """The version a text says something was deprecated in ("Deprecated since version
+    0.4.1: ..."), never a version it merely mentions ("since 2.0 it accepts ...")."""
+    match = _SINCE.search(text)
+    return match.group(1) if match else None
+
+
 def find_since(text: str) -> str | None:
     match = _SINCE.search(text) or _SINCE_LOOSE.search(text)
     return match.group(1) if match else None
@@ -169,6 +185,8 @@ class Directive:
     line_offset: int  # line of the directive within the docstring, 0-based
     nested: bool  # indented under a section entry: deprecates a part, not the object
     parameter: str | None  # the entry's parameter name, when it is one
+    #: the entry is a name alone on its line: a parameter's only if the function takes it
+    bare_entry: bool = False
 
 
 def docstring_directives(doc: str) -> list[Directive]:
@@ -202,8 +220,9 @@ def docstring_directives(doc: str) -> list[Directive]:
                 break
             body.append(follow.strip())
         text = " ".join(b for b in body if b)
-        owner = _owner(lines, i, indent) if indent else None
-        out.append(Directive(match.group("version") or None, text, i, indent > 0, owner))
+        owner, bare = _owner(lines, i, indent) if indent else (None, False)
+        version = match.group("version") or None
+        out.append(Directive(version, text, i, indent > 0, owner, bare))
     return out
 
 
@@ -225,16 +244,20 @@ def _self_deprecation_paragraphs(lines: list[str]) -> list[Directive]:
     return out[:1]
 
 
-def _owner(lines: list[str], index: int, indent: int) -> str | None:
-    """The parameter whose entry an indented directive belongs to."""
+def _owner(lines: list[str], index: int, indent: int) -> tuple[str | None, bool]:
+    """The parameter whose entry an indented directive belongs to, and whether that
+    entry is only a name on its line (`_BARE_ENTRY`)."""
     for line in reversed(lines[:index]):
         if not line.strip():
             continue
         own = len(line) - len(line.lstrip())
         if own < indent:
             match = _PARAM_LINE.match(line)
-            return (match.group("name") or match.group("field")) if match else None
-    return None
+            if match:
+                return match.group("name") or match.group("field"), False
+            bare = _BARE_ENTRY.match(line)
+            return (bare.group("name"), True) if bare else (None, False)
+    return None, False
 
 
 def parameter_entry(doc: str, name: str) -> str | None:

@@ -37,6 +37,7 @@ from ctxhub.ingest.python.module_deprecations import (
     member_records,
     no_deprecated_target,
 )
+from ctxhub.ingest.python.parameter_since import dated_parameters
 from ctxhub.ingest.python.proxy_notes import filled_proxy_notes
 
 __all__ = [
@@ -82,6 +83,7 @@ def find_code_deprecations(
     finder.docstring_notes(tree, module, None, _doc_line(tree))
     finder.attribute_docstrings(tree.body, module, None)
     finder.wrappers(tree.body)
+    finder.named_calls(tree.body)
     # Walking every body for warnings is the costly part; most files never warn.
     text = "\n".join(lines)
     called = {n.rsplit(".", 1)[-1] for n in helpers.functions} if helpers else set()
@@ -123,6 +125,7 @@ def find_code_deprecations(
     proxy = f"{module}.__getattr__"
     finder.partial = [r for r in finder.partial if r.symbol != proxy or r.text not in raw_notes]
     _inherit_module_deprecation(finder, defs, helpers)
+    finder.partial = dated_parameters(finder.partial, defs, module)
     if helpers is not None and helpers.deprecated_modules:
         finder.full = {
             symbol: [no_deprecated_target(r, module, helpers.deprecated_modules) for r in records]

@@ -9,7 +9,7 @@ from __future__ import annotations
 #: changelog records (a changelog page, or one including a changelog) covers the
 #: changelog number too, so a changelog bump alone re-reads it.
 CHUNKER_VERSIONS: dict[str, int] = {
-    "python": 48,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
+    "python": 49,  # 2: super() and typed-attribute calls, call receivers; 3: helpers by
     # behaviour, attribute docstrings; 4: window texts of long chunks; 5: calls through
     # typed locals, parameters and properties; 6: name templates (`f"key_{key}"`);
     # 7: the API a module declares (`__all__`, a package's re-exports); 8: a module
@@ -80,7 +80,12 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # `calls_untyped` (left out of the graph; traces count them)
     # 48: a package `__init__` without `__all__` re-exports no name its own code uses
     # that it imports from a public module (`pkg/config` using `pkg.router.Router`)
-    "docs": 22,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
+    # 49: a module-level `deprecated('name', 'message')` call (zope.deprecation) naming a
+    # name of the module, each name of a literal loop; "deprecated as of Product 1.9";
+    # a note under a bare parameter entry (`custom_predicates` alone on its line) is that
+    # parameter's, an undated parameter record dated by its docstring entry or another
+    # record of it, one docstring's records of one parameter merged
+    "docs": 23,  # 2: included files; 3: reST through docutils; 4: Sphinx `.. class::`;
     # 5: MyST roles and directives in Markdown made readable; 6: a worked example's
     # tag only on the sections that hold its code; 7: an H1 after the title's is a new
     # top-level section, not the title's child; HTML read in the charset its <meta>
@@ -103,10 +108,11 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # titles inside autodoc / description directives are sections (Sphinx's
     # nested_parse_with_titles), each object group its breadcrumb; 21: as changelog 11;
     # 22: a literalinclude of any text file (a `.pt` template), "See also:" said once
+    # 23: a changelog's name with a prefix or suffix (`BFG_HISTORY.rst`) is lookup-only
     "dump": 4,  # 2: as docs 7; 3: as docs 17; 4: as docs 18
     "examples": 3,  # 2: a small example file is one chunk; 3: the overview cites its
     # main file's lines (section, line_start, line_end)
-    "changelog": 12,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
+    "changelog": 13,  # 2: "`f()`'s *x* argument ..." deprecates parameter x of f, not f;
     # 3: bold/italic version and section lines, "Removed `x`" bullets outside sections,
     # no horizontal rule in an entry, one record per entry repeated across versions;
     # 4: a reST `~~~` underline is no code fence (towncrier sub-headings), an entry's
@@ -127,4 +133,6 @@ CHUNKER_VERSIONS: dict[str, int] = {
     # 11: "The ``X`` method was removed" outside a Removed section, "The entire `x` module"
     # 12: "Accessing ... on the *x* module is deprecated" a usage record of module x, a
     # Markdown link's text read for the replacement ("use [`y`](url)")
+    # 13: a changelog's name with a prefix or suffix (`BFG_HISTORY.rst`, `OLD_CHANGES.md`),
+    # each name of a nested list under "... deprecated:", "warns if X is not passed" a usage
 }
