@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ctxhub.ingest.python.callgraph import dotted_chain, own_nodes
@@ -91,14 +92,18 @@ def _names_itself(message: ast.expr, fn: ScannedFunction) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(name)}\b", words) is not None
 
 
-def warns_itself(fn: ScannedFunction, m: ScannedModule, categories: set[str]) -> Helper | None:
+def _warn_calls(fn: ScannedFunction) -> Iterator[tuple[ast.expr | None, ast.expr | None]]:
+    """(message, category) of each `warn(...)` / `warn_explicit(...)` in the function's
+    own body (not its nested defs)."""
     for node in own_nodes(fn.node.body):
-        if not isinstance(node, ast.Call):
-            continue
-        chain = dotted_chain(node.func)
-        if not chain or chain[-1] not in ("warn", "warn_explicit"):
-            continue
-        message, category = warn_parts(node)
+        if isinstance(node, ast.Call):
+            chain = dotted_chain(node.func)
+            if chain and chain[-1] in ("warn", "warn_explicit"):
+                yield warn_parts(node)
+
+
+def warns_itself(fn: ScannedFunction, m: ScannedModule, categories: set[str]) -> Helper | None:
+    for message, category in _warn_calls(fn):
         if category is None or message is None or not fn.tainted(message):
             continue  # a fixed text: the function itself is deprecated, it is no helper
         if _names_itself(message, fn):
@@ -118,13 +123,7 @@ def _fixed_warning(fn: ScannedFunction, m: ScannedModule, categories: set[str]) 
     it is the one deprecated (its own name, "this function is deprecated")."""
     if fn.params:
         return None
-    for node in own_nodes(fn.node.body):
-        if not isinstance(node, ast.Call):
-            continue
-        chain = dotted_chain(node.func)
-        if not chain or chain[-1] not in ("warn", "warn_explicit"):
-            continue
-        message, category = warn_parts(node)
+    for message, category in _warn_calls(fn):
         text = message_text(message)
         if category is None or message is None or not text or _names_itself(message, fn):
             continue
